@@ -1,0 +1,332 @@
+import type { FastifyInstance, FastifyRequest } from 'fastify';
+import { VERIFY_TYPES } from '../../shared/constants.ts';
+import {
+  checkAccount,
+  checkCode,
+  checkNewPassword,
+  checkNickname,
+  checkPassword,
+  checkPhone,
+  checkRequired,
+  message,
+  type RuleResult,
+} from '../../shared/validation.ts';
+import { E, fail } from '../errors.ts';
+import { requestToken } from '../http/envelope.ts';
+import { bool, id, obj, ok, str, userSchema } from '../http/schemas.ts';
+import { joinByRegistration } from '../project/service.ts';
+import { caller, requireUser } from './auth.ts';
+import { consumeCaptcha, consumeCode, createCaptcha, issueCode } from './codes.ts';
+import {
+  createSession,
+  createUser,
+  dummyPasswordCheck,
+  findUserById,
+  findUserByLogin,
+  checkPassword as passwordMatches,
+  publicUser,
+  resolveToken,
+  revokeSession,
+  setPassword,
+} from './service.ts';
+
+/** Throw the field's rule message as a coded error naming the field. */
+function rule(field: string, result: RuleResult): void {
+  if (result) fail(E.INVALID_FIELD, `${field}: ${message(result)}`);
+}
+
+const loginBody = obj({ user: str(128), pwd: str(256) });
+const tokenAnswer = ok(obj({ token: str(), user: userSchema }));
+
+function limitKey(request: FastifyRequest, part?: unknown): string {
+  return typeof part === 'string' ? `${request.ip}|${part.slice(0, 64)}` : request.ip;
+}
+
+export default async function accountPlugin(app: FastifyInstance): Promise<void> {
+  const { db } = app.database;
+  const limits = app.config.rateLimits;
+
+  app.post(
+    '/api/common/user/login',
+    {
+      schema: { tags: ['account'], body: loginBody, response: { 200: tokenAnswer } },
+      config: {
+        rateLimit: {
+          max: limits.login,
+          timeWindow: 60_000,
+          keyGenerator: (r: FastifyRequest) => limitKey(r, (r.body as { user?: unknown })?.user),
+        },
+      },
+    },
+    async (request) => {
+      const { user, pwd } = request.body as { user: string; pwd: string };
+      const login = user.trim();
+      if (login === 'token') {
+        // The password field carries a token: sign in with it as it is.
+        const found = await resolveToken(db, pwd.trim());
+        if (!found) fail(E.TOKEN_INVALID);
+        if (found.user.status !== 'active') fail(E.BANNED);
+        return { error: 0, data: { token: pwd.trim(), user: publicUser(found.user) } };
+      }
+      rule('user', checkRequired(login));
+      rule('pwd', checkRequired(pwd));
+      const found = await findUserByLogin(db, login);
+      if (!found) {
+        await dummyPasswordCheck(pwd);
+        fail(E.LOGIN_FAILED);
+      }
+      if (!(await passwordMatches(found.pwd, pwd))) fail(E.LOGIN_FAILED);
+      if (found.status !== 'active') fail(E.BANNED);
+      const token = await createSession(db, found.id);
+      return { error: 0, data: { token, user: publicUser(found) } };
+    },
+  );
+
+  app.post(
+    '/api/common/user/reg',
+    {
+      schema: {
+        tags: ['account'],
+        body: obj({
+          user: str(64),
+          pwd: str(64),
+          phone: str(32),
+          verify: str(16),
+          nickname: str(64),
+          'type?': str(32),
+          'project?': { anyOf: [id(), { type: 'null' }, { const: '' }] },
+          'role?': { anyOf: [id(), { type: 'null' }, { const: '' }] },
+        }),
+        response: { 200: ok(obj({ user: userSchema, project: { type: ['string', 'null'] } })) },
+      },
+    },
+    async (request) => {
+      const b = request.body as {
+        user: string;
+        pwd: string;
+        phone: string;
+        verify: string;
+        nickname: string;
+        project?: string | null;
+        role?: string | null;
+      };
+      const account = b.user.trim();
+      const nickname = b.nickname.trim();
+      rule('user', checkAccount(account));
+      rule('pwd', checkPassword(b.pwd));
+      rule('phone', checkPhone(b.phone));
+      rule('verify', checkCode(b.verify));
+      rule('nickname', checkNickname(nickname));
+      const taken = await findUserByLogin(db, account);
+      if (taken) fail(E.ACCOUNT_TAKEN);
+      if (await findUserByLogin(db, b.phone)) fail(E.PHONE_TAKEN);
+      const project = b.project || null;
+      if (project) await joinByRegistration(db, project, null, b.role || null, true);
+      await consumeCode(db, b.phone, 'reg', b.verify);
+      const created = await db.transaction().execute(async (trx) => {
+        const u = await createUser(trx, { account, phone: b.phone, nickname, pwd: b.pwd });
+        if (project) await joinByRegistration(trx, project, u.id, b.role || null, false);
+        return u;
+      });
+      return { error: 0, data: { user: publicUser(created), project } };
+    },
+  );
+
+  app.get(
+    '/api/common/user/userInfo',
+    { schema: { tags: ['account'], response: { 200: ok(userSchema) } }, preHandler: requireUser },
+    async (request) => ({ error: 0, data: publicUser(caller(request)) }),
+  );
+
+  app.post(
+    '/api/common/user/resetPwd',
+    {
+      schema: {
+        tags: ['account'],
+        body: obj({ pwd: str(64), phone: str(32), verify: str(16), 'type?': str(32) }),
+        response: { 200: ok(obj({ reset: bool() })) },
+      },
+    },
+    async (request) => {
+      const b = request.body as { pwd: string; phone: string; verify: string };
+      rule('pwd', checkPassword(b.pwd));
+      rule('phone', checkPhone(b.phone));
+      rule('verify', checkCode(b.verify));
+      await consumeCode(db, b.phone, 'reset', b.verify);
+      const user = await findUserByLogin(db, b.phone);
+      // A code only reaches registered phones, so a right code implies a user; be safe anyway.
+      if (!user || user.phone !== b.phone) fail(E.VERIFY_WRONG);
+      await setPassword(db, user.id, b.pwd);
+      return { error: 0, data: { reset: true } };
+    },
+  );
+
+  app.post(
+    '/api/common/user/update',
+    {
+      schema: {
+        tags: ['account'],
+        body: obj({ 'nickname?': str(64), 'avatar?': { type: ['string', 'null'], maxLength: 2048 } }),
+        response: { 200: ok(userSchema) },
+      },
+      preHandler: requireUser,
+    },
+    async (request) => {
+      const me = caller(request);
+      const b = request.body as { nickname?: string; avatar?: string | null };
+      const patch: { nickname?: string; avatar?: string | null; updated_at: number } = {
+        updated_at: Date.now(),
+      };
+      if (b.nickname !== undefined) {
+        const nickname = b.nickname.trim();
+        rule('nickname', checkNickname(nickname));
+        patch.nickname = nickname;
+      }
+      if (b.avatar !== undefined) {
+        if (b.avatar !== null && !/^(https?:\/\/|\/)/.test(b.avatar)) fail(E.INVALID_FIELD, 'avatar');
+        patch.avatar = b.avatar;
+      }
+      await db.updateTable('users').set(patch).where('id', '=', me.id).execute();
+      return { error: 0, data: publicUser((await findUserById(db, me.id))!) };
+    },
+  );
+
+  app.post(
+    '/api/common/user/phone',
+    {
+      schema: {
+        tags: ['account'],
+        body: obj({ phone: str(32), verify: str(16), pwd: str(256) }),
+        response: { 200: ok(userSchema) },
+      },
+      preHandler: requireUser,
+    },
+    async (request) => {
+      const me = caller(request);
+      const b = request.body as { phone: string; verify: string; pwd: string };
+      rule('phone', checkPhone(b.phone));
+      rule('verify', checkCode(b.verify));
+      if (!(await passwordMatches(me.pwd, b.pwd))) fail(E.PASSWORD_WRONG);
+      const other = await findUserByLogin(db, b.phone);
+      if (other && other.id !== me.id) fail(E.PHONE_TAKEN);
+      await consumeCode(db, b.phone, 'phone', b.verify);
+      await db
+        .updateTable('users')
+        .set({ phone: b.phone, updated_at: Date.now() })
+        .where('id', '=', me.id)
+        .execute();
+      return { error: 0, data: publicUser((await findUserById(db, me.id))!) };
+    },
+  );
+
+  app.post(
+    '/api/common/user/password',
+    {
+      schema: {
+        tags: ['account'],
+        body: obj({ pwd: str(256), newPwd: str(64) }),
+        response: { 200: ok(obj({ token: str() })) },
+      },
+      preHandler: requireUser,
+    },
+    async (request) => {
+      const me = caller(request);
+      const b = request.body as { pwd: string; newPwd: string };
+      rule('newPwd', checkNewPassword(b.pwd, b.newPwd));
+      if (!(await passwordMatches(me.pwd, b.pwd))) fail(E.PASSWORD_WRONG);
+      // Every session ends; the caller gets a fresh one so this tab stays signed in.
+      await setPassword(db, me.id, b.newPwd);
+      const token = await createSession(db, me.id);
+      return { error: 0, data: { token } };
+    },
+  );
+
+  const logout = async (request: FastifyRequest) => {
+    if (request.session) await revokeSession(db, request.session.tokenHash);
+    return { error: 0, data: { logout: true } };
+  };
+  const logoutSchema = { tags: ['account'], response: { 200: ok(obj({ logout: bool() })) } };
+  app.get('/api/common/user/logout', { schema: logoutSchema, preHandler: requireUser }, logout);
+  app.post('/api/common/user/logout', { schema: logoutSchema, preHandler: requireUser }, logout);
+
+  app.get(
+    '/api/common/utils/captcha',
+    {
+      schema: { tags: ['account'], response: { 200: ok(obj({ ticket: str(), img: str(200_000) })) } },
+      config: { rateLimit: { max: limits.captcha, timeWindow: 60_000 } },
+    },
+    async () => {
+      const { ticket, img, answer } = await createCaptcha(db);
+      if (app.testHooks) app.testHooks.captchas.set(ticket, answer);
+      return { error: 0, data: { ticket, img } };
+    },
+  );
+
+  app.post(
+    '/api/common/utils/verifyCode',
+    {
+      schema: {
+        tags: ['account'],
+        body: obj({
+          phone: str(32),
+          ticket: str(64),
+          randstr: str(16),
+          'type?': { type: 'string', enum: [...VERIFY_TYPES] },
+          'project?': { anyOf: [id(), { type: 'null' }, { const: '' }] },
+          'env?': str(32),
+        }),
+        response: { 200: ok(obj({ sent: bool() })) },
+      },
+      config: {
+        rateLimit: {
+          max: limits.verifyCode,
+          timeWindow: 60_000,
+        },
+      },
+    },
+    async (request) => {
+      const b = request.body as { phone: string; ticket: string; randstr: string; type?: string };
+      const type = b.type ?? 'reg';
+      rule('phone', checkPhone(b.phone));
+      await consumeCaptcha(db, b.ticket, b.randstr);
+      const existing = await findUserByLogin(db, b.phone);
+      if (type === 'reg' && existing) fail(E.PHONE_TAKEN);
+      if (type === 'phone') {
+        // Changing phone needs a signed-in caller, and a phone nobody else uses.
+        const token = requestToken(request);
+        const me = token ? await resolveToken(db, token) : undefined;
+        if (!me) fail(E.AUTH_REQUIRED);
+        if (existing && existing.id !== me.user.id) fail(E.PHONE_TAKEN);
+      }
+      // Reset and login codes go only to registered phones; the answer does not say which.
+      if ((type === 'reset' || type === 'login') && (!existing || existing.phone !== b.phone)) {
+        return { error: 0, data: { sent: true } };
+      }
+      const code = await issueCode(db, b.phone, type);
+      await app.sms.send({ phone: b.phone, code, type });
+      return { error: 0, data: { sent: true } };
+    },
+  );
+
+  if (app.testHooks) {
+    const hooks = app.testHooks;
+    app.get(
+      '/api/test/outbox',
+      { schema: { hide: true, querystring: obj({ 'phone?': str(32) }) } },
+      async (request) => {
+        const { phone } = request.query as { phone?: string };
+        return { error: 0, data: app.smsOutbox.filter((m) => !phone || m.phone === phone) };
+      },
+    );
+    app.get(
+      '/api/test/captcha/:ticket',
+      { schema: { hide: true, params: obj({ ticket: str(64) }) } },
+      async (request) => {
+        const { ticket } = request.params as { ticket: string };
+        const answer = hooks.captchas.get(ticket);
+        if (!answer) fail(E.NOT_FOUND);
+        return { error: 0, data: { answer } };
+      },
+    );
+  }
+}

@@ -1,0 +1,118 @@
+import fs from 'node:fs';
+import path from 'node:path';
+import fastifyRateLimit from '@fastify/rate-limit';
+import fastifyStatic from '@fastify/static';
+import fastifySwagger from '@fastify/swagger';
+import fastifySwaggerUi from '@fastify/swagger-ui';
+import Fastify, { type FastifyInstance } from 'fastify';
+import { E } from '../shared/errors.ts';
+import { installAuth } from './account/auth.ts';
+import accountPlugin from './account/plugin.ts';
+import { LogSmsProvider, type OutboxEntry, type SmsProvider } from './account/sms.ts';
+import type { Config } from './config.ts';
+import { type Database, openDatabase } from './db/index.ts';
+import { installEnvelope } from './http/envelope.ts';
+import { installErrorHandling } from './http/errors.ts';
+import projectPlugin from './project/plugin.ts';
+
+declare module 'fastify' {
+  interface FastifyInstance {
+    config: Config;
+    database: Database;
+    sms: SmsProvider;
+    /** Codes sent in test mode (empty otherwise). */
+    smsOutbox: OutboxEntry[];
+    /** Present only in test mode: what end-to-end tests may peek at. */
+    testHooks: { captchas: Map<string, string> } | null;
+  }
+}
+
+export interface BuildOptions {
+  /** An open database to use instead of opening one from the config (tests share one). */
+  database?: Database;
+  /** Log to stdout (default: on unless testing). */
+  logger?: boolean;
+}
+
+/** Build the app: every area registered, nothing listening. Tests call `app.inject()` on it. */
+export async function buildApp(config: Config, options: BuildOptions = {}): Promise<FastifyInstance> {
+  const app = Fastify({
+    logger: options.logger === false ? false : { level: config.logLevel },
+    bodyLimit: config.bodyLimit,
+    trustProxy: process.env.TRUST_PROXY === '1',
+    return503OnClosing: true,
+    forceCloseConnections: 'idle',
+    ajv: {
+      customOptions: { coerceTypes: false, removeAdditional: true, useDefaults: true, allErrors: false },
+    },
+  });
+
+  const database =
+    options.database ??
+    (await openDatabase({
+      url: config.databaseUrl,
+      schema: config.databaseSchema,
+      file: path.join(config.dataDir, 'app.db'),
+    }));
+  app.decorate('config', config);
+  app.decorate('database', database);
+  if (!options.database) {
+    app.addHook('onClose', async () => {
+      await database.close();
+    });
+  }
+
+  const sms = new LogSmsProvider(app.log, config.testOutbox);
+  app.decorate('sms', sms as SmsProvider);
+  app.decorate('smsOutbox', sms.outbox);
+  app.decorate('testHooks', config.testOutbox ? { captchas: new Map<string, string>() } : null);
+
+  installErrorHandling(app);
+  installEnvelope(app, config.allowDebug);
+  installAuth(app);
+
+  await app.register(fastifyRateLimit, { global: false });
+  await app.register(fastifySwagger, {
+    openapi: {
+      info: {
+        title: 'Low-code builder API',
+        version: '0.1.0',
+        description:
+          'Answers are `{ error: 0, data }` or `{ error: code, msg }`. Bodies may be sealed as `{ encrypted }` ' +
+          '(gzip, then AES-128-GCM under an HKDF-SHA256 key from the `token` header); such requests, and ' +
+          'requests with `x-envelope: 1`, get `{ error: 0, encrypted }` answers. See README.',
+      },
+      components: { securitySchemes: { token: { type: 'apiKey', in: 'header', name: 'token' } } },
+      security: [{ token: [] }],
+    },
+  });
+  await app.register(fastifySwaggerUi, { routePrefix: '/api/docs' });
+
+  await app.register(accountPlugin);
+  await app.register(projectPlugin);
+
+  app.get('/api/health', { schema: { hide: true } }, async () => ({ error: 0, data: { ok: true } }));
+
+  const indexHtml = path.join(config.clientDir, 'index.html');
+  const hasClient = fs.existsSync(indexHtml);
+  if (hasClient) {
+    await app.register(fastifyStatic, { root: config.clientDir, wildcard: false, index: false });
+  }
+  app.setNotFoundHandler((request, reply) => {
+    const url = request.url;
+    if (
+      hasClient &&
+      (request.method === 'GET' || request.method === 'HEAD') &&
+      !url.startsWith('/api/') &&
+      !url.startsWith('/io/')
+    ) {
+      // History-API fallback: every client route answers the app shell.
+      return reply.header('cache-control', 'no-cache').sendFile('index.html');
+    }
+    return reply
+      .status(404)
+      .send({ error: E.NOT_FOUND.code, msg: `${E.NOT_FOUND.msg}: ${request.method} ${url.split('?')[0]}` });
+  });
+
+  return app;
+}

@@ -1,0 +1,57 @@
+import path from 'node:path';
+
+/** Server settings, read once from the environment. */
+export interface Config {
+  port: number;
+  host: string;
+  dataDir: string;
+  /** postgres://… puts all data on PostgreSQL; unset means embedded SQLite under dataDir. */
+  databaseUrl: string | undefined;
+  /** PostgreSQL schema to use (tests isolate themselves in their own schema). */
+  databaseSchema: string | undefined;
+  redisUrl: string | undefined;
+  logLevel: string;
+  /** Where the built client lives; served with history-API fallback when present. */
+  clientDir: string;
+  /** Largest accepted request body in bytes. */
+  bodyLimit: number;
+  /** Test mode: SMS codes go to an outbox readable at /api/test/outbox. */
+  testOutbox: boolean;
+  /** First owner's credentials on an empty data folder (scripted setups). */
+  adminAccount: string | undefined;
+  adminPassword: string | undefined;
+  /** Request limits per minute for the rate-limited account routes. */
+  rateLimits: { login: number; verifyCode: number; captcha: number };
+  /** Whether debug answers (plain data beside the sealed one) may be given. */
+  allowDebug: boolean;
+}
+
+function int(v: string | undefined, fallback: number): number {
+  const n = v === undefined || v === '' ? Number.NaN : Number(v);
+  return Number.isInteger(n) && n >= 0 ? n : fallback;
+}
+
+export function loadConfig(env: NodeJS.ProcessEnv = process.env, overrides: Partial<Config> = {}): Config {
+  const dataDir = path.resolve(env.DATA_DIR || './data');
+  return {
+    port: int(env.PORT, 8080),
+    host: env.HOST || '0.0.0.0',
+    dataDir,
+    databaseUrl: env.DATABASE_URL || undefined,
+    databaseSchema: env.DATABASE_SCHEMA || undefined,
+    redisUrl: env.REDIS_URL || undefined,
+    logLevel: env.LOG_LEVEL || 'info',
+    clientDir: path.resolve(env.CLIENT_DIR || './dist/client'),
+    bodyLimit: int(env.BODY_LIMIT, 1024 * 1024),
+    testOutbox: env.TEST_OUTBOX === '1',
+    adminAccount: env.ADMIN_ACCOUNT || undefined,
+    adminPassword: env.ADMIN_PASSWORD || undefined,
+    rateLimits: {
+      login: int(env.RATE_LOGIN, 10),
+      verifyCode: int(env.RATE_VERIFY_CODE, 5),
+      captcha: int(env.RATE_CAPTCHA, 30),
+    },
+    allowDebug: env.ALLOW_DEBUG !== '0',
+    ...overrides,
+  };
+}

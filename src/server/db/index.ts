@@ -1,0 +1,105 @@
+import fs from 'node:fs';
+import path from 'node:path';
+import SQLite from 'better-sqlite3';
+import { Kysely, type Migration, Migrator, PostgresDialect, SqliteDialect } from 'kysely';
+import pg from 'pg';
+import * as m001 from './migrations/001-foundation.ts';
+import type { DB } from './schema.ts';
+
+export type Dialect = 'sqlite' | 'postgres';
+
+export interface Database {
+  db: Kysely<DB>;
+  dialect: Dialect;
+  /** The raw better-sqlite3 handle on SQLite (for DDL and hot paths), else undefined. */
+  sqlite: SQLite.Database | undefined;
+  close(): Promise<void>;
+}
+
+export interface DatabaseOptions {
+  /** postgres://… ; unset means SQLite. */
+  url?: string | undefined;
+  /** PostgreSQL schema (created when missing). */
+  schema?: string | undefined;
+  /** SQLite file, or ':memory:'. */
+  file?: string;
+}
+
+// bigint columns hold millisecond times and counts: answer them as numbers, not strings.
+pg.types.setTypeParser(20, (v) => Number(v));
+pg.types.setTypeParser(1700, (v) => Number(v));
+
+const SCHEMA_NAME = /^[a-z_][a-z0-9_]{0,62}$/;
+
+/** Open the database named by the options and bring its schema up to date. */
+export async function openDatabase(options: DatabaseOptions): Promise<Database> {
+  const database = options.url ? await openPostgres(options.url, options.schema) : openSqlite(options.file!);
+  await migrate(database);
+  return database;
+}
+
+function openSqlite(file: string): Database {
+  if (file !== ':memory:') fs.mkdirSync(path.dirname(file), { recursive: true });
+  const sqlite = new SQLite(file);
+  sqlite.pragma('journal_mode = WAL');
+  sqlite.pragma('busy_timeout = 5000');
+  sqlite.pragma('foreign_keys = ON');
+  sqlite.pragma('synchronous = NORMAL');
+  const db = new Kysely<DB>({ dialect: new SqliteDialect({ database: sqlite }) });
+  return {
+    db,
+    dialect: 'sqlite',
+    sqlite,
+    async close() {
+      await db.destroy();
+    },
+  };
+}
+
+async function openPostgres(url: string, schema: string | undefined): Promise<Database> {
+  if (schema !== undefined && !SCHEMA_NAME.test(schema)) throw new Error(`bad schema name ${schema}`);
+  if (schema) {
+    const client = new pg.Client({ connectionString: url });
+    await client.connect();
+    try {
+      await client.query(`CREATE SCHEMA IF NOT EXISTS "${schema}"`);
+    } finally {
+      await client.end();
+    }
+  }
+  const pool = new pg.Pool({
+    connectionString: url,
+    max: 10,
+    ...(schema ? { options: `-c search_path=${schema}` } : {}),
+  });
+  const db = new Kysely<DB>({ dialect: new PostgresDialect({ pool }) });
+  return {
+    db,
+    dialect: 'postgres',
+    sqlite: undefined,
+    async close() {
+      await db.destroy();
+    },
+  };
+}
+
+/** The ordered migrations; each receives the dialect for the few places DDL differs. */
+const MIGRATIONS: Record<string, { up(db: Kysely<unknown>, dialect: Dialect): Promise<void> }> = {
+  '001-foundation': m001,
+};
+
+async function migrate(database: Database): Promise<void> {
+  const migrations: Record<string, Migration> = {};
+  for (const [name, mig] of Object.entries(MIGRATIONS)) {
+    migrations[name] = { up: (db) => mig.up(db, database.dialect) };
+  }
+  const migrator = new Migrator({
+    db: database.db,
+    provider: { getMigrations: async () => migrations },
+  });
+  const { error, results } = await migrator.migrateToLatest();
+  if (error) {
+    const failed = results?.find((r) => r.status === 'Error')?.migrationName;
+    throw new Error(`migration ${failed ?? ''} failed: ${(error as Error).message ?? String(error)}`);
+  }
+}

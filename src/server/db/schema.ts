@@ -1,0 +1,89 @@
+/** Row types of the platform's own tables (builder-defined tables are typed at run time). */
+import type { Generated } from 'kysely';
+
+export interface UsersTable {
+  id: string;
+  account: string | null;
+  phone: string | null;
+  nickname: string;
+  pwd: string;
+  status: 'active' | 'disabled';
+  avatar: string | null;
+  /** For sub-users: the user who created them. */
+  parent_id: string | null;
+  created_at: number;
+  updated_at: number;
+}
+
+export interface SessionsTable {
+  token_hash: string;
+  user_id: string;
+  /** login: an ordinary sign-in; child: a parent acting as a sub-user. */
+  kind: 'login' | 'child';
+  /** For child tokens, the session that asked for it (revoked with it). */
+  parent_hash: string | null;
+  created_at: number;
+  expires_at: number;
+}
+
+export interface ProjectsTable {
+  id: string;
+  name: string;
+  owner_id: string;
+  auth: 'admin' | 'public';
+  home: string;
+  /** Tier: 0 trial, 1 basic, 2 enterprise, 3 platform. */
+  tier: number;
+  expired_at: number | null;
+  /** Set when a quota is exceeded or an operator limits the project. */
+  limited: number;
+  /** JSON: custom project config (logo, name, config, view, code, reg). */
+  custom: string;
+  /** JSON: project options (accuracy …). */
+  options: string;
+  created_at: number;
+  updated_at: number;
+}
+
+export interface ProjectMembersTable {
+  project_id: string;
+  user_id: string;
+  role_type: 'owner' | 'admin' | 'common' | 'public';
+  role_id: string | null;
+  status: 'active' | 'disabled';
+  created_at: number;
+}
+
+export interface VerifyCodesTable {
+  id: Generated<number>;
+  phone: string;
+  type: string;
+  code_hash: string;
+  tries: number;
+  expires_at: number;
+  created_at: number;
+}
+
+export interface CaptchasTable {
+  id: string;
+  answer: string;
+  expires_at: number;
+}
+
+export interface PagesTable {
+  id: string;
+  project_id: string;
+  name: string;
+  created_at: number;
+  updated_at: number;
+}
+
+export interface DB {
+  users: UsersTable;
+  sessions: SessionsTable;
+  projects: ProjectsTable;
+  project_members: ProjectMembersTable;
+  verify_codes: VerifyCodesTable;
+  captchas: CaptchasTable;
+  pages: PagesTable;
+}

@@ -1,0 +1,64 @@
+import type { FastifyInstance, FastifyRequest } from 'fastify';
+import { ENVELOPE_HEADERS, EnvelopeError, openText, sealText } from '../../shared/envelope.ts';
+import { E } from '../../shared/errors.ts';
+import { AppError } from '../errors.ts';
+
+declare module 'fastify' {
+  interface FastifyRequest {
+    /** The caller sent or asked for the envelope: the answer is sealed. */
+    sealed: boolean;
+    /** Debug mode: a sealed answer also carries the plain one. */
+    debugAnswer: boolean;
+  }
+}
+
+/** The token the envelope key is derived from. */
+export function requestToken(request: FastifyRequest): string | undefined {
+  const t = request.headers.token;
+  return typeof t === 'string' && t ? t : undefined;
+}
+
+function isEnvelope(body: unknown): body is { encrypted: unknown } {
+  if (!body || typeof body !== 'object' || Array.isArray(body)) return false;
+  if (!('encrypted' in body)) return false;
+  // `debug` may carry the plain copy for inspection; it is never used.
+  return Object.keys(body).every((k) => k === 'encrypted' || k === 'debug');
+}
+
+/**
+ * Request bodies of the form `{ encrypted }` are opened before validation; answers to such requests
+ * (or to requests carrying `x-envelope: 1`) are sealed after serialisation. Raw mode is simply a
+ * plain JSON body without that header. Error answers stay plain: they carry no data.
+ */
+export function installEnvelope(app: FastifyInstance, allowDebug: boolean): void {
+  app.decorateRequest('sealed', false);
+  app.decorateRequest('debugAnswer', false);
+
+  app.addHook('preValidation', async (request) => {
+    const h = request.headers[ENVELOPE_HEADERS.sealed];
+    if (h === '1') request.sealed = true;
+    if (isEnvelope(request.body)) {
+      request.sealed = true;
+      try {
+        const text = openText(request.body.encrypted, requestToken(request));
+        request.body = text === '' ? undefined : JSON.parse(text);
+      } catch (err) {
+        if (err instanceof EnvelopeError || err instanceof SyntaxError) throw new AppError(E.ENVELOPE);
+        throw err;
+      }
+    }
+    if (request.sealed && allowDebug && request.headers[ENVELOPE_HEADERS.debug] === '1') {
+      request.debugAnswer = true;
+    }
+  });
+
+  app.addHook('onSend', async (request, reply, payload) => {
+    if (!request.sealed || reply.statusCode !== 200 || typeof payload !== 'string') return payload;
+    if (!payload.startsWith('{"error":0')) return payload;
+    const sealed = sealText(payload, requestToken(request));
+    reply.header(ENVELOPE_HEADERS.sealed, '1');
+    return request.debugAnswer
+      ? `{"error":0,"encrypted":"${sealed}","debug":${payload}}`
+      : `{"error":0,"encrypted":"${sealed}"}`;
+  });
+}

@@ -1,0 +1,64 @@
+/** JSON Schema helpers for route declarations. */
+
+type Schema = Record<string, unknown>;
+
+/** The success answer `{ error: 0, data }` around a data schema. */
+export function ok(data: Schema = {}): Schema {
+  return {
+    type: 'object',
+    properties: { error: { type: 'integer', const: 0 }, data },
+    required: ['error'],
+  };
+}
+
+/** A coded error answer `{ error, msg }`. */
+export const errorAnswer: Schema = {
+  type: 'object',
+  properties: { error: { type: 'integer' }, msg: { type: 'string' } },
+  required: ['error', 'msg'],
+};
+
+/** An object schema whose listed keys are all required unless marked optional with a trailing '?'. */
+export function obj(props: Record<string, Schema>, extra: Schema = {}): Schema {
+  const properties: Record<string, Schema> = {};
+  const required: string[] = [];
+  for (const [key, schema] of Object.entries(props)) {
+    const optional = key.endsWith('?');
+    const name = optional ? key.slice(0, -1) : key;
+    properties[name] = schema;
+    if (!optional) required.push(name);
+  }
+  return { type: 'object', properties, required, additionalProperties: false, ...extra };
+}
+
+export const str = (maxLength = 255, extra: Schema = {}): Schema => ({ type: 'string', maxLength, ...extra });
+export const int = (extra: Schema = {}): Schema => ({ type: 'integer', ...extra });
+export const bool = (): Schema => ({ type: 'boolean' });
+export const id = (): Schema => ({ type: 'string', pattern: '^[0-9a-f]{24}$' });
+export const anyObj = (): Schema => ({ type: 'object', additionalProperties: true });
+
+/** Params `{ project }` (24-hex). */
+export const projectParams = obj({ project: id() });
+
+export const userSchema: Schema = obj({
+  _id: str(),
+  account: { type: ['string', 'null'] },
+  nickname: str(),
+  name: str(),
+  phone: { type: ['string', 'null'] },
+  avatar: { type: ['string', 'null'] },
+  status: str(),
+  createdAt: int(),
+});
+
+export const projectSchema: Schema = obj({
+  _id: str(),
+  _name: str(),
+  _auth: str(),
+  _owner: str(),
+  _home: str(),
+  _expired: { type: ['integer', 'null'] },
+  _status: int(),
+  _limited: bool(),
+  role: { type: ['string', 'null'] },
+});

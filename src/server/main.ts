@@ -1,0 +1,53 @@
+import { buildApp } from './app.ts';
+import { firstRun } from './bootstrap.ts';
+import { loadConfig } from './config.ts';
+
+const config = loadConfig();
+const app = await buildApp(config);
+
+let created: Awaited<ReturnType<typeof firstRun>>;
+try {
+  created = await firstRun(app);
+} catch (err) {
+  app.log.error((err as Error).message);
+  await app.close();
+  process.exit(1);
+}
+
+await app.listen({ port: config.port, host: config.host });
+const url = `http://localhost:${(app.server.address() as { port: number }).port}`;
+app.log.info({ url, database: app.database.dialect }, 'server ready');
+if (created) {
+  // Printed once, on the first start of an empty data folder.
+  const lines = [
+    '',
+    '  First run: created the owner account and a demo project.',
+    `  Open      ${url}`,
+    `  Account   ${created.account}`,
+    `  Password  ${created.generated ? created.password : '(from ADMIN_PASSWORD)'}`,
+    '',
+  ];
+  process.stdout.write(`${lines.join('\n')}\n`);
+}
+
+let closing = false;
+async function shutdown(signal: string): Promise<void> {
+  if (closing) return;
+  closing = true;
+  app.log.info({ signal }, 'shutting down');
+  // Fastify stops accepting, lets in-flight requests finish, then runs onClose (database last).
+  const timer = setTimeout(() => {
+    app.log.error('shutdown timed out');
+    process.exit(1);
+  }, 10_000);
+  timer.unref();
+  try {
+    await app.close();
+    process.exit(0);
+  } catch (err) {
+    app.log.error({ err }, 'shutdown failed');
+    process.exit(1);
+  }
+}
+process.on('SIGTERM', () => void shutdown('SIGTERM'));
+process.on('SIGINT', () => void shutdown('SIGINT'));

@@ -1,0 +1,190 @@
+import type { FastifyInstance } from 'fastify';
+import { caller, requireUser } from '../account/auth.ts';
+import { E, fail } from '../errors.ts';
+import { anyObj, bool, id, obj, ok, projectParams, projectSchema, str } from '../http/schemas.ts';
+import {
+  type CustomConfig,
+  createProject,
+  findProject,
+  listProjects,
+  parseJson,
+  projectAccess,
+  projectOptions,
+  publicProject,
+} from './service.ts';
+
+const customSchema = obj({
+  'logo?': str(2048),
+  'name?': str(128),
+  'config?': obj({
+    'weixinLogin?': bool(),
+    'weixinAppid?': str(64),
+    'weixinAppType?': str(32),
+    'wxworkLoginUrl?': str(2048),
+  }),
+  'view?': obj({ 'pc?': anyObj(), 'mobile?': anyObj() }),
+  'code?': str(200_000),
+  'reg?': obj({ 'enable?': bool(), 'role?': { anyOf: [id(), { type: 'null' }] } }),
+});
+
+/** Branding everyone may read before signing in (no setup code: that comes with app init). */
+function publicCustom(c: CustomConfig) {
+  return {
+    logo: c.logo ?? '',
+    name: c.name ?? '',
+    config: c.config ?? {},
+    view: c.view ?? {},
+    reg: { enable: c.reg?.enable === true },
+  };
+}
+
+const initSchema = obj({
+  project: projectSchema,
+  custom: anyObj(),
+  option: obj({ accuracy: { type: 'integer' } }),
+  page: { anyOf: [obj({ _id: str(), name: str() }), { type: 'null' }] },
+});
+
+export default async function projectPlugin(app: FastifyInstance): Promise<void> {
+  const { db } = app.database;
+
+  app.post(
+    '/api/common/project/create',
+    {
+      schema: {
+        tags: ['project'],
+        body: obj({ name: str(128, { minLength: 1 }) }),
+        response: { 200: ok(projectSchema) },
+      },
+      preHandler: requireUser,
+    },
+    async (request) => {
+      const { name } = request.body as { name: string };
+      if (!name.trim()) fail(E.INVALID_FIELD, 'name: cannot be empty');
+      const p = await createProject(db, caller(request).id, name.trim());
+      return { error: 0, data: publicProject(p, 'owner') };
+    },
+  );
+
+  app.get(
+    '/api/common/project/list',
+    {
+      schema: { tags: ['project'], response: { 200: ok({ type: 'array', items: projectSchema }) } },
+      preHandler: requireUser,
+    },
+    async (request) => ({ error: 0, data: await listProjects(db, caller(request).id) }),
+  );
+
+  app.get(
+    '/api/admin/project/:project',
+    {
+      schema: {
+        tags: ['project'],
+        params: projectParams,
+        querystring: obj({ 'mode?': { type: 'string', enum: ['dev', 'app'] } }),
+        response: { 200: ok(obj({ project: projectSchema, custom: anyObj(), option: anyObj() })) },
+      },
+      preHandler: requireUser,
+    },
+    async (request) => {
+      const { project: pid } = request.params as { project: string };
+      const { mode } = request.query as { mode?: 'dev' | 'app' };
+      const { project, role } = await projectAccess(request, pid, { admin: true, dev: mode !== 'app' });
+      return {
+        error: 0,
+        data: {
+          project: publicProject(project, role),
+          custom: parseJson<CustomConfig>(project.custom, {}),
+          option: projectOptions(project),
+        },
+      };
+    },
+  );
+
+  async function appInit(projectId: string, pageId: string | null, request: Parameters<typeof caller>[0]) {
+    const { project, role } = await projectAccess(request, projectId, { admin: false });
+    let page: { _id: string; name: string } | null = null;
+    if (pageId) {
+      const row = await db
+        .selectFrom('pages')
+        .select(['id', 'name'])
+        .where('id', '=', pageId)
+        .where('project_id', '=', project.id)
+        .executeTakeFirst();
+      if (!row) fail(E.PAGE_NOT_FOUND);
+      page = { _id: row.id, name: row.name };
+    }
+    return {
+      error: 0,
+      data: {
+        project: publicProject(project, role),
+        custom: parseJson<CustomConfig>(project.custom, {}),
+        option: projectOptions(project),
+        page,
+      },
+    };
+  }
+
+  app.get(
+    '/api/common/app/:project/init',
+    {
+      schema: { tags: ['project'], params: projectParams, response: { 200: ok(initSchema) } },
+      preHandler: requireUser,
+    },
+    async (request) => appInit((request.params as { project: string }).project, null, request),
+  );
+
+  app.get(
+    '/api/common/app/:project/:page/init',
+    {
+      schema: {
+        tags: ['project'],
+        params: obj({ project: id(), page: id() }),
+        response: { 200: ok(initSchema) },
+      },
+      preHandler: requireUser,
+    },
+    async (request) => {
+      const { project, page } = request.params as { project: string; page: string };
+      return appInit(project, page, request);
+    },
+  );
+
+  app.post(
+    '/api/admin/project/:project/custom/set',
+    {
+      schema: {
+        tags: ['project'],
+        params: projectParams,
+        body: customSchema,
+        response: { 200: ok(anyObj()) },
+      },
+      preHandler: requireUser,
+    },
+    async (request) => {
+      const { project: pid } = request.params as { project: string };
+      const { project } = await projectAccess(request, pid, { admin: true });
+      const next: CustomConfig = {
+        ...parseJson<CustomConfig>(project.custom, {}),
+        ...(request.body as CustomConfig),
+      };
+      await db
+        .updateTable('projects')
+        .set({ custom: JSON.stringify(next), updated_at: Date.now() })
+        .where('id', '=', project.id)
+        .execute();
+      return { error: 0, data: next };
+    },
+  );
+
+  app.get(
+    '/api/common/project/custom/:custom',
+    { schema: { tags: ['project'], params: obj({ custom: id() }), response: { 200: ok(anyObj()) } } },
+    async (request) => {
+      const { custom } = request.params as { custom: string };
+      const project = await findProject(db, custom);
+      if (!project) fail(E.PROJECT_NOT_FOUND);
+      return { error: 0, data: publicCustom(parseJson<CustomConfig>(project.custom, {})) };
+    },
+  );
+}

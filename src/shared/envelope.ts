@@ -1,0 +1,123 @@
+/**
+ * The request envelope (runtime spec §7, with the design's change of cipher): a JSON body is
+ * gzip-compressed, then sealed with AES-128-GCM under a 16-byte key derived by HKDF-SHA256 from the
+ * caller's token, and sent as `{ encrypted: base64(version | iv | ciphertext+tag) }`. A token shorter
+ * than 16 characters (or none) falls back to the built-in default key, as the spec says.
+ *
+ * Pure JS (noble + fflate), so the same code runs in Node and in browsers, including pages served
+ * over plain http where WebCrypto is unavailable.
+ */
+import { gcm } from '@noble/ciphers/aes.js';
+import { hkdf } from '@noble/hashes/hkdf.js';
+import { sha256 } from '@noble/hashes/sha2.js';
+import { gunzipSync, gzipSync, strFromU8, strToU8 } from 'fflate';
+
+const VERSION = 1;
+const IV_BYTES = 12;
+const TAG_BYTES = 16;
+const SALT = strToU8('lowcode-envelope/v1');
+const INFO = strToU8('aes-128-gcm');
+const DEFAULT_SECRET = 'lowcode-default-envelope-key';
+/** The largest decompressed payload we accept: guards against gzip bombs. */
+export const ENVELOPE_MAX_PLAIN = 16 * 1024 * 1024;
+
+/** Every failed open throws this one error, whatever went wrong. */
+export class EnvelopeError extends Error {
+  constructor() {
+    super('invalid envelope');
+    this.name = 'EnvelopeError';
+  }
+}
+
+const keyCache = new Map<string, Uint8Array>();
+
+/** The 16-byte key for a token. */
+export function envelopeKey(token: string | null | undefined): Uint8Array {
+  const secret = token && token.length >= 16 ? token : DEFAULT_SECRET;
+  let key = keyCache.get(secret);
+  if (!key) {
+    key = hkdf(sha256, strToU8(secret), SALT, INFO, 16);
+    if (keyCache.size > 1000) keyCache.clear();
+    keyCache.set(secret, key);
+  }
+  return key;
+}
+
+function randomBytes(n: number): Uint8Array {
+  const b = new Uint8Array(n);
+  globalThis.crypto.getRandomValues(b);
+  return b;
+}
+
+const NodeBuffer = (globalThis as { Buffer?: typeof Buffer }).Buffer;
+
+export function toBase64(bytes: Uint8Array): string {
+  if (NodeBuffer) return NodeBuffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength).toString('base64');
+  let s = '';
+  for (let i = 0; i < bytes.length; i += 0x8000) s += String.fromCharCode(...bytes.subarray(i, i + 0x8000));
+  return btoa(s);
+}
+
+export function fromBase64(text: string): Uint8Array {
+  if (!/^[A-Za-z0-9+/]*={0,2}$/.test(text)) throw new EnvelopeError();
+  if (NodeBuffer) return new Uint8Array(NodeBuffer.from(text, 'base64'));
+  const s = atob(text);
+  const out = new Uint8Array(s.length);
+  for (let i = 0; i < s.length; i++) out[i] = s.charCodeAt(i);
+  return out;
+}
+
+/** Seal already-serialised JSON text. */
+export function sealText(json: string, token: string | null | undefined): string {
+  const iv = randomBytes(IV_BYTES);
+  const sealed = gcm(envelopeKey(token), iv).encrypt(gzipSync(strToU8(json), { level: 6 }));
+  const out = new Uint8Array(1 + IV_BYTES + sealed.length);
+  out[0] = VERSION;
+  out.set(iv, 1);
+  out.set(sealed, 1 + IV_BYTES);
+  return toBase64(out);
+}
+
+/** Seal a value: JSON, gzip, AES-GCM, base64. */
+export function seal(value: unknown, token: string | null | undefined): string {
+  return sealText(JSON.stringify(value ?? null), token);
+}
+
+/** Open to the JSON text; throws EnvelopeError on any failure. */
+export function openText(sealed: unknown, token: string | null | undefined): string {
+  try {
+    if (typeof sealed !== 'string') throw new EnvelopeError();
+    const bytes = fromBase64(sealed);
+    if (bytes.length < 1 + IV_BYTES + TAG_BYTES || bytes[0] !== VERSION) throw new EnvelopeError();
+    const iv = bytes.subarray(1, 1 + IV_BYTES);
+    const zipped = gcm(envelopeKey(token), iv).decrypt(bytes.subarray(1 + IV_BYTES));
+    // The gzip trailer holds the plain size (mod 2^32): refuse bombs before inflating.
+    const n = zipped.length;
+    if (n < 18) throw new EnvelopeError();
+    const size =
+      (zipped[n - 4]! | (zipped[n - 3]! << 8) | (zipped[n - 2]! << 16) | (zipped[n - 1]! << 24)) >>> 0;
+    if (size > ENVELOPE_MAX_PLAIN) throw new EnvelopeError();
+    const plain = gunzipSync(zipped, { out: new Uint8Array(size) });
+    return strFromU8(plain);
+  } catch {
+    throw new EnvelopeError();
+  }
+}
+
+/** Open a sealed value; throws EnvelopeError on any failure. */
+export function open<T = unknown>(sealed: unknown, token: string | null | undefined): T {
+  const text = openText(sealed, token);
+  try {
+    return JSON.parse(text) as T;
+  } catch {
+    throw new EnvelopeError();
+  }
+}
+
+/** Header names of the envelope protocol. */
+export const ENVELOPE_HEADERS = {
+  /** Ask for a sealed answer (GET calls have no body to seal). */
+  sealed: 'x-envelope',
+  /** Debug mode: the answer also carries the plain data. */
+  debug: 'x-debug',
+} as const;
