@@ -28,6 +28,7 @@ import {
   resolveToken,
   revokeSession,
   setPassword,
+  userChanged,
 } from './service.ts';
 
 /** Throw the field's rule message as a coded error naming the field. */
@@ -187,6 +188,7 @@ export default async function accountPlugin(app: FastifyInstance): Promise<void>
         patch.avatar = b.avatar;
       }
       await db.updateTable('users').set(patch).where('id', '=', me.id).execute();
+      userChanged(me.id);
       return { error: 0, data: publicUser((await findUserById(db, me.id))!) };
     },
   );
@@ -215,6 +217,7 @@ export default async function accountPlugin(app: FastifyInstance): Promise<void>
         .set({ phone: b.phone, updated_at: Date.now() })
         .where('id', '=', me.id)
         .execute();
+      userChanged(me.id);
       return { error: 0, data: publicUser((await findUserById(db, me.id))!) };
     },
   );

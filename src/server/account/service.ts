@@ -5,6 +5,10 @@ import { newId } from '../../shared/id.ts';
 import { displayName } from '../../shared/validation.ts';
 import type { DB, UsersTable } from '../db/schema.ts';
 import { E, fail } from '../errors.ts';
+import { cachedSession, forgetChildren, forgetToken, forgetUser, rememberSession } from './session-cache.ts';
+
+export { forgetUser as userChanged } from './session-cache.ts';
+
 import { newToken, sha256hex } from './tokens.ts';
 
 const ARGON = { algorithm: 2 /* Argon2id */, memoryCost: 19_456, timeCost: 2, parallelism: 1 } as const;
@@ -119,6 +123,7 @@ export interface Session {
   userId: string;
   kind: 'login' | 'child';
   parentHash: string | null;
+  expiresAt: number;
 }
 
 /** Open a session for a user and answer its token (shown once; only the hash is stored). */
@@ -151,6 +156,8 @@ export async function resolveToken(
 ): Promise<{ session: Session; user: UserRow } | undefined> {
   if (token.length < 16 || token.length > 128) return undefined;
   const tokenHash = sha256hex(token);
+  const hit = cachedSession(tokenHash);
+  if (hit) return { session: hit.session, user: hit.user };
   const row = await db
     .selectFrom('sessions')
     .innerJoin('users', 'users.id', 'sessions.user_id')
@@ -173,20 +180,33 @@ export async function resolveToken(
     .where('sessions.token_hash', '=', tokenHash)
     .executeTakeFirst();
   if (!row || row.expires_at < Date.now()) return undefined;
-  const { token_hash, kind, parent_hash, expires_at: _e, ...user } = row;
-  return { session: { tokenHash: token_hash, userId: user.id, kind, parentHash: parent_hash }, user };
+  const { token_hash, kind, parent_hash, expires_at, ...user } = row;
+  const session: Session = {
+    tokenHash: token_hash,
+    userId: user.id,
+    kind,
+    parentHash: parent_hash,
+    expiresAt: expires_at,
+  };
+  rememberSession(session, user);
+  return { session, user };
 }
 
 /** End one session and the child sessions opened from it. */
 export async function revokeSession(db: Kysely<DB>, tokenHash: string): Promise<void> {
+  forgetChildren(tokenHash);
+  forgetToken(tokenHash);
   await db.deleteFrom('sessions').where('parent_hash', '=', tokenHash).execute();
   await db.deleteFrom('sessions').where('token_hash', '=', tokenHash).execute();
 }
 
 /** End every session of a user (password change, reset, ban, kick), and children opened from them. */
 export async function revokeUserSessions(db: Kysely<DB>, userId: string): Promise<void> {
-  const own = db.selectFrom('sessions').select('token_hash').where('user_id', '=', userId);
-  await db.deleteFrom('sessions').where('parent_hash', 'in', own).execute();
+  forgetUser(userId);
+  const own = await db.selectFrom('sessions').select('token_hash').where('user_id', '=', userId).execute();
+  for (const s of own) forgetChildren(s.token_hash);
+  const ownQuery = db.selectFrom('sessions').select('token_hash').where('user_id', '=', userId);
+  await db.deleteFrom('sessions').where('parent_hash', 'in', ownQuery).execute();
   await db.deleteFrom('sessions').where('user_id', '=', userId).execute();
 }
 

@@ -34,31 +34,47 @@ export function installEnvelope(app: FastifyInstance, allowDebug: boolean): void
   app.decorateRequest('sealed', false);
   app.decorateRequest('debugAnswer', false);
 
-  app.addHook('preValidation', async (request) => {
-    const h = request.headers[ENVELOPE_HEADERS.sealed];
-    if (h === '1') request.sealed = true;
-    if (isEnvelope(request.body)) {
+  // Callback-style hooks: no promise per request on the hot path.
+  app.addHook('preValidation', (request, _reply, done) => {
+    if (request.headers[ENVELOPE_HEADERS.sealed] === '1') request.sealed = true;
+    const body = request.body;
+    if (isEnvelope(body)) {
       request.sealed = true;
       try {
-        const text = openText(request.body.encrypted, requestToken(request));
+        const text = openText(body.encrypted, requestToken(request));
         request.body = text === '' ? undefined : JSON.parse(text);
       } catch (err) {
-        if (err instanceof EnvelopeError || err instanceof SyntaxError) throw new AppError(E.ENVELOPE);
-        throw err;
+        done(
+          err instanceof EnvelopeError || err instanceof SyntaxError
+            ? new AppError(E.ENVELOPE)
+            : (err as Error),
+        );
+        return;
       }
     }
     if (request.sealed && allowDebug && request.headers[ENVELOPE_HEADERS.debug] === '1') {
       request.debugAnswer = true;
     }
+    done();
   });
 
-  app.addHook('onSend', async (request, reply, payload) => {
-    if (!request.sealed || reply.statusCode !== 200 || typeof payload !== 'string') return payload;
-    if (!payload.startsWith('{"error":0')) return payload;
+  app.addHook('onSend', (request, reply, payload, done) => {
+    if (
+      !request.sealed ||
+      reply.statusCode !== 200 ||
+      typeof payload !== 'string' ||
+      !payload.startsWith('{"error":0')
+    ) {
+      done(null, payload);
+      return;
+    }
     const sealed = sealText(payload, requestToken(request));
     reply.header(ENVELOPE_HEADERS.sealed, '1');
-    return request.debugAnswer
-      ? `{"error":0,"encrypted":"${sealed}","debug":${payload}}`
-      : `{"error":0,"encrypted":"${sealed}"}`;
+    done(
+      null,
+      request.debugAnswer
+        ? `{"error":0,"encrypted":"${sealed}","debug":${payload}}`
+        : `{"error":0,"encrypted":"${sealed}"}`,
+    );
   });
 }
