@@ -13,6 +13,7 @@ import type { Config } from './config.ts';
 import { type Database, openDatabase } from './db/index.ts';
 import { installEnvelope } from './http/envelope.ts';
 import { installErrorHandling } from './http/errors.ts';
+import { installNativeEnvelope } from './http/native-envelope.ts';
 import projectPlugin from './project/plugin.ts';
 
 declare module 'fastify' {
@@ -36,6 +37,7 @@ export interface BuildOptions {
 
 /** Build the app: every area registered, nothing listening. Tests call `app.inject()` on it. */
 export async function buildApp(config: Config, options: BuildOptions = {}): Promise<FastifyInstance> {
+  installNativeEnvelope();
   const app = Fastify({
     logger: options.logger === false ? false : { level: config.logLevel },
     bodyLimit: config.bodyLimit,

@@ -29,6 +29,39 @@ export class EnvelopeError extends Error {
   }
 }
 
+/**
+ * The primitives under the format. The default is pure JS; the server swaps in native ones
+ * (`setEnvelopePrimitives`) for speed. Format, keys and checks stay here, shared.
+ */
+export interface EnvelopePrimitives {
+  /** AES-128-GCM: answers ciphertext ‖ 16-byte tag. */
+  encrypt(key: Uint8Array, iv: Uint8Array, plain: Uint8Array): Uint8Array;
+  /** Inverse of encrypt; throws on a bad tag. */
+  decrypt(key: Uint8Array, iv: Uint8Array, sealed: Uint8Array): Uint8Array;
+  gzip(data: Uint8Array): Uint8Array;
+  /** Inflate into at most `maxSize` bytes; throws when the data is larger or broken. */
+  gunzip(data: Uint8Array, maxSize: number): Uint8Array;
+}
+
+export const jsEnvelopePrimitives: EnvelopePrimitives = {
+  encrypt: (key, iv, plain) => gcm(key, iv).encrypt(plain),
+  decrypt: (key, iv, sealed) => gcm(key, iv).decrypt(sealed),
+  gzip: (data) => gzipSync(data, { level: 6 }),
+  gunzip: (data, maxSize) => {
+    // open() has already refused a trailer over the limit; this guards a trailer that lies.
+    const out = gunzipSync(data);
+    if (out.length > maxSize) throw new EnvelopeError();
+    return out;
+  },
+};
+
+let primitives = jsEnvelopePrimitives;
+
+/** Use other (e.g. native) primitives; the format is unchanged. */
+export function setEnvelopePrimitives(p: EnvelopePrimitives): void {
+  primitives = p;
+}
+
 const keyCache = new Map<string, Uint8Array>();
 
 /** The 16-byte key for a token. */
@@ -70,7 +103,7 @@ export function fromBase64(text: string): Uint8Array {
 /** Seal already-serialised JSON text. */
 export function sealText(json: string, token: string | null | undefined): string {
   const iv = randomBytes(IV_BYTES);
-  const sealed = gcm(envelopeKey(token), iv).encrypt(gzipSync(strToU8(json), { level: 6 }));
+  const sealed = primitives.encrypt(envelopeKey(token), iv, primitives.gzip(strToU8(json)));
   const out = new Uint8Array(1 + IV_BYTES + sealed.length);
   out[0] = VERSION;
   out.set(iv, 1);
