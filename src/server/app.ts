@@ -10,6 +10,7 @@ import { installAuth } from './account/auth.ts';
 import accountPlugin from './account/plugin.ts';
 import { LogSmsProvider, type OutboxEntry, type SmsProvider } from './account/sms.ts';
 import type { Config } from './config.ts';
+import schemaPlugin from './data/schema-plugin.ts';
 import { type Database, openDatabase } from './db/index.ts';
 import { installEnvelope } from './http/envelope.ts';
 import { installErrorHandling } from './http/errors.ts';
@@ -92,6 +93,7 @@ export async function buildApp(config: Config, options: BuildOptions = {}): Prom
 
   await app.register(accountPlugin);
   await app.register(projectPlugin);
+  await app.register(schemaPlugin);
 
   app.get('/api/health', { schema: { hide: true } }, async () => ({ error: 0, data: { ok: true } }));
 

@@ -45,6 +45,14 @@ export const E = {
   PROJECT_NOT_FOUND: def(1200, 404, 'project not found', '系统不存在'),
   NOT_MEMBER: def(1201, 403, 'not a member of this project', '您不是该系统的成员'),
   PAGE_NOT_FOUND: def(1202, 404, 'page not found', '页面不存在'),
+  // Data model and records.
+  ENTITY_NOT_FOUND: def(1400, 404, 'data table not found', '数据表不存在'),
+  FIELD_NOT_FOUND: def(1401, 404, 'field not found', '字段不存在'),
+  MODULE_NOT_FOUND: def(1402, 404, 'module not found', '模块不存在'),
+  CODE_TAKEN: def(1403, 409, 'code already in use', '编码已被使用'),
+  CONFIRM_DATA_LOSS: def(1404, 409, 'confirm data loss', '请确认将删除的数据'),
+  FIELD_TYPE_FIXED: def(1405, 400, 'a field type cannot change', '字段类型不能修改'),
+  RECORD_NOT_FOUND: def(1406, 404, 'record not found', '记录不存在'),
 } as const satisfies Record<string, ErrorDef>;
 
 export type ErrorName = keyof typeof E;

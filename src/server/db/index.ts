@@ -4,6 +4,7 @@ import SQLite from 'better-sqlite3';
 import { Kysely, type Migration, Migrator, PostgresDialect, SqliteDialect } from 'kysely';
 import pg from 'pg';
 import * as m001 from './migrations/001-foundation.ts';
+import * as m004 from './migrations/004-data.ts';
 import type { DB } from './schema.ts';
 
 export type Dialect = 'sqlite' | 'postgres';
@@ -11,6 +12,8 @@ export type Dialect = 'sqlite' | 'postgres';
 export interface Database {
   db: Kysely<DB>;
   dialect: Dialect;
+  /** The PostgreSQL schema in use, when one was named. */
+  schema?: string | undefined;
   /** The raw better-sqlite3 handle on SQLite (for DDL and hot paths), else undefined. */
   sqlite: SQLite.Database | undefined;
   close(): Promise<void>;
@@ -76,6 +79,7 @@ async function openPostgres(url: string, schema: string | undefined): Promise<Da
   return {
     db,
     dialect: 'postgres',
+    schema,
     sqlite: undefined,
     async close() {
       await db.destroy();
@@ -86,6 +90,7 @@ async function openPostgres(url: string, schema: string | undefined): Promise<Da
 /** The ordered migrations; each receives the dialect for the few places DDL differs. */
 const MIGRATIONS: Record<string, { up(db: Kysely<unknown>, dialect: Dialect): Promise<void> }> = {
   '001-foundation': m001,
+  '004-data': m004,
 };
 
 async function migrate(database: Database): Promise<void> {
@@ -96,6 +101,10 @@ async function migrate(database: Database): Promise<void> {
   const migrator = new Migrator({
     db: database.db,
     provider: { getMigrations: async () => migrations },
+    // Areas add migrations independently; apply any not yet run, whatever its place in the order.
+    allowUnorderedMigrations: true,
+    // Name the schema: the migrator's existence checks would otherwise see other schemas' tables.
+    ...(database.schema ? { migrationTableSchema: database.schema } : {}),
   });
   const { error, results } = await migrator.migrateToLatest();
   if (error) {

@@ -78,6 +78,42 @@ export interface PagesTable {
   updated_at: number;
 }
 
+export interface DataModulesTable {
+  id: string;
+  project_id: string;
+  name: string;
+  sort: number;
+  created_at: number;
+}
+
+export interface DataEntitiesTable {
+  id: string;
+  project_id: string;
+  module_id: string | null;
+  name: string;
+  code: string;
+  sort: number;
+  created_at: number;
+  updated_at: number;
+}
+
+export interface DataFieldsTable {
+  id: string;
+  project_id: string;
+  entity_id: string;
+  name: string;
+  code: string;
+  type: string;
+  relate_id: string | null;
+  /** JSON: `_option` (alias, info {enable, list}, decimals …). */
+  options: string;
+  hide: number;
+  sort: number;
+  status: string;
+  created_at: number;
+  updated_at: number;
+}
+
 export interface DB {
   users: UsersTable;
   sessions: SessionsTable;
@@ -86,4 +122,7 @@ export interface DB {
   verify_codes: VerifyCodesTable;
   captchas: CaptchasTable;
   pages: PagesTable;
+  data_modules: DataModulesTable;
+  data_entities: DataEntitiesTable;
+  data_fields: DataFieldsTable;
 }
