@@ -45,6 +45,9 @@ export const E = {
   PROJECT_NOT_FOUND: def(1200, 404, 'project not found', '系统不存在'),
   NOT_MEMBER: def(1201, 403, 'not a member of this project', '您不是该系统的成员'),
   PAGE_NOT_FOUND: def(1202, 404, 'page not found', '页面不存在'),
+  // Data queries (the message names the offending path, e.g. `query.$and[2].value`).
+  QUERY_INVALID: def(1300, 400, 'invalid query', '查询条件不正确'),
+  QUERY_TOO_COMPLEX: def(1301, 400, 'query too complex', '查询条件过于复杂'),
 } as const satisfies Record<string, ErrorDef>;
 
 export type ErrorName = keyof typeof E;
