@@ -4,7 +4,7 @@ import { numberClause, textClause, timeClause } from './clause-scalar.ts';
 import { invalid, QueryError } from './error.ts';
 import { FIELD_NAME } from './limits.ts';
 import { type FieldType, isDatePreset, isFieldType, isOperatorOf } from './operators.ts';
-import type { Cond, FieldMap, TextOp, UserLike } from './types.ts';
+import type { Cond, FieldMap, NullableType, TextOp, UserLike } from './types.ts';
 import { substituteUser, UNRESOLVED } from './user.ts';
 import { isNoValue, type Obj, own, readIds, readString } from './values.ts';
 
@@ -90,7 +90,7 @@ export function normalizeClause(o: Obj, path: string, ctx: ClauseCtx): LeafResul
   if (typeof opt !== 'string' || !isOperatorOf(type, opt))
     invalid(`${path}.opt`, `unknown operator for ${type}`);
   if (opt === 'isnull' || opt === 'notnull') {
-    return { kind: type as Exclude<FieldType, '_id' | 'time'>, field, op: opt };
+    return { kind: 'null', type: type as NullableType, field, op: opt };
   }
   const sub = substituteUser(raw, ctx.user);
   if (sub === UNRESOLVED) return FALSE;

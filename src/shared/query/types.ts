@@ -60,7 +60,10 @@ export type Pred =
   /** relate: value in ids; collection: any element in ids; _id: id in ids. */
   | { kind: 'relate' | 'collection' | '_id'; field: string; op: 'in'; value: string[] }
   | { kind: '_id'; field: string; op: 'notin'; value: string[] }
-  | { kind: Exclude<FieldType, '_id' | 'time'>; field: string; op: 'isnull' | 'notnull' };
+  /** Emptiness test; `type` says what empty means for the column (see compare.ts readCell). */
+  | { kind: 'null'; type: NullableType; field: string; op: 'isnull' | 'notnull' };
+
+export type NullableType = Exclude<FieldType, '_id' | 'time'>;
 
 export type Cond =
   | Pred

@@ -18,10 +18,15 @@ export function isNoValue(v: unknown): boolean {
   return v === undefined || v === null || v === '' || (Array.isArray(v) && v.length === 0);
 }
 
-/** A string within the length limit. */
+// biome-ignore lint/suspicious/noControlCharactersInRegex: NUL is exactly what is refused.
+const UNSTORABLE = /\u0000|\p{Cs}/u;
+
+/** A string within the length limit, storable in both databases. */
 export function readString(v: unknown, path: string): string {
   if (typeof v !== 'string') invalid(path, 'expected a string');
   if (v.length > QUERY_LIMITS.maxString) tooComplex(path, `string longer than ${QUERY_LIMITS.maxString}`);
+  // PostgreSQL text cannot hold NUL, and lone surrogates have no UTF-8 form: refuse both up front.
+  if (UNSTORABLE.test(v)) invalid(path, 'string holds a NUL or a lone surrogate');
   return v;
 }
 
