@@ -15,7 +15,8 @@ export interface Range {
 /** Local date with an optional local time, or an ISO instant with Z / ±hh:mm. */
 const DATE_STRING =
   /^(\d{4})[-/](\d{1,2})[-/](\d{1,2})(?:[T ](\d{1,2}):(\d{2})(?::(\d{2})(?:\.\d{1,3})?)?(Z|[+-]\d{2}:?\d{2})?)?$/;
-const EPOCH_STRING = /^-?\d{1,16}$/;
+// Epoch ms sent as text; at least 9 digits, so a bare year like '2024' is never read as 1970.
+const EPOCH_STRING = /^-?\d{9,16}$/;
 
 function dayRange(first: Day, lastExclusive: Day, timeZone: string): Range {
   return { from: startOfDay(first, timeZone), to: startOfDay(lastExclusive, timeZone) };
@@ -41,8 +42,13 @@ function dayOfString(s: string, timeZone: string): Day | undefined {
   if (!yearOk(day.y) || real.m !== day.m || real.d !== day.d) return undefined;
   if (m[4] !== undefined && (Number(m[4]) > 23 || Number(m[5]) > 59 || Number(m[6] ?? 0) > 59))
     return undefined;
-  if (m[7] === undefined) return day;
-  const ms = Date.parse(s.replace(' ', 'T').replaceAll('/', '-'));
+  const zone = m[7];
+  if (zone === undefined) return day;
+  // Rebuild a strict ISO string: Date.parse is only well defined on that format.
+  const two = (v: string | undefined) => (v ?? '0').padStart(2, '0');
+  const offset = zone === 'Z' ? 'Z' : `${zone.slice(0, 3)}:${zone.slice(-2)}`;
+  const iso = `${m[1]}-${two(m[2])}-${two(m[3])}T${two(m[4])}:${two(m[5])}:${two(m[6])}${offset}`;
+  const ms = Date.parse(iso);
   return Number.isNaN(ms) ? undefined : dayOfEpoch(ms, timeZone);
 }
 

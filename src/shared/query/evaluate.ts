@@ -16,7 +16,9 @@ export interface QueryAnswer<R extends Row = Row> {
 /** Orders rows by the keys then by `_id`; a new array, inputs untouched. */
 export function sortRows<R extends Row>(rows: readonly R[], keys: SortKey[], fields: FieldMap): R[] {
   const all: SortKey[] = [...keys, { field: '_id', order: 'asc' }];
-  const kinds = all.map((k) => (k.field === '_id' ? '_id' : fields[k.field]));
+  const kinds = all.map((k) =>
+    k.field === '_id' ? '_id' : Object.hasOwn(fields, k.field) ? fields[k.field] : undefined,
+  );
   return [...rows].sort((a, b) => {
     for (let i = 0; i < all.length; i++) {
       const k = all[i]!;

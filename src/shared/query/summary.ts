@@ -7,6 +7,7 @@
  */
 import { ACCURACY_DEFAULT } from '../constants.ts';
 import { cell, compareSortValues, type Row, readCell } from './compare.ts';
+import type { FieldType } from './operators.ts';
 import { preciseSum, roundHalfAway } from './round.ts';
 import type { FieldMap } from './types.ts';
 
@@ -34,6 +35,10 @@ export interface SummaryAnswer {
   groups: Array<{ key: GroupKey; values: MetricValues }>;
 }
 
+function typeOf(fields: FieldMap, field: string, fallback: FieldType): FieldType {
+  return (Object.hasOwn(fields, field) ? fields[field] : undefined) ?? fallback;
+}
+
 /** The answer key of a metric. */
 export function metricName(m: Metric): string {
   return m.as ?? (m.field ? `${m.fn}_${m.field}` : m.fn);
@@ -41,7 +46,7 @@ export function metricName(m: Metric): string {
 
 function metric(rows: readonly Row[], m: Metric, fields: FieldMap, accuracy: number): number | null {
   if (!m.field) return rows.length;
-  const type = fields[m.field] ?? 'number';
+  const type = typeOf(fields, m.field, 'number');
   const values = rows.map((r) => readCell(type, cell(r, m.field!))).filter((v) => v !== null);
   if (m.fn === 'count') return values.length;
   const nums = values.filter((v): v is number => typeof v === 'number');
@@ -64,7 +69,7 @@ function values(rows: readonly Row[], spec: SummarySpec, fields: FieldMap): Metr
 
 function keyOf(row: Row, group: string[], fields: FieldMap): GroupKey {
   return group.map((f) => {
-    const v = readCell(fields[f] ?? 'text', cell(row, f));
+    const v = readCell(typeOf(fields, f, 'text'), cell(row, f));
     return Array.isArray(v) ? null : v;
   });
 }

@@ -106,3 +106,23 @@ describe('operators', () => {
     expect(match({ field: FIELD[type], type, opt, value })).toEqual(expected);
   });
 });
+
+describe('date value formats', () => {
+  it.each([
+    ['2024-03-15', ['r1']],
+    ['2024/3/15', ['r1']],
+    ['2024-03-15 23:59:59', ['r1']],
+    ['2024-03-15T00:00', ['r1']],
+    ['2024-03-14T16:00:00Z', ['r1']],
+    ['2024-03-14T15:59:59Z', ['r2']],
+    ['2024-03-15T01:00:00+0800', ['r1']],
+    ['2024-03-14T20:00:00-05:00', ['r1']],
+    [String(sh(2024, 3, 15, 1)), ['r1']],
+  ])('%s', (value, expected) => {
+    expect(match({ field: 'at', type: 'date', opt: 'eq', value })).toEqual(expected);
+  });
+
+  it('does not read a bare year as epoch ms', () => {
+    expect(() => match({ field: 'at', type: 'date', opt: 'eq', value: '2024' })).toThrow(/expected a date/);
+  });
+});
