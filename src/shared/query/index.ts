@@ -8,4 +8,5 @@ export * from './operators.ts';
 export { matches } from './predicate.ts';
 export { preciseSum, roundHalfAway } from './round.ts';
 export * from './summary.ts';
+export { normalizeSummary, normalizeSummaryOrThrow } from './summary-spec.ts';
 export type * from './types.ts';

@@ -1,6 +1,6 @@
 /** Summaries and the rounding rule. */
 import { describe, expect, it } from 'vitest';
-import { preciseSum, roundHalfAway, summarize } from '../../../src/shared/query/index.ts';
+import { normalizeSummary, preciseSum, roundHalfAway, summarize } from '../../../src/shared/query/index.ts';
 import { FIELDS, ROWS } from './fixtures.ts';
 
 describe('roundHalfAway', () => {
@@ -90,5 +90,33 @@ describe('summarize', () => {
       min_qty: null,
       top: null,
     });
+  });
+});
+
+describe('normalizeSummary', () => {
+  it('reads a valid request and fills the accuracy', () => {
+    const r = normalizeSummary(
+      { group: ['owner'], metrics: [{ fn: 'sum', field: 'qty' }, { fn: 'count' }] },
+      FIELDS,
+    );
+    expect(r).toEqual({
+      ok: true,
+      spec: { group: ['owner'], metrics: [{ fn: 'sum', field: 'qty' }, { fn: 'count' }], accuracy: 2 },
+    });
+  });
+
+  it.each([
+    [{ metrics: [] }, 'metrics'],
+    [{ metrics: [{ fn: 'median', field: 'qty' }] }, 'metrics[0].fn'],
+    [{ metrics: [{ fn: 'sum' }] }, 'metrics[0].field'],
+    [{ metrics: [{ fn: 'sum', field: 'name' }] }, 'metrics[0].field'],
+    [{ metrics: [{ fn: 'avg', field: 'at' }] }, 'metrics[0].field'],
+    [{ metrics: [{ fn: 'count' }], group: ['tags'] }, 'group[0]'],
+    [{ metrics: [{ fn: 'count' }], group: ['nope'] }, 'group[0]'],
+    [{ metrics: [{ fn: 'count' }], accuracy: 2.5 }, 'accuracy'],
+    [null, ''],
+  ])('refuses %j at %s', (input, path) => {
+    const r = normalizeSummary(input, FIELDS);
+    expect(r.ok ? null : r.error.path).toBe(path);
   });
 });
