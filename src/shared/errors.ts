@@ -53,6 +53,9 @@ export const E = {
   CONFIRM_DATA_LOSS: def(1404, 409, 'confirm data loss', '请确认将删除的数据'),
   FIELD_TYPE_FIXED: def(1405, 400, 'a field type cannot change', '字段类型不能修改'),
   RECORD_NOT_FOUND: def(1406, 404, 'record not found', '记录不存在'),
+  // Data queries (the message names the offending path, e.g. `query.$and[2].value`).
+  QUERY_INVALID: def(1300, 400, 'invalid query', '查询条件不正确'),
+  QUERY_TOO_COMPLEX: def(1301, 400, 'query too complex', '查询条件过于复杂'),
 } as const satisfies Record<string, ErrorDef>;
 
 export type ErrorName = keyof typeof E;
