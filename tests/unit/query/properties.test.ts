@@ -46,6 +46,7 @@ describe('hostile input', () => {
       expect(r.error.message).toContain(r.error.path);
       return;
     }
+    expect(JSON.parse(JSON.stringify(r.query))).toStrictEqual(r.query); // plain, serialisable data
     const answer = evaluate(rows, r.query, FIELDS).rows;
     expect(answer.every((row) => rows.includes(row))).toBe(true);
   }
