@@ -77,6 +77,22 @@ describe('hostile input', () => {
     );
   });
 
+  it('refuses a 100,000-deep value without recursing into it', () => {
+    let deep: unknown = '$$USER';
+    for (let i = 0; i < 100_000; i++) deep = [deep];
+    const cases = [
+      ['text', 'eq'],
+      ['number', 'between'],
+      ['date', 'between'],
+      ['relate', 'set'],
+      ['collection', 'set'],
+    ];
+    for (const [type, opt] of cases) {
+      const r = normalize({ query: [{ field: 'x', type, opt, value: deep }] }, { ...CTX, fields: undefined });
+      expect(r.ok ? '' : r.error.path).toMatch(/^query\.\$and\[0\]\.value/);
+    }
+  });
+
   it('refuses a 100,000-deep tree at once instead of recursing', () => {
     let deep: unknown = { field: 'name', type: 'text', opt: 'eq', value: 'x' };
     for (let i = 0; i < 100_000; i++) deep = i % 2 ? { $or: [deep] } : [deep];
