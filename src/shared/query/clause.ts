@@ -6,7 +6,7 @@ import { FIELD_NAME } from './limits.ts';
 import { type FieldType, isDatePreset, isFieldType, isOperatorOf } from './operators.ts';
 import type { Cond, FieldMap, NullableType, TextOp, UserLike } from './types.ts';
 import { substituteUser, UNRESOLVED } from './user.ts';
-import { isNoValue, type Obj, own, readIds, readString } from './values.ts';
+import { isNoValue, limitStrings, type Obj, own, readIds, readString } from './values.ts';
 
 /** A clause on `_id` with no value: the caller short-circuits or drops it (spec `empty` flag). */
 export const EMPTY_ID: unique symbol = Symbol('empty _id');
@@ -92,9 +92,10 @@ export function normalizeClause(o: Obj, path: string, ctx: ClauseCtx): LeafResul
   if (opt === 'isnull' || opt === 'notnull') {
     return { kind: 'null', type: type as NullableType, field, op: opt };
   }
+  const vpath = `${path}.value`;
+  limitStrings(raw, vpath);
   const sub = substituteUser(raw, ctx.user);
   if (sub === UNRESOLVED) return FALSE;
-  const vpath = `${path}.value`;
   if (isNoValue(sub.value)) {
     if (sub.used) return FALSE;
     return type === '_id' && opt !== 'ne' ? EMPTY_ID : null;

@@ -15,6 +15,7 @@
  *   Clause = { field, type, opt, value? }
  * A group holding both $and and $or means: all of $and AND any of $or.
  */
+import type { QueryError } from './error.ts';
 import type { DatePreset, FieldType } from './operators.ts';
 
 export interface ClauseInput {
@@ -105,8 +106,6 @@ export interface QueryContext {
 /** Field name → query type. `_id` is implicit. */
 export type FieldMap = Record<string, FieldType>;
 
-export type NormalizeResult =
-  | { ok: true; query: NormalizedQuery }
-  | { ok: false; error: import('./error.ts').QueryError };
+export type NormalizeResult = { ok: true; query: NormalizedQuery } | { ok: false; error: QueryError };
 
 export type { DatePreset };

@@ -16,18 +16,22 @@ export function substituteUser(
   value: unknown,
   user: UserLike | null | undefined,
 ): { value: unknown; used: boolean } | typeof UNRESOLVED {
-  if (Array.isArray(value)) {
-    let used = false;
-    const out: unknown[] = [];
-    for (const item of value) {
-      const r = substituteUser(item, user);
-      if (r === UNRESOLVED) return UNRESOLVED;
-      used ||= r.used;
-      if (r.used && Array.isArray(r.value)) out.push(...r.value);
-      else out.push(r.value);
-    }
-    return { value: out, used };
+  if (!Array.isArray(value)) return substituteOne(value, user);
+  // One level only: nested arrays are never valid values, and recursing into them would let a
+  // hostile, deeply nested value exhaust the stack.
+  let used = false;
+  const out: unknown[] = [];
+  for (const item of value) {
+    const r = substituteOne(item, user);
+    if (r === UNRESOLVED) return UNRESOLVED;
+    used ||= r.used;
+    if (r.used && Array.isArray(r.value)) out.push(...r.value);
+    else out.push(r.value);
   }
+  return { value: out, used };
+}
+
+function substituteOne(value: unknown, user: UserLike | null | undefined) {
   if (typeof value !== 'string' || !value.startsWith(PREFIX)) return { value, used: false };
   if (!user || typeof user._id !== 'string') return UNRESOLVED;
   if (!value.startsWith(`${PREFIX}@`)) return { value: user._id, used: true };

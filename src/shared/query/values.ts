@@ -30,6 +30,17 @@ export function readString(v: unknown, path: string): string {
   return v;
 }
 
+/** Refuses over-long strings in a clause value (and in its top-level array) before any parsing. */
+export function limitStrings(v: unknown, path: string): void {
+  const long = (x: unknown) => typeof x === 'string' && x.length > QUERY_LIMITS.maxString;
+  if (long(v)) tooComplex(path, `string longer than ${QUERY_LIMITS.maxString}`);
+  if (!Array.isArray(v)) return;
+  if (v.length > QUERY_LIMITS.maxSetSize) tooComplex(path, `more than ${QUERY_LIMITS.maxSetSize} items`);
+  v.forEach((x, i) => {
+    if (long(x)) tooComplex(`${path}[${i}]`, `string longer than ${QUERY_LIMITS.maxString}`);
+  });
+}
+
 /** Text value: strings as is; finite numbers and booleans as their text (switches store 'true'). */
 export function readText(v: unknown, path: string): string {
   if (typeof v === 'boolean') return String(v);

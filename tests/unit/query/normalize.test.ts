@@ -143,6 +143,17 @@ describe('refusals name the path', () => {
     [{ query: [{ ...A, value: 'a\u0000b' }] }, INVALID, 'query.$and[0].value'],
     [{ query: [{ ...A, value: '\ud800' }] }, INVALID, 'query.$and[0].value'],
     [{ query: [{ ...A, value: 'x'.repeat(1001) }] }, COMPLEX, 'query.$and[0].value'],
+    [
+      { query: [{ field: 'at', type: 'date', opt: 'eq', value: ' '.repeat(1001) }] },
+      COMPLEX,
+      'query.$and[0].value',
+    ],
+    [
+      { query: [{ field: 'clock', type: 'time', opt: 'eq', value: '0'.repeat(5000) }] },
+      COMPLEX,
+      'query.$and[0].value',
+    ],
+    [{ query: [{ ...B, opt: 'between', value: [1, 'x'.repeat(1001)] }] }, COMPLEX, 'query.$and[0].value[1]'],
     [{ query: [{ ...A, field: 'na me' }] }, INVALID, 'query.$and[0].field'],
     [{ query: [{ ...A, field: 'price' }] }, INVALID, 'query.$and[0].field'],
     [{ query: [{ ...A, field: 'qty' }] }, INVALID, 'query.$and[0].type'],

@@ -1,6 +1,8 @@
 /** Relative presets resolve to whole-day [from, to) ranges at a fixed `now` in the configured zone. */
+import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { DATE_PRESETS, type DatePreset, normalize } from '../../../src/shared/query/index.ts';
+import { dayOf, isoWeekday, wallAt } from '../../../src/shared/query/tz.ts';
 import { sh } from './fixtures.ts';
 
 type Day = [number, number, number];
@@ -98,5 +100,50 @@ describe('other zones', () => {
   it('refuses an unknown zone', () => {
     const r = normalize({}, { now: 0, timeZone: 'Mars/Olympus' });
     expect(r.ok).toBe(false);
+  });
+});
+
+describe('preset invariants over random instants', () => {
+  const ZONES = [
+    'Asia/Shanghai',
+    'UTC',
+    'America/New_York',
+    'Europe/London',
+    'Australia/Sydney',
+    'America/Santiago',
+  ];
+  const nowArb = fc.integer({ min: Date.UTC(1990, 0, 1), max: Date.UTC(2060, 0, 1) });
+
+  it('ranges start at local midnight (or a DST transition) and contain what they should', () => {
+    fc.assert(
+      fc.property(
+        nowArb,
+        fc.constantFrom(...ZONES),
+        fc.constantFrom(...DATE_PRESETS),
+        (now, zone, preset) => {
+          const r = range(preset, now, zone) as { from: number; to: number };
+          expect(r.from).toBeLessThan(r.to);
+          for (const edge of [r.from, r.to]) {
+            const w = wallAt(edge, zone);
+            expect(w.h * 3600 + w.mi * 60 + w.s).toBeLessThanOrEqual(3600); // 00:00, or 01:00 after a gap
+            expect(wallAt(edge - 1000, zone).d).not.toBe(w.d);
+          }
+          if (['today', 'thisWeek', 'thisMonth', 'thisQuarter', 'thisYear'].includes(preset)) {
+            expect(now >= r.from && now < r.to).toBe(true);
+          }
+          if (preset === 'thisWeek') expect(isoWeekday(dayOf(r.from, zone))).toBe(1);
+        },
+      ),
+      { numRuns: 500 },
+    );
+  });
+
+  it('Shanghai days are exactly 24 hours (China has had no DST since 1991)', () => {
+    fc.assert(
+      fc.property(fc.integer({ min: Date.UTC(1992, 0, 1), max: Date.UTC(2060, 0, 1) }), (now) => {
+        const r = range('past30', now) as { from: number; to: number };
+        expect(r.to - r.from).toBe(30 * 86_400_000);
+      }),
+    );
   });
 });

@@ -46,6 +46,7 @@ describe('hostile input', () => {
       expect(r.error.message).toContain(r.error.path);
       return;
     }
+    expect(JSON.parse(JSON.stringify(r.query))).toStrictEqual(r.query); // plain, serialisable data
     const answer = evaluate(rows, r.query, FIELDS).rows;
     expect(answer.every((row) => rows.includes(row))).toBe(true);
   }
@@ -74,6 +75,22 @@ describe('hostile input', () => {
       fc.property(hostileRequestArb, rowsArb, (req, rows) => safe(req, rows)),
       { numRuns: 500 },
     );
+  });
+
+  it('refuses a 100,000-deep value without recursing into it', () => {
+    let deep: unknown = '$$USER';
+    for (let i = 0; i < 100_000; i++) deep = [deep];
+    const cases = [
+      ['text', 'eq'],
+      ['number', 'between'],
+      ['date', 'between'],
+      ['relate', 'set'],
+      ['collection', 'set'],
+    ];
+    for (const [type, opt] of cases) {
+      const r = normalize({ query: [{ field: 'x', type, opt, value: deep }] }, { ...CTX, fields: undefined });
+      expect(r.ok ? '' : r.error.path).toMatch(/^query\.\$and\[0\]\.value/);
+    }
   });
 
   it('refuses a 100,000-deep tree at once instead of recursing', () => {
