@@ -10,6 +10,7 @@ import { installAuth } from './account/auth.ts';
 import accountPlugin from './account/plugin.ts';
 import { LogSmsProvider, type OutboxEntry, type SmsProvider } from './account/sms.ts';
 import type { Config } from './config.ts';
+import recordsPlugin from './data/records-plugin.ts';
 import schemaPlugin from './data/schema-plugin.ts';
 import { type Database, openDatabase } from './db/index.ts';
 import { installEnvelope } from './http/envelope.ts';
@@ -94,6 +95,7 @@ export async function buildApp(config: Config, options: BuildOptions = {}): Prom
   await app.register(accountPlugin);
   await app.register(projectPlugin);
   await app.register(schemaPlugin);
+  await app.register(recordsPlugin);
 
   app.get('/api/health', { schema: { hide: true } }, async () => ({ error: 0, data: { ok: true } }));
 
@@ -108,7 +110,9 @@ export async function buildApp(config: Config, options: BuildOptions = {}): Prom
       hasClient &&
       (request.method === 'GET' || request.method === 'HEAD') &&
       !url.startsWith('/api/') &&
-      !url.startsWith('/io/')
+      !url.startsWith('/io/') &&
+      // A missing asset (a file name with an extension) is a 404, not the app shell.
+      !/\.[A-Za-z0-9]+$/.test(url.split('?')[0]!)
     ) {
       // History-API fallback: every client route answers the app shell.
       return reply.header('cache-control', 'no-cache').sendFile('index.html');

@@ -1,5 +1,6 @@
 import type { FastifyError, FastifyInstance } from 'fastify';
 import { E, type ErrorDef } from '../../shared/errors.ts';
+import { QueryError } from '../../shared/query/error.ts';
 import { AppError } from '../errors.ts';
 
 const FASTIFY_CODES: Record<string, ErrorDef> = {
@@ -15,10 +16,10 @@ const FASTIFY_CODES: Record<string, ErrorDef> = {
 
 /** Every failure becomes `{ error, msg }` from the registry: never a stack trace or a driver message. */
 export function installErrorHandling(app: FastifyInstance): void {
-  app.setErrorHandler((err: FastifyError | AppError, request, reply) => {
+  app.setErrorHandler((err: FastifyError | AppError | QueryError, request, reply) => {
     let def: ErrorDef;
     let msg: string;
-    if (err instanceof AppError) {
+    if (err instanceof AppError || err instanceof QueryError) {
       def = err.def;
       msg = err.message;
     } else if ((err as FastifyError).validation) {

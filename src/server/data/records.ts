@@ -1,0 +1,363 @@
+import { type Kysely, sql } from 'kysely';
+import { newId } from '../../shared/id.ts';
+import {
+  metricName,
+  type NormalizedQuery,
+  roundHalfAway,
+  type SummaryAnswer,
+  type SummarySpec,
+} from '../../shared/query/index.ts';
+import type { Dialect } from '../db/index.ts';
+import type { DB } from '../db/schema.ts';
+import { E, fail } from '../errors.ts';
+import { entityTable, fieldColumn, linkTable } from './ddl.ts';
+import { buildMeta, type EntityMeta } from './meta.ts';
+import type { FieldRow } from './schema-service.ts';
+import { QueryCompiler } from './sql-query.ts';
+
+type AnyDb = Kysely<Record<string, Record<string, unknown>>>;
+type Raw = Record<string, unknown>;
+export type ApiRecord = Record<string, unknown>;
+
+const any = (db: Kysely<DB>) => db as unknown as AnyDb;
+
+/** Columns to select for a table: system columns plus every scalar field. */
+function selectList(meta: EntityMeta) {
+  const cols = [sql.ref('t._id'), sql.ref('t._created_at'), sql.ref('t._updated_at'), sql.ref('t._creator')];
+  for (const f of meta.fields) if (f.type !== 'collection') cols.push(sql.ref(`t.${fieldColumn(f.id)}`));
+  return sql.join(cols);
+}
+
+/** A stored row as the API shows it, before relations are attached. */
+function toRecord(meta: EntityMeta, raw: Raw): ApiRecord {
+  const rec: ApiRecord = {
+    _id: raw._id,
+    __entity: meta.entity.id,
+    createdAt: Number(raw._created_at),
+    updatedAt: Number(raw._updated_at),
+  };
+  for (const f of meta.fields) {
+    if (f.type === 'collection') {
+      rec[f.code] = [];
+      rec[`___${f.code}`] = [];
+      continue;
+    }
+    let v = raw[fieldColumn(f.id)] ?? null;
+    if (v !== null && (f.type === 'number' || f.type === 'date')) v = Number(v);
+    rec[f.code] = v;
+  }
+  rec.__name = meta.nameField ? (rec[meta.nameField.code] ?? '') : '';
+  return rec;
+}
+
+export interface QueryResult {
+  data: ApiRecord[];
+  count?: number;
+}
+
+/** Run a normalized query on one table, with relations resolved in one query per relation field. */
+export async function queryRecords(
+  db: Kysely<DB>,
+  dialect: Dialect,
+  meta: EntityMeta,
+  q: NormalizedQuery,
+): Promise<QueryResult> {
+  if (q.nothing) return q.count ? { data: [], count: 0 } : { data: [] };
+  const c = new QueryCompiler(dialect, meta.columns);
+  const where = c.where(q.where);
+  const table = sql.table(meta.table);
+  const rows = await sql<Raw>`SELECT ${selectList(meta)} FROM ${table} t WHERE ${where} ORDER BY ${c.orderBy(q)} LIMIT ${q.limit} OFFSET ${q.offset}`.execute(
+    db,
+  );
+  const data = rows.rows.map((r) => toRecord(meta, r));
+  await attachRelations(db, meta, data);
+  const result: QueryResult = { data };
+  if (q.count) {
+    const n = await sql<{ n: number }>`SELECT count(*) AS n FROM ${table} t WHERE ${where}`.execute(db);
+    result.count = Number(n.rows[0]?.n ?? 0);
+  }
+  return result;
+}
+
+/** Load the named records of a table, keyed by id (for relations). */
+async function loadTargets(db: Kysely<DB>, targetId: string, ids: string[]): Promise<Map<string, ApiRecord>> {
+  const out = new Map<string, ApiRecord>();
+  if (ids.length === 0) return out;
+  const [entity, fields] = await Promise.all([
+    db.selectFrom('data_entities').selectAll().where('id', '=', targetId).executeTakeFirst(),
+    db.selectFrom('data_fields').selectAll().where('entity_id', '=', targetId).execute(),
+  ]);
+  if (!entity) return out;
+  const meta = buildMeta(entity, fields);
+  for (let i = 0; i < ids.length; i += 500) {
+    const chunk = ids.slice(i, i + 500);
+    const rows = await sql<Raw>`SELECT ${selectList(meta)} FROM ${sql.table(meta.table)} t WHERE t._id IN (${sql.join(chunk)})`.execute(
+      db,
+    );
+    for (const r of rows.rows) {
+      const rec = toRecord(meta, r);
+      // Nested relations are not expanded: keep the target's own ids only.
+      for (const f of meta.fields) if (f.type === 'collection') delete rec[`___${f.code}`];
+      out.set(String(r._id), rec);
+    }
+  }
+  return out;
+}
+
+async function attachRelations(db: Kysely<DB>, meta: EntityMeta, records: ApiRecord[]): Promise<void> {
+  if (records.length === 0) return;
+  const ownerIds = records.map((r) => String(r._id));
+  for (const f of meta.fields) {
+    if (f.type === 'relate' && f.relate_id) {
+      const ids = [...new Set(records.map((r) => r[f.code]).filter((v): v is string => typeof v === 'string' && v !== ''))];
+      const targets = await loadTargets(db, f.relate_id, ids);
+      for (const r of records) {
+        const t = typeof r[f.code] === 'string' ? targets.get(r[f.code] as string) : undefined;
+        r[`_${f.code}`] = t ? t.__name : '';
+        r[`___${f.code}`] = t ?? null;
+      }
+    } else if (f.type === 'collection' && f.relate_id) {
+      const links = await any(db)
+        .selectFrom(linkTable(f.id))
+        .select(['owner_id', 'target_id'])
+        .where('owner_id', 'in', ownerIds)
+        .orderBy('sort')
+        .orderBy('target_id')
+        .execute();
+      const targets = await loadTargets(db, f.relate_id, [...new Set(links.map((l) => String(l.target_id)))]);
+      const byOwner = new Map<string, string[]>();
+      for (const l of links) {
+        const list = byOwner.get(String(l.owner_id)) ?? [];
+        list.push(String(l.target_id));
+        byOwner.set(String(l.owner_id), list);
+      }
+      for (const r of records) {
+        const ids = (byOwner.get(String(r._id)) ?? []).filter((id) => targets.has(id));
+        r[f.code] = ids;
+        r[`___${f.code}`] = ids.map((id) => targets.get(id));
+      }
+    }
+  }
+}
+
+const TIME = /^([01]\d|2[0-3]):[0-5]\d(:[0-5]\d)?$/;
+const DATE_TEXT = /^\d{4}-\d{2}-\d{2}([ T]\d{2}:\d{2}(:\d{2}(\.\d{1,3})?)?)?(Z|[+-]\d{2}:?\d{2})?$/;
+const ID = /^[0-9a-f]{24}$/;
+const MAX_TEXT = 20_000;
+
+interface Prepared {
+  columns: Record<string, unknown>;
+  links: Map<FieldRow, string[]>;
+}
+
+/** Parse a date value: epoch ms, or a date text read in Beijing time unless it names its zone. */
+function parseDate(v: unknown): number | null {
+  if (typeof v === 'number' && Number.isFinite(v) && Math.abs(v) < 8.64e15) return Math.trunc(v);
+  if (typeof v === 'string' && DATE_TEXT.test(v)) {
+    const hasZone = /(Z|[+-]\d{2}:?\d{2})$/.test(v);
+    const iso = v.length === 10 ? `${v}T00:00:00` : v.replace(' ', 'T');
+    const t = Date.parse(hasZone ? iso : `${iso}+08:00`);
+    return Number.isFinite(t) ? t : null;
+  }
+  return null;
+}
+
+/** Check and convert input values field by field; unknown keys are refused, `_`-prefixed ones ignored. */
+function prepare(meta: EntityMeta, input: Raw, partial: boolean): Prepared {
+  const columns: Record<string, unknown> = {};
+  const links = new Map<FieldRow, string[]>();
+  for (const key of Object.keys(input)) {
+    if (key.startsWith('_') || key === 'createdAt' || key === 'updatedAt') continue;
+    if (!meta.byCode.has(key)) fail(E.INVALID_FIELD, `${key}: no such field`);
+  }
+  for (const f of meta.fields) {
+    if (!Object.hasOwn(input, f.code)) {
+      if (!partial && f.type !== 'collection') columns[fieldColumn(f.id)] = null;
+      continue;
+    }
+    const v = input[f.code];
+    const bad = (why: string): never => fail(E.INVALID_FIELD, `${f.code}: ${why}`);
+    if (f.type === 'collection') {
+      if (v === null || v === undefined) links.set(f, []);
+      else if (!Array.isArray(v) || v.length > 1000 || !v.every((x) => typeof x === 'string' && ID.test(x))) bad('expected a list of ids');
+      else links.set(f, [...new Set(v as string[])]);
+      continue;
+    }
+    let out: unknown = null;
+    if (v === null || v === undefined || v === '') out = null;
+    else if (f.type === 'number') {
+      const n = typeof v === 'number' ? v : typeof v === 'string' && v.trim() !== '' ? Number(v) : Number.NaN;
+      if (!Number.isFinite(n)) bad('expected a number');
+      const d = meta.decimals.get(f.code);
+      out = d === undefined ? n : roundHalfAway(n, d);
+    } else if (f.type === 'date') {
+      out = parseDate(v);
+      if (out === null) bad('expected a date');
+    } else if (f.type === 'time') {
+      if (typeof v !== 'string' || !TIME.test(v)) bad('expected HH:mm or HH:mm:ss');
+      out = (v as string).length === 5 ? `${v}:00` : v;
+    } else if (f.type === 'relate') {
+      if (typeof v !== 'string' || !ID.test(v)) bad('expected an id');
+      out = v;
+    } else if (f.type === 'image') {
+      const list = Array.isArray(v) ? v : [v];
+      if (!list.every((x) => typeof x === 'string' && x.length <= 2048 && /^(https?:\/\/|\/)/.test(x))) bad('expected image URLs');
+      out = Array.isArray(v) ? JSON.stringify(v) : v;
+    } else {
+      if (typeof v === 'number' || typeof v === 'boolean') out = String(v);
+      else if (typeof v !== 'string') bad('expected text');
+      else out = v;
+      if ((out as string).length > MAX_TEXT) bad(`at most ${MAX_TEXT} characters`);
+      if (/\u0000/.test(out as string)) bad('contains a NUL character');
+    }
+    columns[fieldColumn(f.id)] = out;
+  }
+  return { columns, links };
+}
+
+/** Relate and collection ids must name existing records of the target table. */
+async function checkTargets(db: Kysely<DB>, meta: EntityMeta, p: Prepared): Promise<void> {
+  const checks: [FieldRow, string[]][] = [...p.links.entries()];
+  for (const f of meta.fields) {
+    const v = p.columns[fieldColumn(f.id)];
+    if (f.type === 'relate' && typeof v === 'string') checks.push([f, [v]]);
+  }
+  for (const [f, ids] of checks) {
+    if (ids.length === 0 || !f.relate_id) continue;
+    const found = await any(db).selectFrom(entityTable(f.relate_id)).select('_id').where('_id', 'in', ids).execute();
+    if (found.length !== ids.length) fail(E.INVALID_FIELD, `${f.code}: no such record in the related table`);
+  }
+}
+
+async function writeLinks(db: Kysely<DB>, ownerId: string, links: Map<FieldRow, string[]>): Promise<void> {
+  for (const [f, ids] of links) {
+    const t = linkTable(f.id);
+    await any(db).deleteFrom(t).where('owner_id', '=', ownerId).execute();
+    if (ids.length) {
+      await any(db)
+        .insertInto(t)
+        .values(ids.map((target_id, sort) => ({ owner_id: ownerId, target_id, sort })))
+        .execute();
+    }
+  }
+}
+
+export async function getRecord(db: Kysely<DB>, meta: EntityMeta, id: string): Promise<ApiRecord> {
+  if (!ID.test(id)) fail(E.RECORD_NOT_FOUND);
+  const rows = await sql<Raw>`SELECT ${selectList(meta)} FROM ${sql.table(meta.table)} t WHERE t._id = ${id}`.execute(db);
+  const raw = rows.rows[0];
+  if (!raw) fail(E.RECORD_NOT_FOUND);
+  const rec = toRecord(meta, raw);
+  await attachRelations(db, meta, [rec]);
+  return rec;
+}
+
+export async function saveRecord(db: Kysely<DB>, meta: EntityMeta, input: Raw, userId: string | null) {
+  const p = prepare(meta, input, false);
+  await checkTargets(db, meta, p);
+  const now = Date.now();
+  const id = newId(now);
+  await db.transaction().execute(async (trx) => {
+    await any(trx)
+      .insertInto(meta.table)
+      .values({ _id: id, _created_at: now, _updated_at: now, _creator: userId, ...p.columns })
+      .execute();
+    await writeLinks(trx, id, p.links);
+  });
+  return getRecord(db, meta, id);
+}
+
+export async function updateRecord(db: Kysely<DB>, meta: EntityMeta, id: string, input: Raw) {
+  await getRecord(db, meta, id);
+  const p = prepare(meta, input, true);
+  await checkTargets(db, meta, p);
+  await db.transaction().execute(async (trx) => {
+    await any(trx)
+      .updateTable(meta.table)
+      .set({ ...p.columns, _updated_at: Date.now() })
+      .where('_id', '=', id)
+      .execute();
+    await writeLinks(trx, id, p.links);
+  });
+  return getRecord(db, meta, id);
+}
+
+/** Remove a record, its links, and references to it from relate and collection fields elsewhere. */
+export async function removeRecord(db: Kysely<DB>, meta: EntityMeta, id: string): Promise<void> {
+  await getRecord(db, meta, id);
+  const pointing = await db.selectFrom('data_fields').selectAll().where('relate_id', '=', meta.entity.id).execute();
+  await db.transaction().execute(async (trx) => {
+    for (const f of meta.fields) {
+      if (f.type === 'collection') await any(trx).deleteFrom(linkTable(f.id)).where('owner_id', '=', id).execute();
+    }
+    for (const f of pointing) {
+      if (f.type === 'collection') await any(trx).deleteFrom(linkTable(f.id)).where('target_id', '=', id).execute();
+      else {
+        await any(trx)
+          .updateTable(entityTable(f.entity_id))
+          .set({ [fieldColumn(f.id)]: null })
+          .where(fieldColumn(f.id), '=', id)
+          .execute();
+      }
+    }
+    await any(trx).deleteFrom(meta.table).where('_id', '=', id).execute();
+  });
+}
+
+/** Summaries in SQL (GROUP BY), rounded in JS with the reference rounding. */
+export async function summarizeRecords(
+  db: Kysely<DB>,
+  dialect: Dialect,
+  meta: EntityMeta,
+  q: NormalizedQuery,
+  spec: SummarySpec,
+): Promise<SummaryAnswer> {
+  const accuracy = spec.accuracy ?? 2;
+  const c = new QueryCompiler(dialect, meta.columns);
+  const where = q.nothing ? sql`1 = 0` : c.where(q.where);
+  const col = (code: string) => sql.ref(`t.${meta.columns[code]!.column}`);
+  const textLike = (code: string) => !['number', 'date'].includes(meta.queryTypes[code] ?? '');
+  const keyExpr = (code: string) => (textLike(code) ? sql`NULLIF(${col(code)}, '')` : col(code));
+  const metrics = spec.metrics.map((m, i) => {
+    const name = sql.ref(`m${i}`);
+    if (!m.field) return sql`count(*) AS ${name}`;
+    if (m.fn === 'count') return sql`count(${keyExpr(m.field)}) AS ${name}`;
+    const fn = sql.raw(m.fn);
+    return sql`${fn}(${col(m.field)}) AS ${name}`;
+  });
+  const table = sql.table(meta.table);
+  const read = (row: Raw) => {
+    const out: Record<string, number | null> = {};
+    spec.metrics.forEach((m, i) => {
+      const v = row[`m${i}`];
+      const n = v === null || v === undefined ? null : Number(v);
+      out[metricName(m)] =
+        m.fn === 'count' || !m.field ? (n ?? 0) : m.fn === 'sum' ? roundHalfAway(n ?? 0, accuracy) : n === null ? null : roundHalfAway(n, accuracy);
+    });
+    return out;
+  };
+  const total = await sql<Raw>`SELECT ${sql.join(metrics)} FROM ${table} t WHERE ${where}`.execute(db);
+  const groups: SummaryAnswer['groups'] = [];
+  const group = spec.group ?? [];
+  if (group.length) {
+    const keys = group.map((g, i) => sql`${keyExpr(g)} AS ${sql.ref(`k${i}`)}`);
+    // Whole expressions, not aliases: PostgreSQL accepts an output name in ORDER BY only bare.
+    const order = group.map((g) => {
+      if (dialect !== 'postgres') return sql`${keyExpr(g)} ASC`;
+      return textLike(g) ? sql`${keyExpr(g)} COLLATE "C" ASC NULLS FIRST` : sql`${keyExpr(g)} ASC NULLS FIRST`;
+    });
+    const rows = await sql<Raw>`SELECT ${sql.join(keys)}, ${sql.join(metrics)} FROM ${table} t WHERE ${where} GROUP BY ${sql.join(
+      group.map((g) => keyExpr(g)),
+    )} ORDER BY ${sql.join(order)}`.execute(db);
+    for (const r of rows.rows) {
+      groups.push({
+        key: group.map((g, i) => {
+          const v = r[`k${i}`];
+          return v === null || v === undefined ? null : textLike(g) ? String(v) : Number(v);
+        }),
+        values: read(r),
+      });
+    }
+  }
+  return { total: read(total.rows[0] ?? {}), groups };
+}

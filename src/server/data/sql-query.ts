@@ -1,0 +1,172 @@
+import { type RawBuilder, sql } from 'kysely';
+import type { Cond, FieldType, NormalizedQuery, Pred } from '../../shared/query/index.ts';
+import type { Dialect } from '../db/index.ts';
+
+/**
+ * Compiles a NormalizedQuery into SQL for one builder table, mirroring the reference evaluator in
+ * src/shared/query exactly (see its README, "Semantics the SQL compilers must mirror"). Columns are
+ * our own generated names; every value is a bound parameter.
+ */
+
+export interface ColumnInfo {
+  /** The query type of the field. */
+  type: FieldType;
+  /** Column name (scalar fields) or link table (collections). */
+  column: string;
+}
+
+export type ColumnMap = Record<string, ColumnInfo>;
+
+type Sql = RawBuilder<unknown>;
+
+const TRUE = sql`1 = 1`;
+const FALSE = sql`1 = 0`;
+
+export class QueryCompiler {
+  constructor(
+    private readonly dialect: Dialect,
+    private readonly columns: ColumnMap,
+    /** The alias of the entity table in the statement. */
+    private readonly alias = 't',
+  ) {}
+
+  private col(field: string): Sql {
+    if (field === '_id') return sql.ref(`${this.alias}._id`);
+    const c = this.columns[field];
+    if (!c) throw new Error(`unknown field ${field}`);
+    return sql.ref(`${this.alias}.${c.column}`);
+  }
+
+  /** `x` holds a value: not null and, for text-like columns, not ''. */
+  private present(field: string, textLike: boolean): Sql {
+    const c = this.col(field);
+    return textLike ? sql`(${c} IS NOT NULL AND ${c} <> '')` : sql`${c} IS NOT NULL`;
+  }
+
+  where(cond: Cond | null): Sql {
+    return cond ? this.cond(cond) : TRUE;
+  }
+
+  private cond(c: Cond): Sql {
+    switch (c.kind) {
+      case 'and':
+        return c.items.length ? sql`(${sql.join(c.items.map((i) => this.cond(i)), sql` AND `)})` : TRUE;
+      case 'or':
+        return c.items.length ? sql`(${sql.join(c.items.map((i) => this.cond(i)), sql` OR `)})` : FALSE;
+      case 'false':
+        return FALSE;
+      default:
+        return this.pred(c);
+    }
+  }
+
+  private pred(p: Pred): Sql {
+    const pg = this.dialect === 'postgres';
+    switch (p.kind) {
+      case 'text': {
+        const c = this.col(p.field);
+        const v = p.value;
+        switch (p.op) {
+          case 'contain':
+            return pg ? sql`strpos(${c}, ${v}) > 0` : sql`instr(${c}, ${v}) > 0`;
+          case 'notcontain':
+            return sql`(${this.present(p.field, true)} AND ${pg ? sql`strpos(${c}, ${v}) = 0` : sql`instr(${c}, ${v}) = 0`})`;
+          case 'eq':
+            return sql`${c} = ${v}`;
+          case 'ne':
+            return sql`(${this.present(p.field, true)} AND ${c} <> ${v})`;
+          case 'start':
+            return pg ? sql`left(${c}, char_length(${v})) = ${v}` : sql`substr(${c}, 1, length(${v})) = ${v}`;
+          case 'end':
+            return pg
+              ? sql`(char_length(${c}) >= char_length(${v}) AND right(${c}, char_length(${v})) = ${v})`
+              : sql`(length(${c}) >= length(${v}) AND substr(${c}, -length(${v})) = ${v})`;
+        }
+        break;
+      }
+      case 'number': {
+        const c = this.col(p.field);
+        if (p.op === 'between') return sql`(${c} >= ${p.value[0]} AND ${c} <= ${p.value[1]})`;
+        if (p.op === 'notbetween') return sql`(${c} IS NOT NULL AND (${c} < ${p.value[0]} OR ${c} > ${p.value[1]}))`;
+        const v = p.value;
+        switch (p.op) {
+          case 'eq':
+            return sql`${c} = ${v}`;
+          case 'ne':
+            return sql`(${c} IS NOT NULL AND ${c} <> ${v})`;
+          case 'gt':
+            return sql`${c} > ${v}`;
+          case 'lt':
+            return sql`${c} < ${v}`;
+          case 'gte':
+            return sql`${c} >= ${v}`;
+          case 'lte':
+            return sql`${c} <= ${v}`;
+        }
+        break;
+      }
+      case 'date': {
+        const c = this.col(p.field);
+        const parts: Sql[] = [];
+        if (p.from !== null) parts.push(sql`${c} >= ${p.from}`);
+        if (p.to !== null) parts.push(sql`${c} < ${p.to}`);
+        const inRange = parts.length ? sql.join(parts, sql` AND `) : TRUE;
+        return p.op === 'in'
+          ? sql`(${c} IS NOT NULL AND ${inRange})`
+          : sql`(${c} IS NOT NULL AND NOT (${inRange}))`;
+      }
+      case 'time':
+        return sql`${this.col(p.field)} = ${p.value}`;
+      case 'relate':
+        return this.inList(this.col(p.field), p.value);
+      case '_id':
+        return p.op === 'in' ? this.inList(this.col('_id'), p.value) : sql`NOT ${this.inList(this.col('_id'), p.value)}`;
+      case 'collection': {
+        const link = this.link(p.field);
+        return sql`EXISTS (SELECT 1 FROM ${link} l WHERE l.owner_id = ${this.col('_id')} AND ${this.inList(sql.ref('l.target_id'), p.value)})`;
+      }
+      case 'null': {
+        let present: Sql;
+        if (p.type === 'collection') {
+          present = sql`EXISTS (SELECT 1 FROM ${this.link(p.field)} l WHERE l.owner_id = ${this.col('_id')})`;
+        } else {
+          present = this.present(p.field, p.type !== 'number' && p.type !== 'date');
+        }
+        return p.op === 'notnull' ? present : sql`NOT ${present}`;
+      }
+    }
+    throw new Error('unreachable predicate');
+  }
+
+  private link(field: string): Sql {
+    const c = this.columns[field];
+    if (!c || c.type !== 'collection') throw new Error(`not a collection: ${field}`);
+    return sql.table(c.column);
+  }
+
+  private inList(c: Sql, ids: string[]): Sql {
+    if (ids.length === 0) return FALSE;
+    return sql`${c} IN (${sql.join(ids.map((id) => sql`${id}`))})`;
+  }
+
+  /**
+   * ORDER BY: the keys in their order (ascending nulls first, descending nulls last; text in code
+   * point order), then `_id` ascending as the final tie-break.
+   */
+  orderBy(q: NormalizedQuery): Sql {
+    const pg = this.dialect === 'postgres';
+    const keys: Sql[] = [];
+    for (const k of q.sort) {
+      const info = k.field === '_id' ? { type: '_id' as const } : this.columns[k.field];
+      if (!info || info.type === 'collection') continue;
+      const textLike = info.type !== 'number' && info.type !== 'date';
+      const c = this.col(k.field);
+      const expr = pg && textLike ? sql`${c} COLLATE "C"` : c;
+      const dir = k.order === 'desc' ? sql`DESC` : sql`ASC`;
+      const nulls = pg ? (k.order === 'desc' ? sql` NULLS LAST` : sql` NULLS FIRST`) : sql``;
+      keys.push(sql`${expr} ${dir}${nulls}`);
+    }
+    keys.push(pg ? sql`${this.col('_id')} COLLATE "C" ASC` : sql`${this.col('_id')} ASC`);
+    return sql.join(keys);
+  }
+}
