@@ -45,6 +45,33 @@ export const E = {
   PROJECT_NOT_FOUND: def(1200, 404, 'project not found', '系统不存在'),
   NOT_MEMBER: def(1201, 403, 'not a member of this project', '您不是该系统的成员'),
   PAGE_NOT_FOUND: def(1202, 404, 'page not found', '页面不存在'),
+  // Access: roles, members, menus, invitations.
+  ROLE_NOT_FOUND: def(1300, 404, 'role not found', '角色不存在'),
+  ROUTE_NOT_FOUND: def(1301, 404, 'menu not found', '菜单不存在'),
+  MEMBER_NOT_FOUND: def(1302, 404, 'member not found', '成员不存在'),
+  USER_NOT_FOUND: def(1303, 404, 'user not found', '用户不存在'),
+  MEMBER_EXISTS: def(1304, 409, 'already a member of this project', '已是该系统成员'),
+  OWNER_PROTECTED: def(
+    1305,
+    403,
+    'the project owner cannot be changed this way',
+    '不能对系统所有者执行此操作',
+  ),
+  ROUTE_NO_PROGRAMS: def(
+    1306,
+    400,
+    'directories and custom pages cannot bind functions',
+    '目录和自定义页面不能绑定功能',
+  ),
+  ROUTE_PARENT: def(1307, 400, 'invalid parent menu', '上级菜单无效'),
+  INVITE_INVALID: def(1308, 400, 'invitation invalid, closed or expired', '邀请无效、已关闭或已过期'),
+  NOT_SUB_USER: def(
+    1309,
+    403,
+    'only sub-users of this project can be managed this way',
+    '只能对本系统的子用户执行此操作',
+  ),
+  GRANT_INVALID: def(1310, 400, 'grant names something not in this project', '授权项不属于该系统'),
 } as const satisfies Record<string, ErrorDef>;
 
 export type ErrorName = keyof typeof E;

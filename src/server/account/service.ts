@@ -119,6 +119,8 @@ export interface Session {
   userId: string;
   kind: 'login' | 'child';
   parentHash: string | null;
+  /** Child tokens act only in this project. */
+  projectId: string | null;
 }
 
 /** Open a session for a user and answer its token (shown once; only the hash is stored). */
@@ -127,6 +129,7 @@ export async function createSession(
   userId: string,
   kind: 'login' | 'child' = 'login',
   parentHash: string | null = null,
+  projectId: string | null = null,
 ): Promise<string> {
   const token = newToken();
   const now = Date.now();
@@ -137,6 +140,7 @@ export async function createSession(
       user_id: userId,
       kind,
       parent_hash: parentHash,
+      project_id: projectId,
       created_at: now,
       expires_at: now + SESSION_TTL_MS,
     })
@@ -158,6 +162,7 @@ export async function resolveToken(
       'sessions.token_hash',
       'sessions.kind',
       'sessions.parent_hash',
+      'sessions.project_id as session_project',
       'sessions.expires_at',
       'users.id',
       'users.account',
@@ -173,8 +178,17 @@ export async function resolveToken(
     .where('sessions.token_hash', '=', tokenHash)
     .executeTakeFirst();
   if (!row || row.expires_at < Date.now()) return undefined;
-  const { token_hash, kind, parent_hash, expires_at: _e, ...user } = row;
-  return { session: { tokenHash: token_hash, userId: user.id, kind, parentHash: parent_hash }, user };
+  const { token_hash, kind, parent_hash, session_project, expires_at: _e, ...user } = row;
+  return {
+    session: {
+      tokenHash: token_hash,
+      userId: user.id,
+      kind,
+      parentHash: parent_hash,
+      projectId: session_project,
+    },
+    user,
+  };
 }
 
 /** End one session and the child sessions opened from it. */

@@ -4,6 +4,7 @@ import SQLite from 'better-sqlite3';
 import { Kysely, type Migration, Migrator, PostgresDialect, SqliteDialect } from 'kysely';
 import pg from 'pg';
 import * as m001 from './migrations/001-foundation.ts';
+import * as m002 from './migrations/002-access.ts';
 import type { DB } from './schema.ts';
 
 export type Dialect = 'sqlite' | 'postgres';
@@ -86,6 +87,7 @@ async function openPostgres(url: string, schema: string | undefined): Promise<Da
 /** The ordered migrations; each receives the dialect for the few places DDL differs. */
 const MIGRATIONS: Record<string, { up(db: Kysely<unknown>, dialect: Dialect): Promise<void> }> = {
   '001-foundation': m001,
+  '002-access': m002,
 };
 
 async function migrate(database: Database): Promise<void> {
