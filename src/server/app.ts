@@ -6,6 +6,7 @@ import fastifySwagger from '@fastify/swagger';
 import fastifySwaggerUi from '@fastify/swagger-ui';
 import Fastify, { type FastifyInstance } from 'fastify';
 import { E } from '../shared/errors.ts';
+import accessPlugin from './access/plugin.ts';
 import { installAuth } from './account/auth.ts';
 import accountPlugin from './account/plugin.ts';
 import { LogSmsProvider, type OutboxEntry, type SmsProvider } from './account/sms.ts';
@@ -13,7 +14,9 @@ import type { Config } from './config.ts';
 import { type Database, openDatabase } from './db/index.ts';
 import { installEnvelope } from './http/envelope.ts';
 import { installErrorHandling } from './http/errors.ts';
+import memberPlugin from './member/plugin.ts';
 import projectPlugin from './project/plugin.ts';
+import routePlugin from './route/plugin.ts';
 
 declare module 'fastify' {
   interface FastifyInstance {
@@ -90,6 +93,9 @@ export async function buildApp(config: Config, options: BuildOptions = {}): Prom
 
   await app.register(accountPlugin);
   await app.register(projectPlugin);
+  await app.register(accessPlugin);
+  await app.register(memberPlugin);
+  await app.register(routePlugin);
 
   app.get('/api/health', { schema: { hide: true } }, async () => ({ error: 0, data: { ok: true } }));
 

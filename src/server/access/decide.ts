@@ -107,12 +107,15 @@ export function decide(actor: Actor, project: ProjectRow, resource: Resource, ac
       if (!isManager(actor)) return deny(E.FORBIDDEN, `${actor.kind} cannot use the management area`);
       if (resource.dev !== false && isLimited(project)) return deny(E.LIMIT, 'this project has expired');
       return ok;
-    case 'member':
-      if (!isManager(actor)) return deny(E.FORBIDDEN, `${actor.kind} cannot manage members`);
+    case 'member': {
+      // Managing members is management-area work, plus: nobody manages the owner.
+      const area = decide(actor, project, { kind: 'admin', dev: false }, action);
+      if (!area.allow) return area;
       if (action === 'write' && resource.target === 'owner') {
         return deny(E.OWNER_PROTECTED, 'the owner cannot be managed');
       }
       return ok;
+    }
     case 'route':
     case 'page': {
       if (isManager(actor)) return ok;
