@@ -1,7 +1,7 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import SQLite from 'better-sqlite3';
-import { Kysely, type Migration, Migrator, PostgresDialect, SqliteDialect } from 'kysely';
+import { Kysely, type Migration, Migrator, PostgresDialect, SqliteDialect, sql } from 'kysely';
 import pg from 'pg';
 import * as m001 from './migrations/001-foundation.ts';
 import * as m002 from './migrations/002-access.ts';
@@ -95,9 +95,17 @@ async function migrate(database: Database): Promise<void> {
   for (const [name, mig] of Object.entries(MIGRATIONS)) {
     migrations[name] = { up: (db) => mig.up(db, database.dialect) };
   }
+  // Kysely looks for its migration tables in every schema unless told which one: with several
+  // PostgreSQL schemas in one database (tests, tenants) it would find another schema's tables.
+  let migrationTableSchema: string | undefined;
+  if (database.dialect === 'postgres') {
+    const r = await sql<{ s: string }>`select current_schema() as s`.execute(database.db);
+    migrationTableSchema = r.rows[0]?.s;
+  }
   const migrator = new Migrator({
     db: database.db,
     provider: { getMigrations: async () => migrations },
+    ...(migrationTableSchema ? { migrationTableSchema } : {}),
   });
   const { error, results } = await migrator.migrateToLatest();
   if (error) {
