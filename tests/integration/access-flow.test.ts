@@ -121,6 +121,24 @@ describe.each(dialects)('access flows on %s', (dialect) => {
     expect((await init(child.data.token)).error).toBe(1101);
   });
 
+  it('demoting an admin ends the child tokens they opened in the project', async () => {
+    const adminRole = await seedRole(t.app, pid, 'admin');
+    const adm = await seedUser(t.app);
+    await seedMember(t.app, pid, adm.id, 'admin', adminRole);
+    const sub = await admin<{ _id: string }>('POST', '/create', {
+      role: roleId,
+      account: 'childuser2',
+      pwd: PWD,
+      name: 'C2',
+    });
+    const child = await admin<{ token: string }>('GET', `/${sub.data._id}/token`, undefined, adm.token);
+    expect(child.error).toBe(0);
+    expect((await init(child.data.token)).error).toBe(0);
+    expect((await admin('POST', `/${adm.id}/update`, { role: roleId })).error).toBe(0);
+    expect((await init(child.data.token)).error).toBe(1101);
+    expect((await init(adm.token)).error).toBe(0);
+  });
+
   it('member quota by tier: over it the call answers 104 and nothing is created', async () => {
     const small = await seedProject(t.app, owner.id, { tier: 0 });
     const r = await seedRole(t.app, small.id, 'common');

@@ -34,6 +34,7 @@ import {
   newInviteCode,
   publicInvitation,
   publicMember,
+  revokeChildTokensOpenedBy,
 } from './service.ts';
 
 function rule(field: string, result: RuleResult): void {
@@ -287,6 +288,7 @@ export default async function memberPlugin(app: FastifyInstance): Promise<void> 
           .where('project_id', '=', project.id)
           .where('user_id', '=', member.user_id)
           .execute();
+        await revokeChildTokensOpenedBy(trx, member.user_id, project.id);
         // Child tokens acting as them in this project end with the membership.
         await trx
           .deleteFrom('sessions')
@@ -324,6 +326,7 @@ export default async function memberPlugin(app: FastifyInstance): Promise<void> 
           .where('project_id', '=', project.id)
           .where('user_id', '=', member.user_id)
           .execute();
+        if (role.type !== 'admin') await revokeChildTokensOpenedBy(db, member.user_id, project.id);
       }
       if (name !== undefined) {
         await db

@@ -111,3 +111,17 @@ export function publicInvitation(i: InvitationsTable, now = Date.now()) {
     createdAt: i.created_at,
   };
 }
+
+/** End the child tokens a member opened in this project (they lost the right to open them). */
+export async function revokeChildTokensOpenedBy(
+  db: Kysely<DB>,
+  userId: string,
+  projectId: string,
+): Promise<void> {
+  const own = db.selectFrom('sessions').select('token_hash').where('user_id', '=', userId);
+  await db
+    .deleteFrom('sessions')
+    .where('parent_hash', 'in', own)
+    .where('project_id', '=', projectId)
+    .execute();
+}
