@@ -137,6 +137,17 @@ describe.each(dialects)('access flows on %s', (dialect) => {
     expect((await admin('POST', `/${adm.id}/update`, { role: roleId })).error).toBe(0);
     expect((await init(child.data.token)).error).toBe(1101);
     expect((await init(adm.token)).error).toBe(0);
+    // The same when the admin role itself becomes a common one.
+    expect((await admin('POST', `/${adm.id}/update`, { role: adminRole })).error).toBe(0);
+    const again = await admin<{ token: string }>('GET', `/${sub.data._id}/token`, undefined, adm.token);
+    expect((await init(again.data.token)).error).toBe(0);
+    const roleUpdate = await call(t.app, 'POST', `/api/admin/auth/${pid}/main/role/${adminRole}/update`, {
+      token: owner.token,
+      body: { type: 'common' },
+    });
+    expect(roleUpdate.error).toBe(0);
+    expect((await init(again.data.token)).error).toBe(1101);
+    expect((await call(t.app, 'GET', `/api/admin/project/${pid}`, { token: adm.token })).error).toBe(1102);
   });
 
   it('member quota by tier: over it the call answers 104 and nothing is created', async () => {

@@ -13,7 +13,15 @@ import {
   type RoleHome,
   type RoleOptions,
 } from './grants.ts';
-import { checkGrants, createRole, findRole, listRoles, mergeGrants, syncMemberTypes } from './roles.ts';
+import {
+  checkGrants,
+  createRole,
+  endDemotedChildTokens,
+  findRole,
+  listRoles,
+  mergeGrants,
+  syncMemberTypes,
+} from './roles.ts';
 
 const ref = () => str(64, { minLength: 1 });
 const list = () => ({ type: 'array', items: ref(), maxItems: 2000 });
@@ -155,6 +163,7 @@ export default async function accessPlugin(app: FastifyInstance): Promise<void> 
       const role = await findRole(db, project.id, p.id);
       await db.transaction().execute(async (trx) => {
         // Members keep their place in the project, with no grants, until given another role.
+        if (role.type === 'admin') await endDemotedChildTokens(trx, project.id, role.id);
         await trx
           .updateTable('project_members')
           .set({ role_id: null, role_type: 'common' })

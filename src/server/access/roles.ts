@@ -78,6 +78,7 @@ export async function createRole(
 /** Members' role type follows their role's type (admin roles may enter the workbench). */
 export async function syncMemberTypes(db: Kysely<DB>, projectId: string, role: RoleRow): Promise<void> {
   if (role.type === 'public') return;
+  if (role.type !== 'admin') await endDemotedChildTokens(db, projectId, role.id);
   await db
     .updateTable('project_members')
     .set({ role_type: role.type })
@@ -130,4 +131,24 @@ export async function checkGrants(
 
 export function mergeGrants(role: RoleRow, patch: Partial<Grants>): string {
   return JSON.stringify({ ...parseGrants(role.grants), ...patch });
+}
+
+/** Members of a role losing admin rights lose the child tokens they opened in the project. */
+export async function endDemotedChildTokens(
+  db: Kysely<DB>,
+  projectId: string,
+  roleId: string,
+): Promise<void> {
+  const members = db
+    .selectFrom('project_members')
+    .select('user_id')
+    .where('project_id', '=', projectId)
+    .where('role_id', '=', roleId)
+    .where('role_type', '!=', 'owner');
+  const parents = db.selectFrom('sessions').select('token_hash').where('user_id', 'in', members);
+  await db
+    .deleteFrom('sessions')
+    .where('parent_hash', 'in', parents)
+    .where('project_id', '=', projectId)
+    .execute();
 }
