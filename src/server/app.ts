@@ -6,6 +6,7 @@ import fastifySwagger from '@fastify/swagger';
 import fastifySwaggerUi from '@fastify/swagger-ui';
 import Fastify, { type FastifyInstance } from 'fastify';
 import { E } from '../shared/errors.ts';
+import accessPlugin from './access/plugin.ts';
 import { installAuth } from './account/auth.ts';
 import accountPlugin from './account/plugin.ts';
 import { LogSmsProvider, type OutboxEntry, type SmsProvider } from './account/sms.ts';
@@ -16,7 +17,9 @@ import { type Database, openDatabase } from './db/index.ts';
 import { installEnvelope } from './http/envelope.ts';
 import { installErrorHandling } from './http/errors.ts';
 import { installNativeEnvelope } from './http/native-envelope.ts';
+import memberPlugin from './member/plugin.ts';
 import projectPlugin from './project/plugin.ts';
+import routePlugin from './route/plugin.ts';
 
 declare module 'fastify' {
   interface FastifyInstance {
@@ -96,6 +99,9 @@ export async function buildApp(config: Config, options: BuildOptions = {}): Prom
   await app.register(projectPlugin);
   await app.register(schemaPlugin);
   await app.register(recordsPlugin);
+  await app.register(accessPlugin);
+  await app.register(memberPlugin);
+  await app.register(routePlugin);
 
   app.get('/api/health', { schema: { hide: true } }, async () => ({ error: 0, data: { ok: true } }));
 

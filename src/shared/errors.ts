@@ -54,8 +54,35 @@ export const E = {
   FIELD_TYPE_FIXED: def(1405, 400, 'a field type cannot change', '字段类型不能修改'),
   RECORD_NOT_FOUND: def(1406, 404, 'record not found', '记录不存在'),
   // Data queries (the message names the offending path, e.g. `query.$and[2].value`).
-  QUERY_INVALID: def(1300, 400, 'invalid query', '查询条件不正确'),
-  QUERY_TOO_COMPLEX: def(1301, 400, 'query too complex', '查询条件过于复杂'),
+  QUERY_INVALID: def(1450, 400, 'invalid query', '查询条件不正确'),
+  QUERY_TOO_COMPLEX: def(1451, 400, 'query too complex', '查询条件过于复杂'),
+  // Access: roles, members, menus, invitations.
+  ROLE_NOT_FOUND: def(1300, 404, 'role not found', '角色不存在'),
+  ROUTE_NOT_FOUND: def(1301, 404, 'menu not found', '菜单不存在'),
+  MEMBER_NOT_FOUND: def(1302, 404, 'member not found', '成员不存在'),
+  USER_NOT_FOUND: def(1303, 404, 'user not found', '用户不存在'),
+  MEMBER_EXISTS: def(1304, 409, 'already a member of this project', '已是该系统成员'),
+  OWNER_PROTECTED: def(
+    1305,
+    403,
+    'the project owner cannot be changed this way',
+    '不能对系统所有者执行此操作',
+  ),
+  ROUTE_NO_PROGRAMS: def(
+    1306,
+    400,
+    'directories and custom pages cannot bind functions',
+    '目录和自定义页面不能绑定功能',
+  ),
+  ROUTE_PARENT: def(1307, 400, 'invalid parent menu', '上级菜单无效'),
+  INVITE_INVALID: def(1308, 400, 'invitation invalid, closed or expired', '邀请无效、已关闭或已过期'),
+  NOT_SUB_USER: def(
+    1309,
+    403,
+    'only sub-users of this project can be managed this way',
+    '只能对本系统的子用户执行此操作',
+  ),
+  GRANT_INVALID: def(1310, 400, 'grant names something not in this project', '授权项不属于该系统'),
 } as const satisfies Record<string, ErrorDef>;
 
 export type ErrorName = keyof typeof E;

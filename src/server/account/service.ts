@@ -5,9 +5,10 @@ import { newId } from '../../shared/id.ts';
 import { displayName } from '../../shared/validation.ts';
 import type { DB, UsersTable } from '../db/schema.ts';
 import { E, fail } from '../errors.ts';
-import { cachedSession, forgetChildren, forgetToken, forgetUser, rememberSession } from './session-cache.ts';
+import { cachedSession, cacheGeneration, rememberSession, sessionsChanged } from './session-cache.ts';
 
-export { forgetUser as userChanged } from './session-cache.ts';
+/** A user, membership or role changed: cached sessions must be looked up again. */
+export const userChanged = (_userId?: string): void => sessionsChanged();
 
 import { newToken, sha256hex } from './tokens.ts';
 
@@ -124,6 +125,8 @@ export interface Session {
   kind: 'login' | 'child';
   parentHash: string | null;
   expiresAt: number;
+  /** Child tokens act only in this project. */
+  projectId: string | null;
 }
 
 /** Open a session for a user and answer its token (shown once; only the hash is stored). */
@@ -132,6 +135,7 @@ export async function createSession(
   userId: string,
   kind: 'login' | 'child' = 'login',
   parentHash: string | null = null,
+  projectId: string | null = null,
 ): Promise<string> {
   const token = newToken();
   const now = Date.now();
@@ -142,6 +146,7 @@ export async function createSession(
       user_id: userId,
       kind,
       parent_hash: parentHash,
+      project_id: projectId,
       created_at: now,
       expires_at: now + SESSION_TTL_MS,
     })
@@ -157,6 +162,7 @@ export async function resolveToken(
   if (token.length < 16 || token.length > 128) return undefined;
   const tokenHash = sha256hex(token);
   const hit = cachedSession(tokenHash);
+  const since = cacheGeneration();
   if (hit) return { session: hit.session, user: hit.user };
   const row = await db
     .selectFrom('sessions')
@@ -165,6 +171,7 @@ export async function resolveToken(
       'sessions.token_hash',
       'sessions.kind',
       'sessions.parent_hash',
+      'sessions.project_id as session_project',
       'sessions.expires_at',
       'users.id',
       'users.account',
@@ -180,34 +187,32 @@ export async function resolveToken(
     .where('sessions.token_hash', '=', tokenHash)
     .executeTakeFirst();
   if (!row || row.expires_at < Date.now()) return undefined;
-  const { token_hash, kind, parent_hash, expires_at, ...user } = row;
+  const { token_hash, kind, parent_hash, session_project, expires_at, ...user } = row;
   const session: Session = {
     tokenHash: token_hash,
     userId: user.id,
     kind,
     parentHash: parent_hash,
+    projectId: session_project,
     expiresAt: expires_at,
   };
-  rememberSession(session, user);
+  rememberSession(session, user, since);
   return { session, user };
 }
 
 /** End one session and the child sessions opened from it. */
 export async function revokeSession(db: Kysely<DB>, tokenHash: string): Promise<void> {
-  forgetChildren(tokenHash);
-  forgetToken(tokenHash);
   await db.deleteFrom('sessions').where('parent_hash', '=', tokenHash).execute();
   await db.deleteFrom('sessions').where('token_hash', '=', tokenHash).execute();
+  sessionsChanged();
 }
 
 /** End every session of a user (password change, reset, ban, kick), and children opened from them. */
 export async function revokeUserSessions(db: Kysely<DB>, userId: string): Promise<void> {
-  forgetUser(userId);
-  const own = await db.selectFrom('sessions').select('token_hash').where('user_id', '=', userId).execute();
-  for (const s of own) forgetChildren(s.token_hash);
   const ownQuery = db.selectFrom('sessions').select('token_hash').where('user_id', '=', userId);
   await db.deleteFrom('sessions').where('parent_hash', 'in', ownQuery).execute();
   await db.deleteFrom('sessions').where('user_id', '=', userId).execute();
+  sessionsChanged();
 }
 
 export async function setPassword(db: Kysely<DB>, userId: string, pwd: string): Promise<void> {

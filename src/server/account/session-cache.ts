@@ -2,9 +2,11 @@ import type { Session, UserRow } from './service.ts';
 
 /**
  * Resolved sessions kept in memory, so a signed-in call costs no database round trip. Entries live
- * at most TTL_MS and are dropped at once by every revocation and user change made through the
- * account service, so bans, kicks and password changes act on the very next call of this process.
- * Keys are token hashes (256-bit random), unique across databases, so one cache serves the process.
+ * at most TTL_MS; any change to sessions, users, memberships or roles clears the whole cache
+ * (`sessionsChanged`), so bans, kicks, password changes and demotions act on the very next call
+ * of this process. Such changes are rare next to reads, so clearing everything is cheap and leaves
+ * no child-token or membership case to get wrong. Keys are token hashes (256-bit random), unique
+ * across databases, so one cache serves the process.
  */
 const TTL_MS = 10_000;
 const MAX = 50_000;
@@ -16,58 +18,45 @@ interface Entry {
 }
 
 const byToken = new Map<string, Entry>();
-const byUser = new Map<string, Set<string>>();
+const listeners = new Set<() => void>();
+/** Bumped by every clear: a lookup that began before a clear must not refill the cache. */
+let generation = 0;
+
+export function cacheGeneration(): number {
+  return generation;
+}
 
 export function cachedSession(tokenHash: string, now = Date.now()): Entry | undefined {
   const e = byToken.get(tokenHash);
   if (!e) return undefined;
   if (now - e.at > TTL_MS || now > e.session.expiresAt) {
-    forgetToken(tokenHash);
+    byToken.delete(tokenHash);
     return undefined;
   }
   return e;
 }
 
-export function rememberSession(session: Session, user: UserRow, now = Date.now()): void {
-  if (byToken.size >= MAX) {
-    // Drop the oldest tenth (Map keeps insertion order).
-    let n = MAX / 10;
-    for (const key of byToken.keys()) {
-      forgetToken(key);
-      if (--n <= 0) break;
-    }
-  }
+export function rememberSession(session: Session, user: UserRow, since: number, now = Date.now()): void {
+  if (since !== generation) return;
+  if (byToken.size >= MAX) byToken.clear();
   byToken.set(session.tokenHash, { session, user, at: now });
-  let set = byUser.get(user.id);
-  if (!set) {
-    set = new Set();
-    byUser.set(user.id, set);
-  }
-  set.add(session.tokenHash);
 }
 
-export function forgetToken(tokenHash: string): void {
-  const e = byToken.get(tokenHash);
-  if (!e) return;
-  byToken.delete(tokenHash);
-  const set = byUser.get(e.user.id);
-  set?.delete(tokenHash);
-  if (set && set.size === 0) byUser.delete(e.user.id);
+/** Sessions, users, memberships or roles changed: forget every cached session. */
+export function sessionsChanged(): void {
+  generation++;
+  byToken.clear();
+  for (const l of listeners) l();
 }
 
-/**
- * Forget every cached session of a user, and the child sessions opened from them (after a
- * revocation or any change to the user).
- */
-export function forgetUser(userId: string): void {
-  const set = byUser.get(userId);
-  if (!set) return;
-  byUser.delete(userId);
-  for (const h of set) byToken.delete(h);
-  for (const [h, e] of byToken) if (e.session.parentHash && set.has(e.session.parentHash)) forgetToken(h);
+/** Be told of local changes (e.g. to broadcast them to other processes). */
+export function onSessionsChanged(listener: () => void): () => void {
+  listeners.add(listener);
+  return () => listeners.delete(listener);
 }
 
-/** Forget child sessions opened from a parent session. */
-export function forgetChildren(parentHash: string): void {
-  for (const [h, e] of byToken) if (e.session.parentHash === parentHash) forgetToken(h);
+/** Clear without telling listeners (a change announced by another process). */
+export function clearSessionCache(): void {
+  generation++;
+  byToken.clear();
 }

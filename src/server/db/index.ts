@@ -1,9 +1,10 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import SQLite from 'better-sqlite3';
-import { Kysely, type Migration, Migrator, PostgresDialect, SqliteDialect } from 'kysely';
+import { Kysely, type Migration, Migrator, PostgresDialect, SqliteDialect, sql } from 'kysely';
 import pg from 'pg';
 import * as m001 from './migrations/001-foundation.ts';
+import * as m002 from './migrations/002-access.ts';
 import * as m004 from './migrations/004-data.ts';
 import type { DB } from './schema.ts';
 
@@ -90,6 +91,7 @@ async function openPostgres(url: string, schema: string | undefined): Promise<Da
 /** The ordered migrations; each receives the dialect for the few places DDL differs. */
 const MIGRATIONS: Record<string, { up(db: Kysely<unknown>, dialect: Dialect): Promise<void> }> = {
   '001-foundation': m001,
+  '002-access': m002,
   '004-data': m004,
 };
 
@@ -98,13 +100,19 @@ async function migrate(database: Database): Promise<void> {
   for (const [name, mig] of Object.entries(MIGRATIONS)) {
     migrations[name] = { up: (db) => mig.up(db, database.dialect) };
   }
+  // Kysely looks for its migration tables in every schema unless told which one: with several
+  // PostgreSQL schemas in one database (tests, tenants) it would find another schema's tables.
+  let migrationTableSchema: string | undefined;
+  if (database.dialect === 'postgres') {
+    const r = await sql<{ s: string }>`select current_schema() as s`.execute(database.db);
+    migrationTableSchema = r.rows[0]?.s;
+  }
   const migrator = new Migrator({
     db: database.db,
     provider: { getMigrations: async () => migrations },
     // Areas add migrations independently; apply any not yet run, whatever its place in the order.
     allowUnorderedMigrations: true,
-    // Name the schema: the migrator's existence checks would otherwise see other schemas' tables.
-    ...(database.schema ? { migrationTableSchema: database.schema } : {}),
+    ...(migrationTableSchema ? { migrationTableSchema } : {}),
   });
   const { error, results } = await migrator.migrateToLatest();
   if (error) {

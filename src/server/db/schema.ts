@@ -22,6 +22,8 @@ export interface SessionsTable {
   kind: 'login' | 'child';
   /** For child tokens, the session that asked for it (revoked with it). */
   parent_hash: string | null;
+  /** For child tokens, the one project they may act in. */
+  project_id: string | null;
   created_at: number;
   expires_at: number;
 }
@@ -114,6 +116,47 @@ export interface DataFieldsTable {
   updated_at: number;
 }
 
+export interface RolesTable {
+  id: string;
+  project_id: string;
+  name: string;
+  type: 'admin' | 'common' | 'public';
+  /** JSON {apply, enable, reg}. */
+  options: string;
+  /** JSON {type, value} or null. */
+  home: string | null;
+  /** JSON {route, program, entity, shortcut, dataset, page, simple}. */
+  grants: string;
+  created_at: number;
+  updated_at: number;
+}
+
+export interface RoutesTable {
+  id: string;
+  project_id: string;
+  parent_id: string | null;
+  sort: number;
+  type: 'dir' | 'table' | 'page' | 'display';
+  name: string;
+  value: string | null;
+  /** JSON list of bound program ids. */
+  programs: string;
+  created_at: number;
+  updated_at: number;
+}
+
+export interface InvitationsTable {
+  id: string;
+  project_id: string;
+  code: string;
+  link: string;
+  role_id: string | null;
+  status: 'open' | 'closed';
+  expires_at: number;
+  created_by: string;
+  created_at: number;
+}
+
 export interface DB {
   users: UsersTable;
   sessions: SessionsTable;
@@ -125,4 +168,7 @@ export interface DB {
   data_modules: DataModulesTable;
   data_entities: DataEntitiesTable;
   data_fields: DataFieldsTable;
+  roles: RolesTable;
+  routes: RoutesTable;
+  invitations: InvitationsTable;
 }

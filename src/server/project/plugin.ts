@@ -1,4 +1,6 @@
 import type { FastifyInstance } from 'fastify';
+import { authorize, decide } from '../access/decide.ts';
+import { optionalUser } from '../access/guard.ts';
 import { caller, requireUser } from '../account/auth.ts';
 import { E, fail } from '../errors.ts';
 import { anyObj, bool, id, obj, ok, projectParams, projectSchema, str } from '../http/schemas.ts';
@@ -102,7 +104,7 @@ export default async function projectPlugin(app: FastifyInstance): Promise<void>
   );
 
   async function appInit(projectId: string, pageId: string | null, request: Parameters<typeof caller>[0]) {
-    const { project, role } = await projectAccess(request, projectId, { admin: false });
+    const { project, actor } = await authorize(request, projectId, { kind: 'app' });
     let page: { _id: string; name: string } | null = null;
     if (pageId) {
       const row = await db
@@ -112,12 +114,14 @@ export default async function projectPlugin(app: FastifyInstance): Promise<void>
         .where('project_id', '=', project.id)
         .executeTakeFirst();
       if (!row) fail(E.PAGE_NOT_FOUND);
+      const d = decide(actor, project, { kind: 'page', id: row.id }, 'read');
+      if (!d.allow) fail(d.error, d.reason);
       page = { _id: row.id, name: row.name };
     }
     return {
       error: 0,
       data: {
-        project: publicProject(project, role),
+        project: publicProject(project, actor.kind),
         custom: parseJson<CustomConfig>(project.custom, {}),
         option: projectOptions(project),
         page,
@@ -129,7 +133,7 @@ export default async function projectPlugin(app: FastifyInstance): Promise<void>
     '/api/common/app/:project/init',
     {
       schema: { tags: ['project'], params: projectParams, response: { 200: ok(initSchema) } },
-      preHandler: requireUser,
+      preHandler: optionalUser,
     },
     async (request) => appInit((request.params as { project: string }).project, null, request),
   );
@@ -142,7 +146,7 @@ export default async function projectPlugin(app: FastifyInstance): Promise<void>
         params: obj({ project: id(), page: id() }),
         response: { 200: ok(initSchema) },
       },
-      preHandler: requireUser,
+      preHandler: optionalUser,
     },
     async (request) => {
       const { project, page } = request.params as { project: string; page: string };

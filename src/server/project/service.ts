@@ -2,6 +2,7 @@ import type { FastifyRequest } from 'fastify';
 import type { Kysely } from 'kysely';
 import { ACCURACY_DEFAULT, QUOTAS, type Tier } from '../../shared/constants.ts';
 import { newId } from '../../shared/id.ts';
+import { authorize, type Resource } from '../access/decide.ts';
 import type { DB, ProjectMembersTable, ProjectsTable } from '../db/schema.ts';
 import { E, fail } from '../errors.ts';
 
@@ -171,25 +172,16 @@ export interface ProjectAccess {
 }
 
 /**
- * The caller's access to a project: it must exist and the caller must be an active member; with
- * `admin` the member must be the owner or an admin, and a limited project answers the limit code
- * (an expired dev-mode project is blocked).
+ * The caller's access to a project, decided by the access module: with `admin` the management
+ * area (owner or admin role; a limited project answers the limit code in dev mode), else the
+ * end-user app (members, or anyone with the public role of a public project).
  */
 export async function projectAccess(
   request: FastifyRequest,
   projectId: string,
   opts: { admin: boolean; dev?: boolean },
 ): Promise<ProjectAccess> {
-  const db = request.server.database.db;
-  const project = await findProject(db, projectId);
-  if (!project) fail(E.PROJECT_NOT_FOUND);
-  const user = request.user;
-  if (!user) fail(E.AUTH_REQUIRED);
-  const m = await membership(db, projectId, user.id);
-  if (m?.status !== 'active') fail(E.NOT_MEMBER);
-  if (opts.admin) {
-    if (m.role_type !== 'owner' && m.role_type !== 'admin') fail(E.FORBIDDEN);
-    if (opts.dev !== false && isLimited(project)) fail(E.LIMIT, 'this project has expired');
-  }
-  return { project, role: m.role_type };
+  const resource: Resource = opts.admin ? { kind: 'admin', dev: opts.dev !== false } : { kind: 'app' };
+  const { project, actor } = await authorize(request, projectId, resource);
+  return { project, role: actor.kind };
 }

@@ -1,0 +1,258 @@
+/** Roles and grants: /api/admin/auth/{project}/main/role/… */
+import type { FastifyInstance } from 'fastify';
+import { requireUser } from '../account/auth.ts';
+import { sessionsChanged } from '../account/session-cache.ts';
+import { E, fail } from '../errors.ts';
+import { bool, id, obj, ok, projectParams, str } from '../http/schemas.ts';
+import { authorize } from './decide.ts';
+import {
+  GRANT_KINDS,
+  type Grants,
+  HOME_TYPES,
+  parseOptions,
+  publicRole,
+  type RoleHome,
+  type RoleOptions,
+} from './grants.ts';
+import {
+  checkGrants,
+  createRole,
+  endDemotedChildTokens,
+  findRole,
+  listRoles,
+  mergeGrants,
+  syncMemberTypes,
+} from './roles.ts';
+
+const ref = () => str(64, { minLength: 1 });
+const list = () => ({ type: 'array', items: ref(), maxItems: 2000 });
+const homeSchema = {
+  anyOf: [obj({ type: { type: 'string', enum: [...HOME_TYPES] }, value: ref() }), { type: 'null' }],
+};
+const optionsSchema = obj({ 'apply?': bool(), 'enable?': bool(), 'reg?': bool() });
+const roleType = { type: 'string', enum: ['admin', 'common'] };
+const grantProps = Object.fromEntries(GRANT_KINDS.map((k) => [`${k}?`, list()]));
+
+const roleSchema = obj({
+  _id: str(),
+  name: str(),
+  type: str(),
+  options: obj({ apply: bool(), enable: bool(), reg: bool() }),
+  home: { anyOf: [obj({ type: str(), value: str() }), { type: 'null' }] },
+  ...Object.fromEntries(GRANT_KINDS.map((k) => [k, { type: 'array', items: str() }])),
+  _user: { type: 'array', items: str() },
+});
+const roleParams = obj({ project: id(), id: id() });
+
+function cleanName(name: string): string {
+  const n = name.trim();
+  if (!n) fail(E.INVALID_FIELD, 'name: cannot be empty');
+  return n;
+}
+
+export default async function accessPlugin(app: FastifyInstance): Promise<void> {
+  // Membership, role and session changes here (bans, removals, demotions, child tokens) must
+  // reach cached sessions; clear them once the change is committed and answered.
+  app.addHook('onResponse', async (request, reply) => {
+    if (reply.statusCode === 200 && !/\/(list|children)$/.test(request.url.split('?')[0]!)) sessionsChanged();
+  });
+  const { db } = app.database;
+  const base = '/api/admin/auth/:project/main/role';
+  const tags = ['access'];
+
+  app.get(
+    `${base}/list`,
+    {
+      schema: { tags, params: projectParams, response: { 200: ok({ type: 'array', items: roleSchema }) } },
+      preHandler: requireUser,
+    },
+    async (request) => {
+      const { project } = await authorize(request, (request.params as { project: string }).project, {
+        kind: 'admin',
+      });
+      return { error: 0, data: await listRoles(db, project.id) };
+    },
+  );
+
+  app.post(
+    `${base}/create`,
+    {
+      schema: {
+        tags,
+        params: projectParams,
+        body: obj({ name: str(64), 'type?': roleType, 'options?': optionsSchema, 'home?': homeSchema }),
+        response: { 200: ok(roleSchema) },
+      },
+      preHandler: requireUser,
+    },
+    async (request) => {
+      const { project } = await authorize(request, (request.params as { project: string }).project, {
+        kind: 'admin',
+      });
+      const b = request.body as {
+        name: string;
+        type?: 'admin' | 'common';
+        options?: Partial<RoleOptions>;
+        home?: RoleHome | null;
+      };
+      const name = cleanName(b.name);
+      await checkGrants(db, project.id, {}, b.home);
+      const role = await createRole(db, project.id, {
+        name,
+        type: b.type ?? 'common',
+        ...(b.options ? { options: b.options } : {}),
+        ...(b.home ? { home: b.home } : {}),
+      });
+      return { error: 0, data: publicRole(role) };
+    },
+  );
+
+  app.post(
+    `${base}/:id/update`,
+    {
+      schema: {
+        tags,
+        params: roleParams,
+        body: obj({ 'name?': str(64), 'type?': roleType, 'options?': optionsSchema, 'home?': homeSchema }),
+        response: { 200: ok(roleSchema) },
+      },
+      preHandler: requireUser,
+    },
+    async (request) => {
+      const p = request.params as { project: string; id: string };
+      const { project } = await authorize(request, p.project, { kind: 'admin' });
+      const role = await findRole(db, project.id, p.id);
+      const b = request.body as {
+        name?: string;
+        type?: 'admin' | 'common';
+        options?: Partial<RoleOptions>;
+        home?: RoleHome | null;
+      };
+      if (b.type && role.type === 'public') fail(E.INVALID_FIELD, 'type: the public role keeps its type');
+      await checkGrants(db, project.id, {}, b.home);
+      const next = {
+        ...role,
+        ...(b.name !== undefined ? { name: cleanName(b.name) } : {}),
+        ...(b.type ? { type: b.type } : {}),
+        ...(b.options ? { options: JSON.stringify({ ...parseOptions(role.options), ...b.options }) } : {}),
+        ...(b.home !== undefined ? { home: b.home ? JSON.stringify(b.home) : null } : {}),
+        updated_at: Date.now(),
+      };
+      await db.transaction().execute(async (trx) => {
+        await trx
+          .updateTable('roles')
+          .set({
+            name: next.name,
+            type: next.type,
+            options: next.options,
+            home: next.home,
+            updated_at: next.updated_at,
+          })
+          .where('id', '=', role.id)
+          .where('project_id', '=', project.id)
+          .execute();
+        if (next.type !== role.type) await syncMemberTypes(trx, project.id, next);
+      });
+      return { error: 0, data: publicRole(next) };
+    },
+  );
+
+  app.get(
+    `${base}/:id/remove`,
+    {
+      schema: { tags, params: roleParams, response: { 200: ok(obj({ removed: bool() })) } },
+      preHandler: requireUser,
+    },
+    async (request) => {
+      const p = request.params as { project: string; id: string };
+      const { project } = await authorize(request, p.project, { kind: 'admin' });
+      const role = await findRole(db, project.id, p.id);
+      await db.transaction().execute(async (trx) => {
+        // Members keep their place in the project, with no grants, until given another role.
+        if (role.type === 'admin') await endDemotedChildTokens(trx, project.id, role.id);
+        await trx
+          .updateTable('project_members')
+          .set({ role_id: null, role_type: 'common' })
+          .where('project_id', '=', project.id)
+          .where('role_id', '=', role.id)
+          .where('role_type', '!=', 'owner')
+          .execute();
+        await trx
+          .deleteFrom('roles')
+          .where('id', '=', role.id)
+          .where('project_id', '=', project.id)
+          .execute();
+        if (role.type === 'public') {
+          await trx
+            .updateTable('projects')
+            .set({ auth: 'admin', updated_at: Date.now() })
+            .where('id', '=', project.id)
+            .execute();
+        }
+      });
+      return { error: 0, data: { removed: true } };
+    },
+  );
+
+  app.get(
+    `${base}/public`,
+    {
+      schema: { tags, params: projectParams, response: { 200: ok(roleSchema) } },
+      preHandler: requireUser,
+    },
+    async (request) => {
+      const { project } = await authorize(request, (request.params as { project: string }).project, {
+        kind: 'admin',
+      });
+      const role = await db.transaction().execute(async (trx) => {
+        const existing = await trx
+          .selectFrom('roles')
+          .selectAll()
+          .where('project_id', '=', project.id)
+          .where('type', '=', 'public')
+          .executeTakeFirst();
+        const r = existing ?? (await createRole(trx, project.id, { name: 'public', type: 'public' }));
+        await trx
+          .updateTable('projects')
+          .set({ auth: 'public', updated_at: Date.now() })
+          .where('id', '=', project.id)
+          .execute();
+        return r;
+      });
+      return { error: 0, data: publicRole(role) };
+    },
+  );
+
+  app.post(
+    `${base}/:id/bind`,
+    {
+      schema: {
+        tags,
+        params: roleParams,
+        body: obj({ ...grantProps, 'home?': homeSchema }),
+        response: { 200: ok(roleSchema) },
+      },
+      preHandler: requireUser,
+    },
+    async (request) => {
+      const p = request.params as { project: string; id: string };
+      const { project } = await authorize(request, p.project, { kind: 'admin' });
+      const role = await findRole(db, project.id, p.id);
+      const b = request.body as Partial<Grants> & { home?: RoleHome | null };
+      const patch = await checkGrants(db, project.id, b, b.home);
+      const next = {
+        ...role,
+        grants: mergeGrants(role, patch),
+        ...(b.home !== undefined ? { home: b.home ? JSON.stringify(b.home) : null } : {}),
+        updated_at: Date.now(),
+      };
+      await db
+        .updateTable('roles')
+        .set({ grants: next.grants, home: next.home, updated_at: next.updated_at })
+        .where('id', '=', role.id)
+        .where('project_id', '=', project.id)
+        .execute();
+      return { error: 0, data: publicRole(next) };
+    },
+  );
+}

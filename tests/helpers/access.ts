@@ -1,0 +1,161 @@
+/** Seeding for access tests: rows written straight to the database (argon2 hash computed once). */
+import type { FastifyInstance } from 'fastify';
+import { createRole } from '../../src/server/access/roles.ts';
+import { createSession, hashPassword } from '../../src/server/account/service.ts';
+import type { ProjectMembersTable } from '../../src/server/db/schema.ts';
+import { createProject } from '../../src/server/project/service.ts';
+import { newId } from '../../src/shared/id.ts';
+
+export const PWD = 'abc12345';
+let pwdHash: Promise<string> | undefined;
+let seq = 0;
+
+/** A unique account name (letters first, 6–16 characters). */
+export function freshAccount(prefix = 'u'): string {
+  seq += 1;
+  return `${prefix}${Date.now().toString(36).slice(-5)}${seq}`.slice(0, 16).padEnd(6, 'x');
+}
+
+export async function seedUser(
+  app: FastifyInstance,
+  opts: { parentId?: string | null; account?: string } = {},
+) {
+  pwdHash ??= hashPassword(PWD);
+  const now = Date.now();
+  const id = newId(now);
+  const account = opts.account ?? freshAccount();
+  await app.database.db
+    .insertInto('users')
+    .values({
+      id,
+      account,
+      phone: null,
+      nickname: account,
+      pwd: await pwdHash,
+      status: 'active',
+      avatar: null,
+      parent_id: opts.parentId ?? null,
+      created_at: now,
+      updated_at: now,
+    })
+    .execute();
+  return { id, account, token: await createSession(app.database.db, id) };
+}
+
+export async function seedMember(
+  app: FastifyInstance,
+  projectId: string,
+  userId: string,
+  roleType: ProjectMembersTable['role_type'],
+  roleId: string | null,
+  status: 'active' | 'disabled' = 'active',
+) {
+  await app.database.db
+    .insertInto('project_members')
+    .values({
+      project_id: projectId,
+      user_id: userId,
+      role_type: roleType,
+      role_id: roleId,
+      status,
+      created_at: Date.now(),
+    })
+    .execute();
+}
+
+export async function seedProject(
+  app: FastifyInstance,
+  ownerId: string,
+  extra: { tier?: number; expired_at?: number | null; auth?: 'admin' | 'public' } = {},
+) {
+  return createProject(app.database.db, ownerId, `p${++seq}`, extra);
+}
+
+export async function seedRole(
+  app: FastifyInstance,
+  projectId: string,
+  type: 'admin' | 'common' | 'public',
+  grants: Record<string, string[]> = {},
+) {
+  const role = await createRole(app.database.db, projectId, { name: `r${++seq}`, type });
+  if (Object.keys(grants).length) {
+    await app.database.db
+      .updateTable('roles')
+      .set({ grants: JSON.stringify(grants) })
+      .where('id', '=', role.id)
+      .execute();
+  }
+  return role.id;
+}
+
+export async function seedRoute(
+  app: FastifyInstance,
+  projectId: string,
+  type: 'dir' | 'table' | 'page' | 'display' = 'table',
+  parentId: string | null = null,
+  sort = 0,
+) {
+  const now = Date.now();
+  const id = newId(now);
+  await app.database.db
+    .insertInto('routes')
+    .values({
+      id,
+      project_id: projectId,
+      parent_id: parentId,
+      sort,
+      type,
+      name: `m${++seq}`,
+      value: null,
+      programs: '[]',
+      created_at: now,
+      updated_at: now,
+    })
+    .execute();
+  return id;
+}
+
+export async function seedPage(app: FastifyInstance, projectId: string) {
+  const now = Date.now();
+  const id = newId(now);
+  await app.database.db
+    .insertInto('pages')
+    .values({ id, project_id: projectId, name: `pg${++seq}`, created_at: now, updated_at: now })
+    .execute();
+  return id;
+}
+
+export async function seedInvite(app: FastifyInstance, projectId: string, createdBy: string) {
+  const now = Date.now();
+  const id = newId(now);
+  await app.database.db
+    .insertInto('invitations')
+    .values({
+      id,
+      project_id: projectId,
+      code: `C${(++seq).toString(36).toUpperCase().padStart(7, '0')}`,
+      link: `link-${id}`,
+      role_id: null,
+      status: 'open',
+      expires_at: now + 86_400_000,
+      created_by: createdBy,
+      created_at: now,
+    })
+    .execute();
+  return id;
+}
+
+/** Everything access calls may change, as one comparable string. */
+export async function digest(app: FastifyInstance): Promise<string> {
+  const db = app.database.db;
+  const [projects, roles, routes, members, invites, users, sessions] = await Promise.all([
+    db.selectFrom('projects').select(['id', 'auth', 'custom', 'updated_at']).orderBy('id').execute(),
+    db.selectFrom('roles').selectAll().orderBy('id').execute(),
+    db.selectFrom('routes').selectAll().orderBy('id').execute(),
+    db.selectFrom('project_members').selectAll().orderBy('project_id').orderBy('user_id').execute(),
+    db.selectFrom('invitations').selectAll().orderBy('id').execute(),
+    db.selectFrom('users').select(['id', 'status', 'pwd', 'nickname']).orderBy('id').execute(),
+    db.selectFrom('sessions').select(['token_hash']).orderBy('token_hash').execute(),
+  ]);
+  return JSON.stringify({ projects, roles, routes, members, invites, users, sessions });
+}

@@ -1,0 +1,605 @@
+/**
+ * The permission matrix: every caller kind × every access-controlled endpoint × own project, other
+ * project, a public project, an expired project, and own project with another project's ids in the
+ * path or body. Each cell asserts allow or deny; denials must be coded (never 500) and change nothing.
+ */
+import type { FastifyInstance } from 'fastify';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import {
+  digest,
+  freshAccount,
+  seedInvite,
+  seedMember,
+  seedPage,
+  seedProject,
+  seedRole,
+  seedRoute,
+  seedUser,
+} from '../helpers/access.ts';
+import { call, createTestApp, type TestApp } from '../helpers/app.ts';
+import { testDialects } from '../helpers/db.ts';
+
+const dialects = await testDialects();
+
+type Standing = 'owner' | 'admin' | 'commonG' | 'commonN' | 'public' | 'none';
+type Level = 'admin' | 'member' | 'ownerTarget' | 'app' | 'grant' | 'hidden';
+type ScopeName = 'own' | 'other' | 'public' | 'expired' | 'foreignIds';
+type ProjectKey = 'A' | 'B' | 'P' | 'E';
+
+interface Fx {
+  key: ProjectKey;
+  pid: string;
+  ownerId: string;
+  roleId: string;
+  dirId: string;
+  grantedRoute: string;
+  hiddenRoute: string;
+  grantedPage: string;
+  hiddenPage: string;
+}
+
+interface Req {
+  method: 'GET' | 'POST';
+  url: string;
+  body?: unknown;
+}
+
+interface Ep {
+  name: string;
+  level: Level;
+  mutating: boolean;
+  /** Takes ids from another fixture (so the foreign-ids scope applies). */
+  ids: boolean;
+  build(app: FastifyInstance, f: Fx, g: Fx): Promise<Req>;
+  /** Allowed answer check beyond `error: 0`. */
+  allowed?(data: unknown, f: Fx): boolean;
+  cleanup?(app: FastifyInstance): Promise<void>;
+}
+
+const ACTORS = [
+  'ownerA',
+  'adminA',
+  'commonG',
+  'commonN',
+  'nonMember',
+  'otherAdmin',
+  'anon',
+  'child',
+  'banned',
+] as const;
+type ActorName = (typeof ACTORS)[number];
+
+const STANDING: Record<ActorName, Record<ProjectKey, Standing>> = {
+  ownerA: { A: 'owner', B: 'none', P: 'owner', E: 'owner' },
+  adminA: { A: 'admin', B: 'none', P: 'public', E: 'none' },
+  commonG: { A: 'commonG', B: 'commonN', P: 'public', E: 'none' },
+  commonN: { A: 'commonN', B: 'none', P: 'public', E: 'none' },
+  nonMember: { A: 'none', B: 'none', P: 'public', E: 'none' },
+  otherAdmin: { A: 'none', B: 'owner', P: 'public', E: 'none' },
+  anon: { A: 'none', B: 'none', P: 'public', E: 'none' },
+  // Acts as commonG, but only inside project A (the child token's project).
+  child: { A: 'commonG', B: 'none', P: 'none', E: 'none' },
+  // Banned in A only.
+  banned: { A: 'none', B: 'none', P: 'public', E: 'none' },
+};
+
+function expectedAllow(level: Level, st: Standing, expired: boolean): boolean {
+  const manager = st === 'owner' || st === 'admin';
+  switch (level) {
+    case 'admin':
+    case 'member':
+      return manager && !expired;
+    case 'ownerTarget':
+      return false;
+    case 'app':
+      return st !== 'none';
+    case 'grant':
+      return manager || st === 'commonG' || st === 'public';
+    case 'hidden':
+      return manager;
+  }
+}
+
+function containsId(tree: unknown, id: string): boolean {
+  if (!Array.isArray(tree)) return false;
+  return tree.some((n: { _id?: string; _children?: unknown }) => n._id === id || containsId(n._children, id));
+}
+
+async function freshTarget(app: FastifyInstance, f: Fx): Promise<string> {
+  const u = await seedUser(app, { parentId: f.ownerId });
+  await seedMember(app, f.pid, u.id, 'common', f.roleId);
+  return u.id;
+}
+
+const adminBase = (f: Fx) => `/api/admin/auth/${f.pid}/main/role`;
+
+const ENDPOINTS: Ep[] = [
+  // Existing project endpoints.
+  {
+    name: 'admin project get',
+    level: 'admin',
+    mutating: false,
+    ids: false,
+    build: async (_a, f) => ({ method: 'GET', url: `/api/admin/project/${f.pid}?mode=dev` }),
+  },
+  {
+    name: 'custom/set',
+    level: 'admin',
+    mutating: true,
+    ids: false,
+    build: async (_a, f) => ({
+      method: 'POST',
+      url: `/api/admin/project/${f.pid}/custom/set`,
+      body: { name: 'n' },
+    }),
+  },
+  {
+    name: 'app init',
+    level: 'app',
+    mutating: false,
+    ids: false,
+    build: async (_a, f) => ({ method: 'GET', url: `/api/common/app/${f.pid}/init` }),
+  },
+  {
+    name: 'app page init (granted page)',
+    level: 'grant',
+    mutating: false,
+    ids: true,
+    build: async (_a, f, g) => ({ method: 'GET', url: `/api/common/app/${f.pid}/${g.grantedPage}/init` }),
+  },
+  {
+    name: 'app page init (ungranted page)',
+    level: 'hidden',
+    mutating: false,
+    ids: true,
+    build: async (_a, f, g) => ({ method: 'GET', url: `/api/common/app/${f.pid}/${g.hiddenPage}/init` }),
+  },
+  // Roles.
+  {
+    name: 'role list',
+    level: 'admin',
+    mutating: false,
+    ids: false,
+    build: async (_a, f) => ({ method: 'GET', url: `${adminBase(f)}/list` }),
+  },
+  {
+    name: 'role create',
+    level: 'admin',
+    mutating: true,
+    ids: false,
+    build: async (_a, f) => ({ method: 'POST', url: `${adminBase(f)}/create`, body: { name: 'Clerk' } }),
+  },
+  {
+    name: 'role update',
+    level: 'admin',
+    mutating: true,
+    ids: true,
+    build: async (a, f, g) => ({
+      method: 'POST',
+      url: `${adminBase(f)}/${await seedRole(a, g.pid, 'common')}/update`,
+      body: { name: 'Renamed', type: 'admin' },
+    }),
+  },
+  {
+    name: 'role remove',
+    level: 'admin',
+    mutating: true,
+    ids: true,
+    build: async (a, f, g) => ({
+      method: 'GET',
+      url: `${adminBase(f)}/${await seedRole(a, g.pid, 'common')}/remove`,
+    }),
+  },
+  {
+    name: 'role public',
+    level: 'admin',
+    mutating: true,
+    ids: false,
+    build: async (_a, f) => ({ method: 'GET', url: `${adminBase(f)}/public` }),
+    // Activating the public role on A, B or E would change who every later cell is: undo it.
+    cleanup: async (a) => {
+      const db = a.database.db;
+      const open = await db.selectFrom('projects').select('id').where('auth', '=', 'public').execute();
+      for (const p of open) {
+        if (p.id === fixtures.get(a)?.P.pid) continue;
+        await db.deleteFrom('roles').where('project_id', '=', p.id).where('type', '=', 'public').execute();
+        await db.updateTable('projects').set({ auth: 'admin' }).where('id', '=', p.id).execute();
+      }
+    },
+  },
+  {
+    name: 'role bind (role id)',
+    level: 'admin',
+    mutating: true,
+    ids: true,
+    build: async (a, f, g) => ({
+      method: 'POST',
+      url: `${adminBase(f)}/${await seedRole(a, g.pid, 'common')}/bind`,
+      body: { program: ['prog1'] },
+    }),
+  },
+  {
+    name: 'role bind (menu and page ids in body)',
+    level: 'admin',
+    mutating: true,
+    ids: true,
+    build: async (a, f, g) => ({
+      method: 'POST',
+      url: `${adminBase(f)}/${await seedRole(a, f.pid, 'common')}/bind`,
+      body: {
+        route: [g.grantedRoute],
+        page: [g.grantedPage],
+        home: { type: 'route', value: g.grantedRoute },
+      },
+    }),
+  },
+  // Members.
+  {
+    name: 'member list',
+    level: 'admin',
+    mutating: false,
+    ids: false,
+    build: async (_a, f) => ({ method: 'POST', url: `/api/admin/user/${f.pid}/list`, body: {} }),
+  },
+  {
+    name: 'member children',
+    level: 'admin',
+    mutating: false,
+    ids: false,
+    build: async (_a, f) => ({ method: 'GET', url: `/api/admin/user/${f.pid}/children` }),
+  },
+  {
+    name: 'member create',
+    level: 'admin',
+    mutating: true,
+    ids: true,
+    build: async (_a, f, g) => ({
+      method: 'POST',
+      url: `/api/admin/user/${f.pid}/create`,
+      body: { role: g.roleId, account: freshAccount('c'), pwd: 'abc12345', name: 'Sub' },
+    }),
+  },
+  {
+    name: 'member bind',
+    level: 'admin',
+    mutating: true,
+    ids: true,
+    build: async (a, f, g) => ({
+      method: 'POST',
+      url: `/api/admin/user/${f.pid}/bind`,
+      body: { role: g.roleId, account: (await seedUser(a)).account },
+    }),
+  },
+  ...(['kick', 'ban', 'active', 'remove', 'token'] as const).map(
+    (op): Ep => ({
+      name: `member ${op}`,
+      level: 'member',
+      mutating: true,
+      ids: true,
+      build: async (a, f, g) => ({
+        method: 'GET',
+        url: `/api/admin/user/${f.pid}/${await freshTarget(a, g)}/${op}`,
+      }),
+    }),
+  ),
+  {
+    name: 'member update (member id)',
+    level: 'member',
+    mutating: true,
+    ids: true,
+    build: async (a, f, g) => ({
+      method: 'POST',
+      url: `/api/admin/user/${f.pid}/${await freshTarget(a, g)}/update`,
+      body: { name: 'Renamed', pwd: 'xyz98765' },
+    }),
+  },
+  {
+    name: 'member update (role id in body)',
+    level: 'member',
+    mutating: true,
+    ids: true,
+    build: async (a, f, g) => ({
+      method: 'POST',
+      url: `/api/admin/user/${f.pid}/${await freshTarget(a, f)}/update`,
+      body: { role: g.roleId },
+    }),
+  },
+  ...(['kick', 'ban', 'remove'] as const).map(
+    (op): Ep => ({
+      name: `member ${op} the owner`,
+      level: 'ownerTarget',
+      mutating: true,
+      ids: false,
+      build: async (_a, f) => ({ method: 'GET', url: `/api/admin/user/${f.pid}/${f.ownerId}/${op}` }),
+    }),
+  ),
+  {
+    name: 'invite create',
+    level: 'admin',
+    mutating: true,
+    ids: true,
+    build: async (_a, f, g) => ({
+      method: 'POST',
+      url: `/api/admin/user/${f.pid}/invite`,
+      body: { role: g.roleId },
+    }),
+  },
+  {
+    name: 'invite list',
+    level: 'admin',
+    mutating: false,
+    ids: false,
+    build: async (_a, f) => ({ method: 'GET', url: `/api/admin/user/${f.pid}/invite/list` }),
+  },
+  {
+    name: 'invite close',
+    level: 'admin',
+    mutating: true,
+    ids: true,
+    build: async (a, f, g) => ({
+      method: 'GET',
+      url: `/api/admin/user/${f.pid}/invite/${await seedInvite(a, g.pid, g.ownerId)}/close`,
+    }),
+  },
+  // Menus.
+  {
+    name: 'route list (admin)',
+    level: 'admin',
+    mutating: false,
+    ids: false,
+    build: async (_a, f) => ({ method: 'GET', url: `/api/admin/route/${f.pid}/list` }),
+  },
+  {
+    name: 'route create',
+    level: 'admin',
+    mutating: true,
+    ids: true,
+    build: async (_a, f, g) => ({
+      method: 'POST',
+      url: `/api/admin/route/${f.pid}/create`,
+      body: { type: 'table', name: 'Orders', parent: g.dirId },
+    }),
+  },
+  {
+    name: 'route update (route id)',
+    level: 'admin',
+    mutating: true,
+    ids: true,
+    build: async (a, f, g) => ({
+      method: 'POST',
+      url: `/api/admin/route/${f.pid}/${await seedRoute(a, g.pid)}/update`,
+      body: { name: 'Renamed' },
+    }),
+  },
+  {
+    name: 'route update (parent id in body)',
+    level: 'admin',
+    mutating: true,
+    ids: true,
+    build: async (a, f, g) => ({
+      method: 'POST',
+      url: `/api/admin/route/${f.pid}/${await seedRoute(a, f.pid)}/update`,
+      body: { parent: g.dirId },
+    }),
+  },
+  {
+    name: 'route sort',
+    level: 'admin',
+    mutating: true,
+    ids: true,
+    build: async (_a, f, g) => ({
+      method: 'POST',
+      url: `/api/admin/route/${f.pid}/sort`,
+      body: { routes: [g.hiddenRoute, g.grantedRoute, g.dirId] },
+    }),
+  },
+  {
+    name: 'route bind',
+    level: 'admin',
+    mutating: true,
+    ids: true,
+    build: async (a, f, g) => ({
+      method: 'POST',
+      url: `/api/admin/route/${f.pid}/${await seedRoute(a, g.pid)}/bind`,
+      body: { programs: ['prog1'] },
+    }),
+  },
+  {
+    name: 'route remove',
+    level: 'admin',
+    mutating: true,
+    ids: true,
+    build: async (a, f, g) => ({
+      method: 'GET',
+      url: `/api/admin/route/${f.pid}/${await seedRoute(a, g.pid)}/remove`,
+    }),
+  },
+  {
+    name: 'app menu list shows the granted entry',
+    level: 'grant',
+    mutating: false,
+    ids: false,
+    build: async (_a, f) => ({ method: 'GET', url: `/api/app/rt/${f.pid}/list` }),
+    allowed: (data, f) => containsId(data, f.grantedRoute),
+  },
+  {
+    name: 'app menu list shows an ungranted entry',
+    level: 'hidden',
+    mutating: false,
+    ids: false,
+    build: async (_a, f) => ({ method: 'GET', url: `/api/app/rt/${f.pid}/list` }),
+    allowed: (data, f) => containsId(data, f.hiddenRoute),
+  },
+];
+
+interface World {
+  A: Fx;
+  B: Fx;
+  P: Fx;
+  E: Fx;
+  tokens: Record<ActorName, string | undefined>;
+}
+const fixtures = new Map<FastifyInstance, World>();
+
+async function project(
+  app: FastifyInstance,
+  key: ProjectKey,
+  ownerId: string,
+  opts: { expired?: boolean; public?: boolean } = {},
+): Promise<Fx & { grantRoleId: string }> {
+  const p = await seedProject(app, ownerId, {
+    tier: 3,
+    ...(opts.expired ? { expired_at: Date.now() - 86_400_000 } : {}),
+    ...(opts.public ? { auth: 'public' as const } : {}),
+  });
+  const dirId = await seedRoute(app, p.id, 'dir', null, 0);
+  const grantedRoute = await seedRoute(app, p.id, 'table', dirId, 1);
+  const hiddenRoute = await seedRoute(app, p.id, 'table', null, 2);
+  const grantedPage = await seedPage(app, p.id);
+  const hiddenPage = await seedPage(app, p.id);
+  const grants = { route: [grantedRoute], page: [grantedPage] };
+  const grantRoleId = await seedRole(app, p.id, opts.public ? 'public' : 'common', grants);
+  const roleId = await seedRole(app, p.id, 'common');
+  return {
+    key,
+    pid: p.id,
+    ownerId,
+    roleId,
+    dirId,
+    grantedRoute,
+    hiddenRoute,
+    grantedPage,
+    hiddenPage,
+    grantRoleId,
+  };
+}
+
+async function buildWorld(app: FastifyInstance): Promise<World> {
+  const ownerA = await seedUser(app);
+  const otherAdmin = await seedUser(app);
+  const A = await project(app, 'A', ownerA.id);
+  const B = await project(app, 'B', otherAdmin.id);
+  const P = await project(app, 'P', ownerA.id, { public: true });
+  const E = await project(app, 'E', ownerA.id, { expired: true });
+
+  const adminRole = await seedRole(app, A.pid, 'admin');
+  const adminA = await seedUser(app);
+  await seedMember(app, A.pid, adminA.id, 'admin', adminRole);
+  const commonG = await seedUser(app, { parentId: ownerA.id });
+  await seedMember(app, A.pid, commonG.id, 'common', A.grantRoleId);
+  await seedMember(app, B.pid, commonG.id, 'common', null);
+  const commonN = await seedUser(app);
+  await seedMember(app, A.pid, commonN.id, 'common', A.roleId);
+  const nonMember = await seedUser(app);
+  const banned = await seedUser(app);
+  await seedMember(app, A.pid, banned.id, 'common', A.grantRoleId, 'disabled');
+
+  const child = await call<{ token: string }>(app, 'GET', `/api/admin/user/${A.pid}/${commonG.id}/token`, {
+    token: ownerA.token,
+  });
+  if (child.error !== 0) throw new Error(`child token: ${child.raw}`);
+
+  const world: World = {
+    A,
+    B,
+    P,
+    E,
+    tokens: {
+      ownerA: ownerA.token,
+      adminA: adminA.token,
+      commonG: commonG.token,
+      commonN: commonN.token,
+      nonMember: nonMember.token,
+      otherAdmin: otherAdmin.token,
+      anon: undefined,
+      child: child.data.token,
+      banned: banned.token,
+    },
+  };
+  fixtures.set(app, world);
+  return world;
+}
+
+interface Cell {
+  actor: ActorName;
+  scope: ScopeName;
+  ep: string;
+  expected: 'allow' | 'deny';
+  got: 'allow' | 'deny';
+  detail: string;
+}
+
+async function runCell(
+  app: FastifyInstance,
+  w: World,
+  actor: ActorName,
+  scope: ScopeName,
+  ep: Ep,
+): Promise<Cell> {
+  const [f, g] =
+    scope === 'own'
+      ? [w.A, w.A]
+      : scope === 'other'
+        ? [w.B, w.B]
+        : scope === 'public'
+          ? [w.P, w.P]
+          : scope === 'expired'
+            ? [w.E, w.E]
+            : [w.A, w.B];
+  const allow =
+    scope === 'foreignIds' ? false : expectedAllow(ep.level, STANDING[actor][f.key], scope === 'expired');
+  const req = await ep.build(app, f, g);
+  const before = !allow && ep.mutating ? await digest(app) : '';
+  const token = w.tokens[actor];
+  const ans = await call(app, req.method, req.url, {
+    ...(req.body !== undefined ? { body: req.body } : {}),
+    ...(token ? { token } : {}),
+  });
+  let got: 'allow' | 'deny' = ans.error === 0 && (!ep.allowed || ep.allowed(ans.data, f)) ? 'allow' : 'deny';
+  let detail = ans.error === 0 ? 'ok' : `error ${ans.error} ${ans.msg ?? ''}`;
+  if (ans.status >= 500 || ans.error === 1) {
+    got = allow ? 'deny' : 'allow';
+    detail = `server error ${ans.raw}`;
+  }
+  if (!allow && ep.mutating && got === 'deny' && (await digest(app)) !== before) {
+    got = 'allow';
+    detail = `denied (${detail}) but data changed`;
+  }
+  await ep.cleanup?.(app);
+  return { actor, scope, ep: ep.name, expected: allow ? 'allow' : 'deny', got, detail };
+}
+
+describe.each(dialects)('permission matrix on %s', (dialect) => {
+  let t: TestApp;
+  let w: World;
+  const cells: Cell[] = [];
+  beforeAll(async () => {
+    t = await createTestApp(dialect);
+    w = await buildWorld(t.app);
+  });
+  afterAll(async () => {
+    const wrong = cells.filter((c) => c.expected !== c.got);
+    console.log(
+      `[matrix ${dialect}] ${cells.length} cells, ${cells.filter((c) => c.expected === 'allow').length} allow, ` +
+        `${wrong.length} wrong`,
+    );
+    await t?.close();
+  });
+
+  for (const actor of ACTORS) {
+    it(`${actor}`, async () => {
+      const mine: Cell[] = [];
+      for (const scope of ['own', 'other', 'public', 'expired', 'foreignIds'] as const) {
+        for (const ep of ENDPOINTS) {
+          if (scope === 'foreignIds' && !ep.ids) continue;
+          mine.push(await runCell(t.app, w, actor, scope, ep));
+        }
+      }
+      cells.push(...mine);
+      const wrong = mine
+        .filter((c) => c.expected !== c.got)
+        .map((c) => `${c.actor} × ${c.scope} × ${c.ep}: expected ${c.expected}, got ${c.got} (${c.detail})`);
+      expect(wrong).toEqual([]);
+    });
+  }
+});
