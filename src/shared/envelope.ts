@@ -10,7 +10,7 @@
 import { gcm } from '@noble/ciphers/aes.js';
 import { hkdf } from '@noble/hashes/hkdf.js';
 import { sha256 } from '@noble/hashes/sha2.js';
-import { gunzipSync, gzipSync, strFromU8, strToU8 } from 'fflate';
+import { Gunzip, gzipSync, strFromU8, strToU8 } from 'fflate';
 
 const VERSION = 1;
 const IV_BYTES = 12;
@@ -83,6 +83,29 @@ export function seal(value: unknown, token: string | null | undefined): string {
   return sealText(JSON.stringify(value ?? null), token);
 }
 
+// 16 KiB of deflate input inflates to at most ~16 MiB, so one step never allocates past the limit.
+const INFLATE_STEP = 16 * 1024;
+
+/**
+ * Inflate, trusting the trailer's size only as an upper bound checked as we go: a trailer that lies
+ * (smaller than the content) must neither truncate the text silently nor let a bomb burn CPU, so we
+ * feed the input in small steps and stop at the first byte past the announced size.
+ */
+function inflateExactly(zipped: Uint8Array, size: number): Uint8Array {
+  const out = new Uint8Array(size);
+  let at = 0;
+  const inflater = new Gunzip((chunk) => {
+    if (at + chunk.length > size) throw new EnvelopeError();
+    out.set(chunk, at);
+    at += chunk.length;
+  });
+  for (let i = 0; i < zipped.length; i += INFLATE_STEP) {
+    inflater.push(zipped.subarray(i, i + INFLATE_STEP), i + INFLATE_STEP >= zipped.length);
+  }
+  if (at !== size) throw new EnvelopeError();
+  return out;
+}
+
 /** Open to the JSON text; throws EnvelopeError on any failure. */
 export function openText(sealed: unknown, token: string | null | undefined): string {
   try {
@@ -97,8 +120,7 @@ export function openText(sealed: unknown, token: string | null | undefined): str
     const size =
       (zipped[n - 4]! | (zipped[n - 3]! << 8) | (zipped[n - 2]! << 16) | (zipped[n - 1]! << 24)) >>> 0;
     if (size > ENVELOPE_MAX_PLAIN) throw new EnvelopeError();
-    const plain = gunzipSync(zipped, { out: new Uint8Array(size) });
-    return strFromU8(plain);
+    return strFromU8(inflateExactly(zipped, size));
   } catch {
     throw new EnvelopeError();
   }
