@@ -12,7 +12,7 @@ import { LogSmsProvider, type OutboxEntry, type SmsProvider } from './account/sm
 import type { Config } from './config.ts';
 import { type Database, openDatabase } from './db/index.ts';
 import { installEnvelope } from './http/envelope.ts';
-import { installErrorHandling } from './http/errors.ts';
+import { frameworkErrors, installErrorHandling } from './http/errors.ts';
 import projectPlugin from './project/plugin.ts';
 
 declare module 'fastify' {
@@ -42,6 +42,7 @@ export async function buildApp(config: Config, options: BuildOptions = {}): Prom
     trustProxy: process.env.TRUST_PROXY === '1',
     return503OnClosing: true,
     forceCloseConnections: 'idle',
+    frameworkErrors,
     ajv: {
       customOptions: { coerceTypes: false, removeAdditional: true, useDefaults: true, allErrors: false },
     },
