@@ -1,7 +1,7 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import SQLite from 'better-sqlite3';
-import { Kysely, type Migration, Migrator, PostgresDialect, SqliteDialect } from 'kysely';
+import { Kysely, type Migration, Migrator, PostgresDialect, SqliteDialect, sql } from 'kysely';
 import pg from 'pg';
 import * as m001 from './migrations/001-foundation.ts';
 import type { DB } from './schema.ts';
@@ -93,9 +93,17 @@ async function migrate(database: Database): Promise<void> {
   for (const [name, mig] of Object.entries(MIGRATIONS)) {
     migrations[name] = { up: (db) => mig.up(db, database.dialect) };
   }
+  // Kysely looks for its own tables in every schema unless told which one: a database where
+  // another schema already holds them (parallel test schemas, a shared server) made it skip
+  // creating ours and fail on the missing lock table.
+  const schema =
+    database.dialect === 'postgres'
+      ? (await sql<{ s: string }>`select current_schema() as s`.execute(database.db)).rows[0]?.s
+      : undefined;
   const migrator = new Migrator({
     db: database.db,
     provider: { getMigrations: async () => migrations },
+    ...(schema ? { migrationTableSchema: schema } : {}),
   });
   const { error, results } = await migrator.migrateToLatest();
   if (error) {
