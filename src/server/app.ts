@@ -68,6 +68,18 @@ export async function buildApp(config: Config, options: BuildOptions = {}): Prom
   app.decorate('smsOutbox', sms.outbox);
   app.decorate('testHooks', config.testOutbox ? { captchas: new Map<string, string>() } : null);
 
+  // A keep-alive socket still busy when close() began would then idle for Fastify's keepAliveTimeout
+  // (72 s), holding close() and the database's onClose past any shutdown deadline: answers given
+  // while closing end their connection.
+  let closing = false;
+  app.addHook('preClose', async () => {
+    closing = true;
+  });
+  app.addHook('onSend', async (_request, reply, payload) => {
+    if (closing) reply.header('connection', 'close');
+    return payload;
+  });
+
   installErrorHandling(app);
   installEnvelope(app, config.allowDebug);
   installAuth(app);
