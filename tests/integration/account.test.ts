@@ -128,6 +128,19 @@ describe.each(dialects)('account endpoints on %s', (dialect) => {
       expect(bad.status).toBe(401);
     });
 
+    it('an expired session → 1101', async () => {
+      const tok = (await login(alice.user, alice.pwd)).data.token;
+      expect((await get('/api/common/user/userInfo', tok)).error).toBe(0);
+      const { sha256hex } = await import('../../src/server/account/tokens.ts');
+      await t.app.database.db
+        .updateTable('sessions')
+        .set({ expires_at: Date.now() - 1 })
+        .where('token_hash', '=', sha256hex(tok))
+        .execute();
+      expect((await get('/api/common/user/userInfo', tok)).error).toBe(1101);
+      expect((await login('token', tok)).error).toBe(1101);
+    });
+
     it('works through the envelope', async () => {
       const r = await call<UserData>(t.app, 'GET', '/api/common/user/userInfo', {
         token: alice.token,
