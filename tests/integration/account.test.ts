@@ -1,4 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { sha256hex } from '../../src/server/account/tokens.ts';
 import { call, createTestApp, registerUser, requestCode, type TestApp } from '../helpers/app.ts';
 import { testDialects } from '../helpers/db.ts';
 import { addMember, countRows, insertUser, skipCooldown, snapshot } from '../helpers/state.ts';
@@ -131,7 +132,6 @@ describe.each(dialects)('account endpoints on %s', (dialect) => {
     it('an expired session → 1101', async () => {
       const tok = (await login(alice.user, alice.pwd)).data.token;
       expect((await get('/api/common/user/userInfo', tok)).error).toBe(0);
-      const { sha256hex } = await import('../../src/server/account/tokens.ts');
       await t.app.database.db
         .updateTable('sessions')
         .set({ expires_at: Date.now() - 1 })

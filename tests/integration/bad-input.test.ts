@@ -73,7 +73,11 @@ const ENDPOINTS: Record<string, Endpoint> = {
         1000,
       ],
       ['SQL-ish user name', () => ({ body: { user: "' OR 1=1 --", pwd: "' OR '1'='1" } }), 1104],
-      ['token login with a junk token', () => ({ body: { user: 'token', pwd: '\u202e😀'.repeat(20) } }), 1101],
+      [
+        'token login with a junk token',
+        () => ({ body: { user: 'token', pwd: '\u202e😀'.repeat(20) } }),
+        1101,
+      ],
     ],
   },
   reg: {

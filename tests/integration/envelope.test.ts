@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { open, seal } from '../../src/shared/envelope.ts';
+import { open, seal, sealText } from '../../src/shared/envelope.ts';
 import { call, createTestApp, registerUser, type TestApp } from '../helpers/app.ts';
 import { testDialects } from '../helpers/db.ts';
 import { snapshot } from '../helpers/state.ts';
@@ -109,6 +109,19 @@ describe.each(dialects)('request envelope over HTTP on %s', (dialect) => {
     ) as object;
     expect(off).not.toHaveProperty('debug');
     expect(off).toHaveProperty('encrypted');
+  });
+
+  it('a sealed __proto__ key pollutes nothing and is not stored', async () => {
+    const text = '{"__proto__":{"polluted":true},"nickname":"Proto"}';
+    const res = await inject(t, '/api/common/user/update', { encrypted: sealText(text, token) }, { token });
+    expect(res.statusCode).not.toBe(500);
+    expect(({} as { polluted?: boolean }).polluted).toBeUndefined();
+    const row = await t.app.database.db
+      .selectFrom('users')
+      .select('nickname')
+      .where('account', '=', 'sealer01')
+      .executeTakeFirstOrThrow();
+    expect(row.nickname).not.toContain('polluted');
   });
 
   it('an object with keys besides encrypted and debug is not an envelope', async () => {
