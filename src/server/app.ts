@@ -11,11 +11,12 @@ import { installAuth } from './account/auth.ts';
 import accountPlugin from './account/plugin.ts';
 import { LogSmsProvider, type OutboxEntry, type SmsProvider } from './account/sms.ts';
 import type { Config } from './config.ts';
+import appRecordsPlugin from './data/app-records-plugin.ts';
 import recordsPlugin from './data/records-plugin.ts';
 import schemaPlugin from './data/schema-plugin.ts';
 import { type Database, openDatabase } from './db/index.ts';
 import { installEnvelope } from './http/envelope.ts';
-import { installErrorHandling } from './http/errors.ts';
+import { frameworkErrors, installErrorHandling } from './http/errors.ts';
 import { installNativeEnvelope } from './http/native-envelope.ts';
 import memberPlugin from './member/plugin.ts';
 import projectPlugin from './project/plugin.ts';
@@ -49,6 +50,7 @@ export async function buildApp(config: Config, options: BuildOptions = {}): Prom
     trustProxy: process.env.TRUST_PROXY === '1',
     return503OnClosing: true,
     forceCloseConnections: 'idle',
+    frameworkErrors,
     ajv: {
       customOptions: { coerceTypes: false, removeAdditional: true, useDefaults: true, allErrors: false },
     },
@@ -73,6 +75,19 @@ export async function buildApp(config: Config, options: BuildOptions = {}): Prom
   app.decorate('sms', sms as SmsProvider);
   app.decorate('smsOutbox', sms.outbox);
   app.decorate('testHooks', config.testOutbox ? { captchas: new Map<string, string>() } : null);
+
+  // A keep-alive socket still busy when close() began would then idle for Fastify's keepAliveTimeout
+  // (72 s), holding close() and the database's onClose past any shutdown deadline: answers given
+  // while closing end their connection.
+  let closing = false;
+  app.addHook('preClose', async () => {
+    closing = true;
+  });
+  // Callback style: this runs on every answer, so it should not cost a promise.
+  app.addHook('onSend', (_request, reply, payload, done) => {
+    if (closing) reply.header('connection', 'close');
+    done(null, payload);
+  });
 
   installErrorHandling(app);
   installEnvelope(app, config.allowDebug);
@@ -99,6 +114,7 @@ export async function buildApp(config: Config, options: BuildOptions = {}): Prom
   await app.register(projectPlugin);
   await app.register(schemaPlugin);
   await app.register(recordsPlugin);
+  await app.register(appRecordsPlugin);
   await app.register(accessPlugin);
   await app.register(memberPlugin);
   await app.register(routePlugin);

@@ -10,7 +10,7 @@
 import { gcm } from '@noble/ciphers/aes.js';
 import { hkdf } from '@noble/hashes/hkdf.js';
 import { sha256 } from '@noble/hashes/sha2.js';
-import { gunzipSync, gzipSync, strFromU8, strToU8 } from 'fflate';
+import { Gunzip, gzipSync, strFromU8, strToU8 } from 'fflate';
 
 const VERSION = 1;
 const IV_BYTES = 12;
@@ -39,20 +39,18 @@ export interface EnvelopePrimitives {
   /** Inverse of encrypt; throws on a bad tag. */
   decrypt(key: Uint8Array, iv: Uint8Array, sealed: Uint8Array): Uint8Array;
   gzip(data: Uint8Array): Uint8Array;
-  /** Inflate into at most `maxSize` bytes; throws when the data is larger or broken. */
-  gunzip(data: Uint8Array, maxSize: number): Uint8Array;
+  /**
+   * Inflate to exactly `size` bytes (the gzip trailer's figure, already checked against the limit);
+   * throw when the content is larger, smaller or broken, never inflating far past `size`.
+   */
+  gunzip(data: Uint8Array, size: number): Uint8Array;
 }
 
 export const jsEnvelopePrimitives: EnvelopePrimitives = {
   encrypt: (key, iv, plain) => gcm(key, iv).encrypt(plain),
   decrypt: (key, iv, sealed) => gcm(key, iv).decrypt(sealed),
   gzip: (data) => gzipSync(data, { level: 6 }),
-  gunzip: (data, maxSize) => {
-    // open() has already refused a trailer over the limit; this guards a trailer that lies.
-    const out = gunzipSync(data);
-    if (out.length > maxSize) throw new EnvelopeError();
-    return out;
-  },
+  gunzip: (data, size) => inflateExactly(data, size),
 };
 
 let primitives = jsEnvelopePrimitives;
@@ -116,6 +114,29 @@ export function seal(value: unknown, token: string | null | undefined): string {
   return sealText(JSON.stringify(value ?? null), token);
 }
 
+// 16 KiB of deflate input inflates to at most ~16 MiB, so one step never allocates past the limit.
+const INFLATE_STEP = 16 * 1024;
+
+/**
+ * Inflate, trusting the trailer's size only as an upper bound checked as we go: a trailer that lies
+ * (smaller than the content) must neither truncate the text silently nor let a bomb burn CPU, so we
+ * feed the input in small steps and stop at the first byte past the announced size.
+ */
+function inflateExactly(zipped: Uint8Array, size: number): Uint8Array {
+  const out = new Uint8Array(size);
+  let at = 0;
+  const inflater = new Gunzip((chunk) => {
+    if (at + chunk.length > size) throw new EnvelopeError();
+    out.set(chunk, at);
+    at += chunk.length;
+  });
+  for (let i = 0; i < zipped.length; i += INFLATE_STEP) {
+    inflater.push(zipped.subarray(i, i + INFLATE_STEP), i + INFLATE_STEP >= zipped.length);
+  }
+  if (at !== size) throw new EnvelopeError();
+  return out;
+}
+
 /** Open to the JSON text; throws EnvelopeError on any failure. */
 export function openText(sealed: unknown, token: string | null | undefined): string {
   try {
@@ -123,15 +144,14 @@ export function openText(sealed: unknown, token: string | null | undefined): str
     const bytes = fromBase64(sealed);
     if (bytes.length < 1 + IV_BYTES + TAG_BYTES || bytes[0] !== VERSION) throw new EnvelopeError();
     const iv = bytes.subarray(1, 1 + IV_BYTES);
-    const zipped = gcm(envelopeKey(token), iv).decrypt(bytes.subarray(1 + IV_BYTES));
+    const zipped = primitives.decrypt(envelopeKey(token), iv, bytes.subarray(1 + IV_BYTES));
     // The gzip trailer holds the plain size (mod 2^32): refuse bombs before inflating.
     const n = zipped.length;
     if (n < 18) throw new EnvelopeError();
     const size =
       (zipped[n - 4]! | (zipped[n - 3]! << 8) | (zipped[n - 2]! << 16) | (zipped[n - 1]! << 24)) >>> 0;
     if (size > ENVELOPE_MAX_PLAIN) throw new EnvelopeError();
-    const plain = gunzipSync(zipped, { out: new Uint8Array(size) });
-    return strFromU8(plain);
+    return strFromU8(primitives.gunzip(zipped, size));
   } catch {
     throw new EnvelopeError();
   }

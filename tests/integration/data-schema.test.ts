@@ -80,7 +80,8 @@ describe.each(dialects)('data model on %s', (dialect) => {
 
   it('refuses bad codes, taken codes, type changes, and other projects', async () => {
     expect(
-      (await call(t.app, 'POST', `${base()}/entity/create`, { token, body: { name: 'x', code: '1bad' } })).error,
+      (await call(t.app, 'POST', `${base()}/entity/create`, { token, body: { name: 'x', code: '1bad' } }))
+        .error,
     ).toBe(1112);
     expect(
       (await call(t.app, 'POST', `${base()}/entity/create`, { token, body: { name: 'x', code: 'order' } }))
@@ -95,16 +96,28 @@ describe.each(dialects)('data model on %s', (dialect) => {
       ).error,
     ).toBe(1112);
     expect(
-      (await call(t.app, 'POST', `${base()}/order/field/create`, { token, body: { name: 'r', type: 'relate' } }))
-        .error,
+      (
+        await call(t.app, 'POST', `${base()}/order/field/create`, {
+          token,
+          body: { name: 'r', type: 'relate' },
+        })
+      ).error,
     ).toBe(1112);
     expect(
-      (await call(t.app, 'POST', `${base()}/order/field/create`, { token, body: { name: 'x', type: 'blob' } }))
-        .error,
+      (
+        await call(t.app, 'POST', `${base()}/order/field/create`, {
+          token,
+          body: { name: 'x', type: 'blob' },
+        })
+      ).error,
     ).toBe(1000);
     expect(
-      (await call(t.app, 'POST', `${base()}/order/field/f_number/update`, { token, body: { type: 'string' } }))
-        .error,
+      (
+        await call(t.app, 'POST', `${base()}/order/field/f_number/update`, {
+          token,
+          body: { type: 'string' },
+        })
+      ).error,
     ).toBe(1405);
     expect((await call(t.app, 'GET', `${base()}/entity`, { token: other })).error).toBe(1201);
     // Another project's table is not reachable by code from this one.
@@ -132,6 +145,8 @@ describe.each(dialects)('data model on %s', (dialect) => {
     const fields = await call<{ _field: string }[]>(t.app, 'GET', `${base()}/order/field`, { token });
     expect(fields.data.map((f) => f._field)).not.toContain('customer');
     expect((await call(t.app, 'GET', `${base()}/order/field/f_time/remove`, { token })).error).toBe(1404);
-    expect((await call(t.app, 'GET', `${base()}/order/field/f_time/remove?confirm=1`, { token })).error).toBe(0);
+    expect((await call(t.app, 'GET', `${base()}/order/field/f_time/remove?confirm=1`, { token })).error).toBe(
+      0,
+    );
   });
 });

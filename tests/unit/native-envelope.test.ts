@@ -34,6 +34,11 @@ describe('native and JS envelope primitives interoperate', () => {
     const bomb = new Uint8Array(gzipSync(Buffer.alloc(32 * 1024 * 1024, 0x20)));
     expect(() => nativePrimitives.gunzip(bomb, 16 * 1024 * 1024)).toThrow();
     expect(() => jsEnvelopePrimitives.gunzip(bomb, 16 * 1024 * 1024)).toThrow();
+    // A trailer that understates the size is refused, not silently cut short.
+    const text = new Uint8Array(gzipSync(Buffer.from('{"a":"hello world"}')));
+    expect(() => nativePrimitives.gunzip(text, 5)).toThrow();
+    expect(() => jsEnvelopePrimitives.gunzip(text, 5)).toThrow();
+    expect(new TextDecoder().decode(nativePrimitives.gunzip(text, 19))).toBe('{"a":"hello world"}');
     setEnvelopePrimitives(nativePrimitives);
     expect(() => open('AAAA', 'x'.repeat(20))).toThrow(EnvelopeError);
   });

@@ -31,6 +31,8 @@ export type Resource =
   /** One menu entry, one custom page. */
   | { kind: 'route'; id: string }
   | { kind: 'page'; id: string }
+  /** Records of one builder table (end-user data calls). */
+  | { kind: 'entity'; id: string }
   /** A member being managed (kick, ban, role change …), by its role type in the project. */
   | { kind: 'member'; target: ProjectMembersTable['role_type'] };
 
@@ -115,6 +117,12 @@ export function decide(actor: Actor, project: ProjectRow, resource: Resource, ac
         return deny(E.OWNER_PROTECTED, 'the owner cannot be managed');
       }
       return ok;
+    }
+    case 'entity': {
+      // A table is granted by the role's entity or simple-entity grants.
+      if (isManager(actor)) return ok;
+      const granted = actor.grants.entity.includes(resource.id) || actor.grants.simple.includes(resource.id);
+      return granted ? ok : deny(E.FORBIDDEN, 'data table not granted to this role');
     }
     case 'route':
     case 'page': {

@@ -38,7 +38,9 @@ export async function createCaptcha(
 export async function consumeCaptcha(db: Kysely<DB>, ticket: string, answer: string): Promise<void> {
   const row = await db.selectFrom('captchas').selectAll().where('id', '=', ticket).executeTakeFirst();
   if (!row) fail(E.CAPTCHA_WRONG);
-  await db.deleteFrom('captchas').where('id', '=', ticket).execute();
+  // Only the request whose delete removed the row may use it: parallel ones all read it above.
+  const spent = await db.deleteFrom('captchas').where('id', '=', ticket).executeTakeFirst();
+  if (spent.numDeletedRows === 0n) fail(E.CAPTCHA_WRONG);
   if (row.expires_at < Date.now() || !safeEqualHex(row.answer, sha256hex(answer.trim().toLowerCase()))) {
     fail(E.CAPTCHA_WRONG);
   }
@@ -72,8 +74,8 @@ export async function issueCode(db: Kysely<DB>, phone: string, type: string): Pr
 }
 
 /**
- * Check a code; a right one is consumed. Wrong tries count, and the code is void after the
- * maximum, so six digits cannot be walked.
+ * Check a code; a right one is consumed. Every try counts, and the code is void after the
+ * maximum, so six digits cannot be walked, not even by parallel requests.
  */
 export async function consumeCode(db: Kysely<DB>, phone: string, type: string, code: string): Promise<void> {
   const row = await db
@@ -84,13 +86,17 @@ export async function consumeCode(db: Kysely<DB>, phone: string, type: string, c
     .orderBy('created_at', 'desc')
     .executeTakeFirst();
   if (!row || row.expires_at < Date.now() || row.tries >= VERIFY_CODE_MAX_TRIES) fail(E.VERIFY_WRONG);
-  if (!safeEqualHex(row.code_hash, sha256hex(code))) {
-    await db
-      .updateTable('verify_codes')
-      .set({ tries: row.tries + 1 })
-      .where('id', '=', row.id)
-      .execute();
-    fail(E.VERIFY_WRONG);
-  }
-  await db.deleteFrom('verify_codes').where('id', '=', row.id).execute();
+  // Spend a try before comparing, atomically in the database: parallel guesses that all read the
+  // same count above must not all get a free try.
+  const tried = await db
+    .updateTable('verify_codes')
+    .set((eb) => ({ tries: eb('tries', '+', 1) }))
+    .where('id', '=', row.id)
+    .where('tries', '<', VERIFY_CODE_MAX_TRIES)
+    .executeTakeFirst();
+  if (tried.numUpdatedRows === 0n) fail(E.VERIFY_WRONG);
+  if (!safeEqualHex(row.code_hash, sha256hex(code))) fail(E.VERIFY_WRONG);
+  // A right code is used once: only the request whose delete removed it succeeds.
+  const used = await db.deleteFrom('verify_codes').where('id', '=', row.id).executeTakeFirst();
+  if (used.numDeletedRows === 0n) fail(E.VERIFY_WRONG);
 }

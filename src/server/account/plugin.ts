@@ -55,6 +55,9 @@ export default async function accountPlugin(app: FastifyInstance): Promise<void>
         rateLimit: {
           max: limits.login,
           timeWindow: 60_000,
+          // The key reads the body, which onRequest (the default) has not parsed yet: every name
+          // from one address then shared a single counter.
+          hook: 'preHandler',
           keyGenerator: (r: FastifyRequest) => limitKey(r, (r.body as { user?: unknown })?.user),
         },
       },

@@ -47,7 +47,7 @@ export default async function recordsPlugin(app: FastifyInstance): Promise<void>
     return { error: 0, data: await runQuery(request, project, meta, request.body) };
   });
 
-  app.post(`${P}/meta`, { schema: { tags, params, response: { 200: ok(anyObj()) } }, preHandler: requireUser }, async (request) => {
+  app.post(`${P}/meta`, { schema: { tags, params, body: { type: 'object', maxProperties: 0 }, response: { 200: ok(anyObj()) } }, preHandler: requireUser }, async (request) => {
     const { project, meta } = await admin(request);
     return {
       error: 0,
@@ -88,7 +88,7 @@ export default async function recordsPlugin(app: FastifyInstance): Promise<void>
 
   app.post(
     `${P}/:id/remove`,
-    { schema: { tags, params: recordParams, response: { 200: ok(anyObj()) } }, preHandler: requireUser },
+    { schema: { tags, params: recordParams, body: { type: 'object', maxProperties: 0 }, response: { 200: ok(anyObj()) } }, preHandler: requireUser },
     async (request) => {
       const { meta } = await admin(request);
       const { id: rid } = request.params as { id: string };

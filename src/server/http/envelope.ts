@@ -38,6 +38,8 @@ export function installEnvelope(app: FastifyInstance, allowDebug: boolean): void
   app.addHook('preValidation', (request, _reply, done) => {
     if (request.headers[ENVELOPE_HEADERS.sealed] === '1') request.sealed = true;
     const body = request.body;
+    // A POST without a body is an empty object (clients often omit it for parameterless calls).
+    if (body === undefined && request.method === 'POST') request.body = {};
     if (isEnvelope(body)) {
       request.sealed = true;
       try {

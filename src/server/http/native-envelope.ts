@@ -17,9 +17,12 @@ export const nativePrimitives: EnvelopePrimitives = {
     return new Uint8Array(out.buffer, out.byteOffset, out.byteLength);
   },
   gzip: (data) => gzipSync(data, { level: 6 }),
-  gunzip(data, maxSize) {
-    // maxOutputLength makes zlib stop (and throw) past the limit instead of inflating a bomb.
-    return gunzipSync(data, { maxOutputLength: maxSize });
+  gunzip(data, size) {
+    // maxOutputLength makes zlib stop (and throw) past the announced size instead of inflating a
+    // bomb; a shorter result means the trailer lied.
+    const out = gunzipSync(data, { maxOutputLength: Math.max(size, 1) });
+    if (out.length !== size) throw new EnvelopeError();
+    return out;
   },
 };
 

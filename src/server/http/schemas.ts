@@ -2,6 +2,8 @@
 
 type Schema = Record<string, unknown>;
 
+const NO_NUL = '^[^\\u0000]*$';
+
 /** The success answer `{ error: 0, data }` around a data schema. */
 export function ok(data: Schema = {}): Schema {
   return {
@@ -31,7 +33,16 @@ export function obj(props: Record<string, Schema>, extra: Schema = {}): Schema {
   return { type: 'object', properties, required, additionalProperties: false, ...extra };
 }
 
-export const str = (maxLength = 255, extra: Schema = {}): Schema => ({ type: 'string', maxLength, ...extra });
+/**
+ * A string of at most maxLength. NUL is refused: PostgreSQL text cannot hold it (the insert fails
+ * with a driver error) and SQLite would store what PostgreSQL cannot, so both answer 1000 alike.
+ */
+export const str = (maxLength = 255, extra: Schema = {}): Schema => ({
+  type: 'string',
+  maxLength,
+  pattern: NO_NUL,
+  ...extra,
+});
 export const int = (extra: Schema = {}): Schema => ({ type: 'integer', ...extra });
 export const bool = (): Schema => ({ type: 'boolean' });
 export const id = (): Schema => ({ type: 'string', pattern: '^[0-9a-f]{24}$' });

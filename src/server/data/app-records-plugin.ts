@@ -1,0 +1,89 @@
+import type { FastifyInstance, FastifyRequest } from 'fastify';
+import { authorize } from '../access/decide.ts';
+import { optionalUser } from '../access/guard.ts';
+import { caller } from '../account/auth.ts';
+import { E, fail } from '../errors.ts';
+import { anyObj, id, obj, ok } from '../http/schemas.ts';
+import { buildMeta, type EntityMeta } from './meta.ts';
+import { removeRecord, saveRecord, updateRecord } from './records.ts';
+import { runQuery } from './records-plugin.ts';
+import { findEntity } from './schema-service.ts';
+
+const entityRef = { type: 'string', minLength: 1, maxLength: 64 };
+const params = obj({ project: id(), entity: entityRef });
+const recordParams = obj({ project: id(), entity: entityRef, id: { type: 'string', maxLength: 64 } });
+const tags = ['data'];
+
+/**
+ * End-user data calls. The caller's role must be granted the table; managers see every field, other
+ * roles never see hidden fields, cannot filter or sort on them (the query is refused as naming an
+ * unknown field), and cannot write them.
+ */
+export default async function appRecordsPlugin(app: FastifyInstance): Promise<void> {
+  const { db } = app.database;
+
+  async function granted(request: FastifyRequest, action: 'read' | 'write') {
+    const p = request.params as { project: string; entity: string };
+    const { project } = await authorize(request, p.project, { kind: 'app' });
+    const entity = await findEntity(db, project.id, p.entity);
+    const { actor } = await authorize(request, project.id, { kind: 'entity', id: entity.id }, action);
+    if (action === 'write' && !actor.userId) fail(E.AUTH_REQUIRED);
+    const fields = await db.selectFrom('data_fields').selectAll().where('entity_id', '=', entity.id).execute();
+    const manager = actor.kind === 'owner' || actor.kind === 'admin';
+    const meta: EntityMeta = buildMeta(entity, manager ? fields : fields.filter((f) => f.hide !== 1));
+    return { project, meta, actor };
+  }
+
+  const S = '/api/app/simple/:project/:entity';
+  app.post(`${S}/query`, { schema: { tags, params, body: { type: 'object', maxProperties: 32 }, response: { 200: ok(anyObj()) } }, preHandler: optionalUser }, async (request) => {
+    const { project, meta } = await granted(request, 'read');
+    return { error: 0, data: await runQuery(request, project, meta, request.body) };
+  });
+  app.post(`${S}/save`, { schema: { tags, params, body: anyObj(), response: { 200: ok(anyObj()) } }, preHandler: optionalUser }, async (request) => {
+    const { meta } = await granted(request, 'write');
+    return { error: 0, data: await saveRecord(db, meta, request.body as Record<string, unknown>, caller(request).id) };
+  });
+  app.post(
+    `${S}/:id/update`,
+    { schema: { tags, params: recordParams, body: anyObj(), response: { 200: ok(anyObj()) } }, preHandler: optionalUser },
+    async (request) => {
+      const { meta } = await granted(request, 'write');
+      return { error: 0, data: await updateRecord(db, meta, (request.params as { id: string }).id, request.body as Record<string, unknown>) };
+    },
+  );
+  app.post(
+    `${S}/:id/remove`,
+    { schema: { tags, params: recordParams, body: { type: 'object', maxProperties: 0 }, response: { 200: ok(anyObj()) } }, preHandler: optionalUser },
+    async (request) => {
+      const { meta } = await granted(request, 'write');
+      await removeRecord(db, meta, (request.params as { id: string }).id);
+      return { error: 0, data: { removed: true } };
+    },
+  );
+
+  // Search a table for pickers: records whose `key` field contains `value`, within `query`.
+  app.post(
+    '/api/d/:project/:entity/filter',
+    {
+      schema: {
+        tags,
+        params,
+        body: obj({ 'key?': { type: 'string', maxLength: 64 }, 'value?': { type: ['string', 'number', 'null'], maxLength: 1000 }, 'query?': { type: ['object', 'array'] } }),
+        response: { 200: ok(anyObj()) },
+      },
+      preHandler: optionalUser,
+    },
+    async (request) => {
+      const { project, meta } = await granted(request, 'read');
+      const b = request.body as { key?: string; value?: string | number | null; query?: unknown };
+      const key = b.key || meta.nameField?.code;
+      const clauses: unknown[] = [];
+      if (b.query) clauses.push(Array.isArray(b.query) ? { $and: b.query } : b.query);
+      if (key && b.value !== undefined && b.value !== null && b.value !== '') {
+        if (!meta.byCode.has(key)) fail(E.INVALID_FIELD, `key: no such field`);
+        clauses.push({ field: key, type: meta.queryTypes[key], opt: meta.queryTypes[key] === 'text' ? 'contain' : 'eq', value: b.value });
+      }
+      return { error: 0, data: await runQuery(request, project, meta, { query: { $and: clauses }, page: { index: 1, size: 20 } }) };
+    },
+  );
+}

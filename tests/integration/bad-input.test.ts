@@ -1,0 +1,492 @@
+/**
+ * Bad input for every endpoint, as a table of cases and one runner: each case must answer its coded
+ * error with the registry's HTTP status (never 500), a body of exactly `{ error, msg }` without stack
+ * frames or SQL, and leave every table exactly as it was.
+ */
+import type { InjectOptions } from 'fastify';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { seal } from '../../src/shared/envelope.ts';
+import { errorByCode } from '../../src/shared/errors.ts';
+import { compressId } from '../../src/shared/id.ts';
+import { call, createTestApp, registerUser, type TestApp } from '../helpers/app.ts';
+import { testDialects } from '../helpers/db.ts';
+import { insertPage, LEAK, snapshot } from '../helpers/state.ts';
+
+const dialects = await testDialects();
+
+interface Ctx {
+  token: string;
+  project: string;
+  page: string;
+  /** A project of another user. */
+  foreign: string;
+  foreignPage: string;
+}
+
+type Body = Record<string, unknown>;
+
+interface Endpoint {
+  method: 'GET' | 'POST';
+  path: (c: Ctx) => string;
+  auth: boolean;
+  /** A well-formed body; cases spoil it one way at a time. */
+  body?: (c: Ctx) => Body;
+  /** Fields that may be null. */
+  nullable?: string[];
+  /** Fields that may be left out (all are, when the whole body is optional). */
+  optional?: string[] | 'all';
+  /** Route params that are ids: (param name, path built with a given value, expected code for an unknown id). */
+  ids?: Array<{
+    name: string;
+    path: (c: Ctx, v: string) => string;
+    unknown: number;
+    foreign?: (c: Ctx) => string;
+  }>;
+  /** Endpoint-specific cases: [label, request, expected code]. */
+  extra?: Array<[string, (c: Ctx) => Req, number]>;
+}
+
+interface Req {
+  method?: 'GET' | 'POST' | 'PUT' | 'DELETE';
+  path?: string;
+  body?: unknown;
+  /** Raw payload (sent as is). */
+  payload?: string;
+  contentType?: string;
+  token?: string | null;
+}
+
+const PHONE_OWNER = '13600000001';
+
+const ENDPOINTS: Record<string, Endpoint> = {
+  login: {
+    method: 'POST',
+    path: () => '/api/common/user/login',
+    auth: false,
+    body: () => ({ user: 'badinput1', pwd: 'wrong999' }),
+    extra: [
+      ['unicode user name', () => ({ body: { user: 'ü用户😀\u202e\ud800', pwd: 'abc12345' } }), 1104],
+      ['user name with a NUL byte', () => ({ body: { user: 'badinput1\u0000', pwd: 'abc12345' } }), 1000],
+      [
+        'token login with a NUL byte',
+        () => ({ body: { user: 'token', pwd: `${'a'.repeat(20)}\u0000` } }),
+        1000,
+      ],
+      ['SQL-ish user name', () => ({ body: { user: "' OR 1=1 --", pwd: "' OR '1'='1" } }), 1104],
+      [
+        'token login with a junk token',
+        () => ({ body: { user: 'token', pwd: '\u202e😀'.repeat(20) } }),
+        1101,
+      ],
+    ],
+  },
+  reg: {
+    method: 'POST',
+    path: () => '/api/common/user/reg',
+    auth: false,
+    body: () => ({
+      user: 'fresh_01',
+      pwd: 'abc12345',
+      phone: '13600000009',
+      verify: '123456',
+      nickname: 'N',
+    }),
+    nullable: ['project', 'role'],
+    extra: [
+      ['unicode account', () => ({ body: { ...regBody(), user: 'ü用户😀abc' } }), 1112],
+      ['unknown project', () => ({ body: { ...regBody(), project: 'f'.repeat(24) } }), 1200],
+      [
+        'foreign project (registration closed)',
+        (c) => ({ body: { ...regBody(), project: c.foreign } }),
+        1102,
+      ],
+      ['invalid project id', () => ({ body: { ...regBody(), project: 'F'.repeat(24) } }), 1000],
+      ['compressed project id', (c) => ({ body: { ...regBody(), project: compressId(c.project) } }), 1000],
+      ['verify with no code sent', () => ({ body: regBody() }), 1107],
+    ],
+  },
+  userInfo: { method: 'GET', path: () => '/api/common/user/userInfo', auth: true },
+  resetPwd: {
+    method: 'POST',
+    path: () => '/api/common/user/resetPwd',
+    auth: false,
+    body: () => ({ pwd: 'abc12345', phone: PHONE_OWNER, verify: '123456' }),
+    extra: [
+      ['no code sent', () => ({ body: { pwd: 'zzz12345', phone: PHONE_OWNER, verify: '000000' } }), 1107],
+    ],
+  },
+  update: {
+    method: 'POST',
+    path: () => '/api/common/user/update',
+    auth: true,
+    body: () => ({ nickname: 'Nick' }),
+    nullable: ['avatar'],
+    optional: 'all',
+    extra: [
+      ['nickname of 13 emoji', () => ({ body: { nickname: '😀'.repeat(13) } }), 1112],
+      ['nickname with a NUL byte', () => ({ body: { nickname: 'a\u0000' } }), 1000],
+      ['avatar with a script URL', () => ({ body: { avatar: 'javascript:alert(1)' } }), 1112],
+      ['avatar too long', () => ({ body: { avatar: `/${'a'.repeat(2048)}` } }), 1000],
+    ],
+  },
+  phone: {
+    method: 'POST',
+    path: () => '/api/common/user/phone',
+    auth: true,
+    body: () => ({ phone: '13600000008', verify: '123456', pwd: 'wrong999' }),
+    extra: [
+      [
+        'right password, no code sent',
+        () => ({ body: { phone: '13600000008', verify: '123456', pwd: 'abc12345' } }),
+        1107,
+      ],
+    ],
+  },
+  password: {
+    method: 'POST',
+    path: () => '/api/common/user/password',
+    auth: true,
+    body: () => ({ pwd: 'wrong999', newPwd: 'xyz12345' }),
+    extra: [['unicode new password', () => ({ body: { pwd: 'abc12345', newPwd: 'пароль😀' } }), 1112]],
+  },
+  logoutGet: { method: 'GET', path: () => '/api/common/user/logout', auth: true },
+  logoutPost: { method: 'POST', path: () => '/api/common/user/logout', auth: true },
+  captcha: {
+    method: 'GET',
+    path: () => '/api/common/utils/captcha',
+    auth: false,
+    extra: [['wrong method', () => ({ method: 'PUT' }), 1003]],
+  },
+  verifyCode: {
+    method: 'POST',
+    path: () => '/api/common/utils/verifyCode',
+    auth: false,
+    body: () => ({ phone: '13600000007', ticket: 'x'.repeat(32), randstr: 'abcd', type: 'reg' }),
+    nullable: ['project'],
+    optional: ['type'],
+    extra: [
+      [
+        'unknown type',
+        () => ({ body: { phone: '13600000007', ticket: 'x', randstr: 'y', type: 'admin' } }),
+        1000,
+      ],
+      ['unicode phone', () => ({ body: { phone: '１３６００００００７', ticket: 'x', randstr: 'y' } }), 1112],
+      [
+        'ticket with a NUL byte',
+        () => ({ body: { phone: '13600000007', ticket: 'x\u0000', randstr: 'y' } }),
+        1000,
+      ],
+    ],
+  },
+  projectCreate: {
+    method: 'POST',
+    path: () => '/api/common/project/create',
+    auth: true,
+    body: () => ({ name: 'P' }),
+    extra: [
+      ['empty name', () => ({ body: { name: '' } }), 1000],
+      ['blank name', () => ({ body: { name: ' \t ' } }), 1112],
+      ['name with a NUL byte', () => ({ body: { name: 'a\u0000b' } }), 1000],
+    ],
+  },
+  projectList: { method: 'GET', path: () => '/api/common/project/list', auth: true },
+  adminProject: {
+    method: 'GET',
+    path: (c) => `/api/admin/project/${c.project}`,
+    auth: true,
+    ids: [
+      {
+        name: 'project',
+        path: (_c, v) => `/api/admin/project/${v}`,
+        unknown: 1200,
+        foreign: (c) => c.foreign,
+      },
+    ],
+    extra: [
+      ['unknown mode', (c) => ({ path: `/api/admin/project/${c.project}?mode=prod` }), 1000],
+      ['mode given twice', (c) => ({ path: `/api/admin/project/${c.project}?mode=dev&mode=app` }), 1000],
+    ],
+  },
+  appInit: {
+    method: 'GET',
+    path: (c) => `/api/common/app/${c.project}/init`,
+    auth: true,
+    ids: [
+      {
+        name: 'project',
+        path: (_c, v) => `/api/common/app/${v}/init`,
+        unknown: 1200,
+        foreign: (c) => c.foreign,
+      },
+    ],
+  },
+  pageInit: {
+    method: 'GET',
+    path: (c) => `/api/common/app/${c.project}/${c.page}/init`,
+    auth: true,
+    ids: [
+      {
+        name: 'project',
+        path: (c, v) => `/api/common/app/${v}/${c.page}/init`,
+        unknown: 1200,
+        foreign: (c) => c.foreign,
+      },
+      {
+        name: 'page',
+        path: (c, v) => `/api/common/app/${c.project}/${v}/init`,
+        unknown: 1202,
+        foreign: (c) => c.foreignPage,
+      },
+    ],
+  },
+  customSet: {
+    method: 'POST',
+    path: (c) => `/api/admin/project/${c.project}/custom/set`,
+    auth: true,
+    body: () => ({ name: 'Renamed' }),
+    optional: 'all',
+    extra: [
+      [
+        'reg.enable a string',
+        (c) => ({ path: `/api/admin/project/${c.project}/custom/set`, body: { reg: { enable: 'yes' } } }),
+        1000,
+      ],
+      ['reg.role not an id', () => ({ body: { reg: { role: 'admin' } } }), 1000],
+      ['view.pc an array', () => ({ body: { view: { pc: [] } } }), 1000],
+    ],
+    ids: [
+      {
+        name: 'project',
+        path: (_c, v) => `/api/admin/project/${v}/custom/set`,
+        unknown: 1200,
+        foreign: (c) => c.foreign,
+      },
+    ],
+  },
+  customRead: {
+    method: 'GET',
+    path: (c) => `/api/common/project/custom/${c.project}`,
+    auth: false,
+    ids: [{ name: 'custom', path: (_c, v) => `/api/common/project/custom/${v}`, unknown: 1200 }],
+  },
+};
+
+function regBody(): Body {
+  return ENDPOINTS.reg!.body!({} as Ctx);
+}
+
+const BAD_IDS: Array<[string, (c: Ctx) => string]> = [
+  ['too short', () => 'a'.repeat(23)],
+  ['too long', () => 'a'.repeat(25)],
+  ['upper-case hex', (c) => c.project.toUpperCase()],
+  ['non-hex', () => 'g'.repeat(24)],
+  ['compressed form', (c) => compressId(c.project)],
+  ['path traversal', () => '..%2F..%2Fetc%2Fpasswd'],
+  ['SQL', () => encodeURIComponent("' OR 1=1 --")],
+  ['NUL byte', () => `${'a'.repeat(23)}%00`],
+  ['over the router limit', () => 'a'.repeat(300)],
+  ['broken percent-encoding', () => '%E0%A4%A'],
+];
+
+interface Case {
+  label: string;
+  req: (c: Ctx) => Req;
+  expected: number;
+}
+
+/** Every case for one endpoint, generated from its declaration. */
+function casesFor(ep: Endpoint): Case[] {
+  const cases: Case[] = [];
+  const add = (label: string, req: (c: Ctx) => Req, expected: number) => cases.push({ label, req, expected });
+  if (ep.auth) {
+    add('no token', (c) => ({ body: ep.body?.(c), token: null }), 1100);
+    add('unknown token', (c) => ({ body: ep.body?.(c), token: 'Q'.repeat(43) }), 1101);
+  }
+  if (ep.method === 'POST' && ep.body) {
+    const json = (payload: string) => () => ({ payload, contentType: 'application/json' });
+    add('malformed JSON', json('{"user":'), 1001);
+    add('truncated JSON string', json('{"a":"b'), 1001);
+    add('empty JSON body', json(''), 1001);
+    add('__proto__ key', json('{"__proto__":{"admin":true},"name":"x"}'), 1001);
+    add('constructor.prototype key', json('{"constructor":{"prototype":{"admin":true}}}'), 1001);
+    add(
+      'text/plain body',
+      (c) => ({ payload: JSON.stringify(ep.body!(c)), contentType: 'text/plain' }),
+      1000,
+    );
+    add('XML body', () => ({ payload: '<a>1</a>', contentType: 'application/xml' }), 1001);
+    add('form body', () => ({ payload: 'a=1&b=2', contentType: 'application/x-www-form-urlencoded' }), 1001);
+    add('array body', json('[]'), 1000);
+    add('null body', json('null'), 1000);
+    add('string body', json('"text"'), 1000);
+    add('number body', json('42'), 1000);
+    add('deeply nested arrays', json(`${'['.repeat(50_000)}${']'.repeat(50_000)}`), 1000);
+    add('body over 1 MiB', (c) => ({ body: { ...ep.body!(c), pad: 'x'.repeat(1024 * 1024) } }), 1002);
+    add('envelope that is not base64', () => ({ body: { encrypted: 'not base64!' } }), 1004);
+    add('envelope of a number', () => ({ body: { encrypted: 12345 } }), 1004);
+    add('envelope with a debug copy', (c) => ({ body: { encrypted: 'AAAA', debug: ep.body!(c) } }), 1004);
+    add(
+      'envelope sealed under another token',
+      (c) => ({ body: { encrypted: seal(ep.body!(c), 'another-token-0123456789') } }),
+      1004,
+    );
+    add(
+      'envelope around malformed JSON',
+      (c) => ({ body: { encrypted: seal(ep.body!(c), c.token).slice(0, 30) } }),
+      1004,
+    );
+    const fields = Object.keys(ep.body({ token: '', project: '', page: '', foreign: '', foreignPage: '' }));
+    for (const f of fields) {
+      add(`${f}: a number`, (c) => ({ body: { ...ep.body!(c), [f]: 12345 } }), 1000);
+      add(`${f}: an object`, (c) => ({ body: { ...ep.body!(c), [f]: { $ne: null } } }), 1000);
+      add(`${f}: an array`, (c) => ({ body: { ...ep.body!(c), [f]: ['a'] } }), 1000);
+      add(`${f}: a boolean`, (c) => ({ body: { ...ep.body!(c), [f]: true } }), 1000);
+      add(`${f}: huge string`, (c) => ({ body: { ...ep.body!(c), [f]: 'x'.repeat(300_000) } }), 1000);
+      if (!ep.nullable?.includes(f))
+        add(`${f}: null`, (c) => ({ body: { ...ep.body!(c), [f]: null } }), 1000);
+      if (ep.optional !== 'all' && !ep.optional?.includes(f)) {
+        add(
+          `${f}: missing`,
+          (c) => {
+            const b = { ...ep.body!(c) };
+            delete b[f];
+            return { body: b };
+          },
+          1000,
+        );
+      }
+    }
+  }
+  for (const id of ep.ids ?? []) {
+    add(
+      `${id.name}: unknown id`,
+      (c) => ({ path: id.path(c, 'e'.repeat(24)), body: ep.body?.(c) }),
+      id.unknown,
+    );
+    if (id.foreign) {
+      const code = id.name === 'page' ? 1202 : 1201;
+      add(
+        `${id.name}: another user's`,
+        (c) => ({ path: id.path(c, id.foreign!(c)), body: ep.body?.(c) }),
+        code,
+      );
+    }
+    for (const [label, value] of BAD_IDS) {
+      add(`${id.name}: ${label}`, (c) => ({ path: id.path(c, value(c)), body: ep.body?.(c) }), 1000);
+    }
+  }
+  for (const [label, req, code] of ep.extra ?? []) add(label, req, code);
+  return cases;
+}
+
+describe.each(dialects)('bad input on %s', (dialect) => {
+  let t: TestApp;
+  const ctx: Ctx = { token: '', project: '', page: '', foreign: '', foreignPage: '' };
+
+  beforeAll(async () => {
+    t = await createTestApp(dialect);
+    const me = await registerUser(t.app, { user: 'badinput1', pwd: 'abc12345', phone: PHONE_OWNER });
+    const them = await registerUser(t.app, { user: 'badinput2', pwd: 'abc12345', phone: '13600000002' });
+    ctx.token = me.token;
+    const mine = await call<{ _id: string }>(t.app, 'POST', '/api/common/project/create', {
+      body: { name: 'Mine' },
+      token: me.token,
+    });
+    const theirs = await call<{ _id: string }>(t.app, 'POST', '/api/common/project/create', {
+      body: { name: 'Theirs' },
+      token: them.token,
+    });
+    ctx.project = mine.data._id;
+    ctx.foreign = theirs.data._id;
+    ctx.page = await insertPage(t.app, ctx.project, 'Mine');
+    ctx.foreignPage = await insertPage(t.app, ctx.foreign, 'Theirs');
+  });
+  afterAll(async () => {
+    await t?.close();
+  });
+
+  async function send(ep: Endpoint, r: Req) {
+    const headers: Record<string, string> = {};
+    const token = r.token === undefined ? (ep.auth ? ctx.token : undefined) : r.token;
+    if (token) headers.token = token;
+    const opts: InjectOptions = { method: r.method ?? ep.method, url: r.path ?? ep.path(ctx), headers };
+    if (r.payload !== undefined) {
+      headers['content-type'] = r.contentType ?? 'application/json';
+      opts.payload = r.payload;
+    } else if (r.body !== undefined && ep.method === 'POST') {
+      headers['content-type'] = 'application/json';
+      opts.payload = JSON.stringify(r.body);
+    }
+    return t.app.inject(opts);
+  }
+
+  for (const [name, ep] of Object.entries(ENDPOINTS)) {
+    describe(`${ep.method} ${name}`, () => {
+      it.each(casesFor(ep).map((c) => [c.label, c] as const))('%s', async (_label, c) => {
+        const before = await snapshot(t.app);
+        const res = await send(ep, c.req(ctx));
+        expect(res.statusCode).not.toBe(500);
+        const body = JSON.parse(res.body) as Record<string, unknown>;
+        expect({ error: body.error, status: res.statusCode }).toEqual({
+          error: c.expected,
+          status: errorByCode(c.expected)!.status,
+        });
+        expect(Object.keys(body).sort()).toEqual(['error', 'msg']);
+        expect(typeof body.msg).toBe('string');
+        expect(body.msg).not.toMatch(LEAK);
+        expect(await snapshot(t.app)).toBe(before);
+      });
+    });
+  }
+
+  describe('extra keys are dropped, never stored', () => {
+    it('login ignores them', async () => {
+      const r = await call(t.app, 'POST', '/api/common/user/login', {
+        body: { user: 'badinput1', pwd: 'abc12345', admin: true, role: 'owner' },
+      });
+      expect(r.error).toBe(0);
+      expect(r.raw).not.toContain('admin');
+    });
+
+    it('custom/set does not store unknown keys, at any depth', async () => {
+      const r = await call<Record<string, unknown>>(
+        t.app,
+        'POST',
+        `/api/admin/project/${ctx.project}/custom/set`,
+        { body: { name: 'Ok', evil: 'x', reg: { enable: false, owner: 'me' } }, token: ctx.token },
+      );
+      expect(r.error).toBe(0);
+      const row = await t.app.database.db
+        .selectFrom('projects')
+        .select('custom')
+        .where('id', '=', ctx.project)
+        .executeTakeFirstOrThrow();
+      expect(JSON.parse(row.custom)).toEqual({ name: 'Ok', reg: { enable: false } });
+    });
+
+    it('update does not write unknown columns', async () => {
+      const before = await t.app.database.db
+        .selectFrom('users')
+        .selectAll()
+        .where('account', '=', 'badinput1')
+        .executeTakeFirstOrThrow();
+      const r = await call(t.app, 'POST', '/api/common/user/update', {
+        body: { status: 'disabled', pwd: 'x', account: 'hijack', parent_id: 'x' },
+        token: ctx.token,
+      });
+      expect(r.error).toBe(0);
+      const after = await t.app.database.db
+        .selectFrom('users')
+        .selectAll()
+        .where('id', '=', before.id)
+        .executeTakeFirstOrThrow();
+      expect({ ...after, updated_at: 0 }).toEqual({ ...before, updated_at: 0 });
+    });
+  });
+
+  it('an unknown /api route answers 1003 in the same shape', async () => {
+    const r = await t.app.inject({ method: 'GET', url: '/api/nope' });
+    expect(r.statusCode).toBe(404);
+    expect(JSON.parse(r.body)).toMatchObject({ error: 1003 });
+  });
+});
