@@ -29,6 +29,7 @@ export const routes: RouteObject[] = [
   {
     path: '/',
     loader: guardLoader,
+    HydrateFallback: PageLoading,
     // Sign-in is checked again whenever the path changes (a …/logout path must act).
     shouldRevalidate: ({ currentUrl, nextUrl }) => currentUrl.pathname !== nextUrl.pathname,
     element: screen(() => import('./screens/home/RootLayout.tsx')),

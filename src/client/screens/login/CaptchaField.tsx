@@ -1,7 +1,5 @@
 import { Form, Input, Space } from 'antd';
 import { useTranslation } from 'react-i18next';
-import { checkRequired } from '../../../shared/validation.ts';
-import { shared } from './rules.ts';
 
 /** The typed answer to the image captcha, with the image (click for a new one). */
 export function CaptchaField({ img, onRefresh }: { img: string | undefined; onRefresh: () => void }) {
@@ -9,8 +7,9 @@ export function CaptchaField({ img, onRefresh }: { img: string | undefined; onRe
   return (
     <Form.Item label={t('register.captcha')} required>
       <Space.Compact block>
-        <Form.Item name="randstr" noStyle rules={[shared(checkRequired)]}>
-          <Input maxLength={8} autoComplete="off" placeholder={t('register.captcha')} />
+        {/* Checked only when a code is asked for (SendCodeButton): the answer is spent by then. */}
+        <Form.Item name="randstr" noStyle>
+          <Input maxLength={8} autoComplete="off" aria-label={t('register.captcha')} />
         </Form.Item>
         <button
           type="button"

@@ -21,7 +21,12 @@ export function PhoneCodeFields({ form, type }: { form: FormInstance; type: Veri
       <Form.Item label={t('register.code')} required>
         <Space.Compact block>
           <Form.Item name="verify" noStyle rules={[shared(checkCode)]}>
-            <Input inputMode="numeric" maxLength={6} autoComplete="one-time-code" />
+            <Input
+              inputMode="numeric"
+              maxLength={6}
+              autoComplete="one-time-code"
+              aria-label={t('register.code')}
+            />
           </Form.Item>
           <SendCodeButton
             form={form}
@@ -32,7 +37,6 @@ export function PhoneCodeFields({ form, type }: { form: FormInstance; type: Veri
           />
         </Space.Compact>
       </Form.Item>
-      <input type="hidden" data-testid="captcha-ticket" value={captcha.ticket ?? ''} />
     </>
   );
 }

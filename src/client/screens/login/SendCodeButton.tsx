@@ -2,7 +2,9 @@ import { Button, type FormInstance } from 'antd';
 import { useEffect, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { VERIFY_CODE_COOLDOWN_MS, type VerifyType } from '../../../shared/constants.ts';
+import { checkRequired, message } from '../../../shared/validation.ts';
 import { api } from '../../api/account.ts';
+import { currentLang } from '../../i18n/index.ts';
 
 interface Props {
   form: FormInstance;
@@ -26,16 +28,22 @@ export function SendCodeButton({ form, type, ticket, onTicketUsed, onSent }: Pro
   }, [left]);
 
   async function send() {
-    let values: { phone: string; randstr: string };
+    let phone: string;
     try {
-      values = await form.validateFields(['phone', 'randstr']);
+      ({ phone } = await form.validateFields(['phone']));
     } catch {
+      return;
+    }
+    const randstr = String(form.getFieldValue('randstr') ?? '').trim();
+    const missing = checkRequired(randstr);
+    if (missing) {
+      form.setFields([{ name: 'randstr', errors: [message(missing, currentLang())] }]);
       return;
     }
     if (!ticket) return onTicketUsed();
     setBusy(true);
     try {
-      await api.verifyCode(values.phone, ticket, values.randstr.trim(), type);
+      await api.verifyCode(phone, ticket, randstr, type);
       setLeft(VERIFY_CODE_COOLDOWN_MS / 1000);
       onSent();
     } catch {
