@@ -22,3 +22,28 @@ test('/reset clears storage and a stale token sends the user to /login', async (
   await expect(page).toHaveURL(/\/login$/);
   expect(await page.evaluate(() => localStorage.getItem('lang'))).toBeNull();
 });
+
+test('raw mode (lc_raw=1) sends plain JSON and still signs in', async ({ page }) => {
+  await page.goto('/login');
+  await page.evaluate(() => localStorage.setItem('lc_raw', '1'));
+  const login = page.waitForRequest('**/api/common/user/login');
+  await page.getByLabel('Account or phone').fill('builder');
+  await page.getByLabel('Password').fill('builder123');
+  await page.getByRole('button', { name: 'Sign in' }).click();
+  const req = await login;
+  expect(req.postDataJSON()).toEqual({ user: 'builder', pwd: 'builder123' });
+  expect(req.headers()['x-envelope']).toBeUndefined();
+  await expect(page.getByTestId('project-list').getByText('Demo', { exact: true })).toBeVisible();
+});
+
+test('by default bodies travel sealed with x-envelope: 1', async ({ page }) => {
+  await page.goto('/login');
+  const login = page.waitForRequest('**/api/common/user/login');
+  await page.getByLabel('Account or phone').fill('builder');
+  await page.getByLabel('Password').fill('builder123');
+  await page.getByRole('button', { name: 'Sign in' }).click();
+  const req = await login;
+  expect(Object.keys(req.postDataJSON() as object)).toEqual(['encrypted']);
+  expect(req.headers()['x-envelope']).toBe('1');
+  await expect(page).toHaveURL(/\/$/);
+});
