@@ -39,7 +39,7 @@ export default defineConfig({
   retries: 0,
   timeout: 120_000,
   // The machine is shared: allow slow first paints.
-  expect: { timeout: 15_000 },
+  expect: { timeout: 30_000 },
   reporter: [['list']],
   use: {
     baseURL,
