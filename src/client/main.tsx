@@ -1,7 +1,23 @@
 import { createRoot } from 'react-dom/client';
+import { RouterProvider } from 'react-router';
+import { setApiEffects } from './api/effects.ts';
+import { initI18n } from './i18n/index.ts';
+import { createAppRouter } from './router.tsx';
+import { Providers } from './shell/Providers.tsx';
+import { useSession } from './stores/session.ts';
+import './styles.css';
 
-function App() {
-  return <h1>Low-code builder</h1>;
-}
+initI18n();
+const router = createAppRouter();
+// Going home replaces the current history entry (spec navigation rule 10).
+const goHome = () => void router.navigate('/', { replace: true });
+setApiEffects({
+  navigate: (to, replace) => void router.navigate(to, { replace: replace === true }),
+  setLimited: (limited) => useSession.getState().setLimited(limited),
+});
 
-createRoot(document.getElementById('root')!).render(<App />);
+createRoot(document.getElementById('root')!).render(
+  <Providers goHome={goHome}>
+    <RouterProvider router={router} />
+  </Providers>,
+);

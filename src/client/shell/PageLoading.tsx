@@ -1,0 +1,10 @@
+import { Spin } from 'antd';
+
+/** Shown while a lazily loaded screen arrives. */
+export function PageLoading() {
+  return (
+    <div className="center-pad">
+      <Spin />
+    </div>
+  );
+}

@@ -1,0 +1,104 @@
+/** What the browser tests share: test hooks of the server, screenshots, sign-in steps. */
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { type APIRequestContext, expect, type Page } from '@playwright/test';
+import { open } from '../../src/shared/envelope.ts';
+
+const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../..');
+export const SCREENSHOTS = path.join(root, 'test-results/screenshots');
+
+export const ADMIN = { user: 'builder', pwd: 'builder123' };
+export const DESKTOP = { width: 1280, height: 800 };
+export const PHONE = { width: 390, height: 844 };
+
+/** A mainland mobile number nobody else in this run has. */
+export function uniquePhone(): string {
+  return `139${String(Date.now() % 1e6).padStart(6, '0')}${String(Math.floor(Math.random() * 100)).padStart(2, '0')}`;
+}
+
+/** A valid account name, unique to this run. */
+export function uniqueAccount(prefix = 'user'): string {
+  return `${prefix}${Date.now().toString(36)}${Math.floor(Math.random() * 1000)}`.slice(0, 16);
+}
+
+export async function shot(page: Page, name: string): Promise<void> {
+  await page.screenshot({ path: path.join(SCREENSHOTS, `${name}.png`), fullPage: true });
+}
+
+/**
+ * Keep the ticket of the latest captcha the page fetched. The answer is sealed with the default key
+ * (no token yet), so the test opens it as the client does.
+ */
+export function trackCaptcha(page: Page): () => string {
+  let ticket = '';
+  page.on('response', async (res) => {
+    if (!res.url().includes('/api/common/utils/captcha')) return;
+    const body = (await res.json()) as { encrypted?: string; data?: { ticket: string } };
+    const answer = body.encrypted ? open<{ data: { ticket: string } }>(body.encrypted, null) : body;
+    if (answer.data) ticket = answer.data.ticket;
+  });
+  return () => ticket;
+}
+
+/** The answer to a captcha, from the server's test hook. */
+export async function captchaAnswer(request: APIRequestContext, ticket: string): Promise<string> {
+  const res = await request.get(`/api/test/captcha/${ticket}`);
+  const body = (await res.json()) as { data: { answer: string } };
+  return body.data.answer;
+}
+
+/** The latest SMS code sent to a phone, from the server's test outbox. */
+export async function latestCode(request: APIRequestContext, phone: string, type: string): Promise<string> {
+  let code: string | undefined;
+  await expect
+    .poll(async () => {
+      const res = await request.get(`/api/test/outbox?phone=${phone}`);
+      const body = (await res.json()) as { data: Array<{ code: string; type: string }> };
+      code = body.data.filter((m) => m.type === type).at(-1)?.code;
+      return code;
+    })
+    .toBeTruthy();
+  return code!;
+}
+
+/** Solve the captcha shown on the page, press "Send code", and answer the code that was sent. */
+export async function sendCode(
+  page: Page,
+  request: APIRequestContext,
+  latestTicket: () => string,
+  phone: string,
+  type: string,
+): Promise<string> {
+  await expect.poll(latestTicket).not.toBe('');
+  const answer = await captchaAnswer(request, latestTicket());
+  await page.getByLabel('Image code').fill(answer);
+  await page.getByTestId('send-code').click();
+  await expect(page.getByTestId('send-code')).toContainText('Resend in');
+  return latestCode(request, phone, type);
+}
+
+/** Sign in through the login form. */
+export async function signInUi(page: Page, user: string, pwd: string): Promise<void> {
+  await page.goto('/login');
+  await page.getByLabel('Account or phone').fill(user);
+  await page.getByLabel('Password').fill(pwd);
+  await page.getByRole('button', { name: 'Sign in' }).click();
+}
+
+/** Register a user over HTTP (raw JSON) through the same captcha → code → reg steps. */
+export async function registerByApi(
+  request: APIRequestContext,
+  input: { user: string; pwd: string; phone: string; nickname: string },
+): Promise<void> {
+  const cap = (await (await request.get('/api/common/utils/captcha')).json()) as {
+    data: { ticket: string };
+  };
+  const randstr = await captchaAnswer(request, cap.data.ticket);
+  const sent = await request.post('/api/common/utils/verifyCode', {
+    data: { phone: input.phone, ticket: cap.data.ticket, randstr, type: 'reg' },
+  });
+  expect(((await sent.json()) as { error: number }).error).toBe(0);
+  const verify = await latestCode(request, input.phone, 'reg');
+  const reg = await request.post('/api/common/user/reg', { data: { ...input, verify } });
+  expect(((await reg.json()) as { error: number }).error).toBe(0);
+}
