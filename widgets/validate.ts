@@ -74,19 +74,22 @@ export function compiledPropsSchema(spec: WidgetSpec): Json {
 function typedWidgetSchema(specs: readonly WidgetSpec[]): Json {
   return {
     $id: ids.typedWidget,
+    type: 'object',
     allOf: [{ $ref: `${ids.widget}#/definitions/shell` }],
     properties: { children: { type: 'array', maxItems: 1000, items: { $ref: '#' } } },
     // A widget marked broken on load is kept as it is (no `then`); everything else must match its kind.
-    if: { properties: { broken: { const: true } }, required: ['broken'] },
+    if: { type: 'object', properties: { broken: { const: true } }, required: ['broken'] },
     else: {
+      type: 'object',
       required: ['kind'],
       discriminator: { propertyName: 'kind' },
       oneOf: specs.map((s) => ({
+        type: 'object',
         properties: {
           kind: { const: s.kind },
           props: { $ref: ids.props(s.kind) },
           version: { const: s.version },
-          ...(s.meta.container ? {} : { children: { maxItems: 0 } }),
+          ...(s.meta.container ? {} : { children: { type: 'array', maxItems: 0 } }),
         },
       })),
     },
@@ -94,7 +97,14 @@ function typedWidgetSchema(specs: readonly WidgetSpec[]): Json {
 }
 
 function createAjv(): Ajv {
-  const ajv = new Ajv({ allErrors: true, discriminator: true, strict: true, allowUnionTypes: true });
+  const ajv = new Ajv({
+    allErrors: true,
+    discriminator: true,
+    strict: true,
+    // Discriminated branches require `type`, which the parent declares.
+    strictRequired: false,
+    allowUnionTypes: true,
+  });
   ajv.addFormat('safe-url', { type: 'string', validate: isSafeUrl });
   // HTML is accepted only when it is already in sanitised form.
   ajv.addFormat('safe-html', { type: 'string', validate: (s: string) => sanitizeHtml(s) === s });
@@ -159,6 +169,7 @@ export function createPageValidator(specs: readonly WidgetSpec[]): PageValidator
   ajv.addSchema(typedWidgetSchema(specs));
   ajv.addSchema({
     $id: ids.typedPage,
+    type: 'object',
     allOf: [{ $ref: `${ids.page}#/definitions/shell` }],
     properties: { widgets: { type: 'array', maxItems: 20000, items: { $ref: ids.typedWidget } } },
   });

@@ -35,6 +35,8 @@ export interface WidgetRuntime {
   setValue: (widgetId: string, value: unknown) => void;
   dispatch: (event: WidgetEvent) => void;
   scope: ExprScope;
+  /** Renders another page inside this one (page and simple-page kinds). */
+  renderPage?: (pageId: string) => ReactNode;
 }
 
 const EMPTY: WidgetData = { rows: [], meta: {}, loading: false };
