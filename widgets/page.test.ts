@@ -101,7 +101,7 @@ describe('page document', () => {
         (p) => {
           p.widgets[0]!.props.text = { $expr: '' };
         },
-        '/widgets/0/props/text',
+        '/widgets/0/props/text/$expr',
       ],
     ];
     for (const [name, mutate, path] of cases) {
@@ -284,5 +284,21 @@ describe('migrations', () => {
       defineWidget({ ...base, version: 2, migrations: [{ to: 3, name: 'x', up: (p) => p }] }),
     ).toThrow();
     expect(() => defineWidget({ ...base, kind: 'Bad_Kind' })).toThrow(/kebab/);
+  });
+});
+
+describe('bindings', () => {
+  it('accepts expressions that parse and refuses ones that do not, naming the widget', () => {
+    const page = emptyPage();
+    page.widgets = [instanceOf(text, 'a'), instanceOf(text, 'b')];
+    page.widgets[0]!.props.text = { $expr: 'upper(user.name) + "!"' };
+    page.widgets[1]!.props.fontSize = { $expr: 'state.size +' };
+    const r = validatePage(page);
+    expect(r.ok).toBe(false);
+    if (r.ok) return;
+    expect(r.errors).toEqual([
+      expect.objectContaining({ path: '/widgets/1/props/fontSize/$expr', widgetId: 'b', kind: 'text' }),
+    ]);
+    expect(r.errors[0]!.message).toMatch(/expression does not parse/);
   });
 });

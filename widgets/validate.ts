@@ -7,6 +7,7 @@ import bindingSchema from '../schemas/binding.schema.json' with { type: 'json' }
 import eventsSchema from '../schemas/events.schema.json' with { type: 'json' };
 import pageSchema from '../schemas/page.schema.json' with { type: 'json' };
 import widgetSchema from '../schemas/widget.schema.json' with { type: 'json' };
+import { checkExpr } from '../src/shared/expr/index.ts';
 import { hasScriptTag, isSafeUrl, sanitizeHtml } from '../src/shared/sanitize.ts';
 import type { WidgetSpec } from './define.ts';
 
@@ -99,6 +100,8 @@ function typedWidgetSchema(specs: readonly WidgetSpec[]): Json {
 function createAjv(): Ajv {
   const ajv = new Ajv({
     allErrors: true,
+    // Errors carry the offending value (used for expression messages); no cost on the success path.
+    verbose: true,
     discriminator: true,
     strict: true,
     // Discriminated branches require `type`, which the parent declares.
@@ -119,6 +122,14 @@ function createAjv(): Ajv {
     errors: false,
     validate: (on: boolean, data: string) => !on || !hasScriptTag(data),
   });
+  ajv.addKeyword({
+    keyword: 'exprSyntax',
+    type: 'string',
+    schemaType: 'boolean',
+    errors: false,
+    // Parses are cached by the evaluator, so re-validating a page costs a map look-up per binding.
+    validate: (on: boolean, data: string) => !on || checkExpr(data).ok,
+  });
   for (const k of ['x-zh', 'x-widget', 'x-bindable', 'x-enum-zh', 'x-enum-en']) ajv.addKeyword(k);
   return ajv;
 }
@@ -137,24 +148,52 @@ function locateWidget(doc: unknown, pointer: string): { widgetId?: string; kind?
   return found;
 }
 
-function toIssues(doc: unknown, errors: ErrorObject[] | null | undefined, prefix = ''): PageIssue[] {
+function valueAt(doc: unknown, pointer: string): unknown {
+  let node: unknown = doc;
+  for (const raw of pointer.split('/').slice(1)) {
+    const seg = raw.replace(/~1/g, '/').replace(/~0/g, '~');
+    if (Array.isArray(node)) node = node[Number(seg)];
+    else if (isObj(node)) node = node[seg];
+    else return undefined;
+  }
+  return node;
+}
+
+const isBindingValue = (v: unknown) => isObj(v) && '$expr' in v;
+
+/** Keeps the errors a builder can act on: a prop that may be a value or a binding reports only the branch it took. */
+function relevant(doc: unknown, e: ErrorObject): boolean {
+  if (e.keyword === 'anyOf' || e.keyword === 'if') return false;
+  const inBinding = e.schemaPath.includes('binding.schema.json');
+  const at = e.instancePath.endsWith('/$expr') ? e.instancePath.slice(0, -6) : e.instancePath;
+  const isBinding = isBindingValue(valueAt(doc, at));
+  return inBinding ? isBinding : !isBinding || e.instancePath !== at || !e.schemaPath.includes('/anyOf/0');
+}
+
+function toIssues(doc: unknown, errors: ErrorObject[] | null | undefined): PageIssue[] {
   const out: PageIssue[] = [];
   const seen = new Set<string>();
   for (const e of errors ?? []) {
-    // anyOf with a binding alternative reports the binding branch too; keep the first message per path.
-    if (e.keyword === 'anyOf' || (e.schemaPath.includes('binding.schema.json') && seen.has(e.instancePath)))
-      continue;
-    const path = prefix + e.instancePath;
+    if (!relevant(doc, e)) continue;
+    const path = e.instancePath || '/';
     const key = `${path}|${e.keyword}|${e.message}`;
     if (seen.has(key)) continue;
     seen.add(key);
-    seen.add(e.instancePath);
     const extra = e.keyword === 'additionalProperties' ? ` (${String(e.params.additionalProperty)})` : '';
     const message =
-      e.keyword === 'noScript' ? 'must not contain script tags' : `${e.message ?? 'is invalid'}${extra}`;
-    out.push({ path: path || '/', message, keyword: e.keyword, ...locateWidget(doc, e.instancePath) });
+      e.keyword === 'noScript'
+        ? 'must not contain script tags'
+        : e.keyword === 'exprSyntax'
+          ? `expression does not parse: ${checkExprMessage(e.data)}`
+          : `${e.message ?? 'is invalid'}${extra}`;
+    out.push({ path, message, keyword: e.keyword, ...locateWidget(doc, e.instancePath) });
   }
   return out;
+}
+
+function checkExprMessage(src: unknown): string {
+  const r = checkExpr(String(src));
+  return r.ok ? '' : r.error.message;
 }
 
 function run(fn: ValidateFunction, doc: unknown): ValidationResult {

@@ -45,6 +45,7 @@ export const E = {
   PROJECT_NOT_FOUND: def(1200, 404, 'project not found', '系统不存在'),
   NOT_MEMBER: def(1201, 403, 'not a member of this project', '您不是该系统的成员'),
   PAGE_NOT_FOUND: def(1202, 404, 'page not found', '页面不存在'),
+  PAGE_INVALID: def(1203, 400, 'page document invalid', '页面数据校验失败'),
 } as const satisfies Record<string, ErrorDef>;
 
 export type ErrorName = keyof typeof E;
