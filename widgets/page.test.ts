@@ -160,7 +160,16 @@ describe('restore', () => {
   });
 
   it('never answers a blank page for garbage', () => {
-    for (const junk of [null, 42, 'x', [], { widgets: 'no' }, { widgets: [null, 5, { kind: 3 }] }]) {
+    const junks = [
+      null,
+      42,
+      'x',
+      [],
+      { widgets: 'no' },
+      { widgets: [null, 5, { kind: 3 }] },
+      { layout: { pc: { cols: 'x' } } },
+    ];
+    for (const junk of junks) {
       const { page } = loadPage(junk);
       expect(validatePage(page), JSON.stringify(junk)).toEqual({ ok: true });
     }

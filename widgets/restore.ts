@@ -14,6 +14,7 @@ export const DEFAULT_PAGE_LAYOUT = {
 } as const;
 
 type Json = Record<string, unknown>;
+const EMPTY_SHELL = { id: 'probe', title: 'probe', version: 1, widgets: [] };
 const isObj = (v: unknown): v is Json => typeof v === 'object' && v !== null && !Array.isArray(v);
 
 export interface GridPos {
@@ -111,11 +112,17 @@ export function restorePage(input: unknown, specs: readonly WidgetSpec[]): Resto
   const doc = isObj(input) ? input : {};
   if (!isObj(input)) issues.push({ path: '/', message: 'document is not an object; started an empty page' });
 
+  const layoutIn = isObj(doc.layout) ? doc.layout : {};
+  const modeOk = (m: unknown): m is Json =>
+    isObj(m) && validator.validatePage({ ...EMPTY_SHELL, layout: { pc: m, mobile: m } }).ok;
   const layout = {
-    pc: isObj(doc.layout) && isObj(doc.layout.pc) ? doc.layout.pc : { ...DEFAULT_PAGE_LAYOUT.pc },
-    mobile:
-      isObj(doc.layout) && isObj(doc.layout.mobile) ? doc.layout.mobile : { ...DEFAULT_PAGE_LAYOUT.mobile },
+    pc: modeOk(layoutIn.pc) ? layoutIn.pc : { ...DEFAULT_PAGE_LAYOUT.pc },
+    mobile: modeOk(layoutIn.mobile) ? layoutIn.mobile : { ...DEFAULT_PAGE_LAYOUT.mobile },
   };
+  if (layoutIn.pc !== undefined && layout.pc !== layoutIn.pc)
+    issues.push({ path: '/layout/pc', message: 'invalid layout replaced' });
+  if (layoutIn.mobile !== undefined && layout.mobile !== layoutIn.mobile)
+    issues.push({ path: '/layout/mobile', message: 'invalid layout replaced' });
   const modeOf = (m: Json) => ({
     cols: typeof m.cols === 'number' ? m.cols : 120,
     rowHeight: typeof m.rowHeight === 'number' ? m.rowHeight : 10,

@@ -105,3 +105,10 @@ export function resolveValue(v: unknown, scope: ExprScope): unknown {
   }
   return typeof v === 'string' ? renderTemplate(v, scope) : v;
 }
+
+/** Resolves every prop of a widget for rendering (bindings evaluated, text templates filled). */
+export function resolveProps(props: Record<string, unknown>, scope: ExprScope): Record<string, unknown> {
+  const out: Record<string, unknown> = {};
+  for (const [k, v] of Object.entries(props)) out[k] = resolveValue(v, scope);
+  return out;
+}

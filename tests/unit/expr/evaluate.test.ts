@@ -1,5 +1,11 @@
 import { describe, expect, it } from 'vitest';
-import { type ExprScope, evaluate, renderTemplate, resolveValue } from '../../../src/shared/expr/index.ts';
+import {
+  type ExprScope,
+  evaluate,
+  renderTemplate,
+  resolveProps,
+  resolveValue,
+} from '../../../src/shared/expr/index.ts';
 
 const scope: ExprScope = {
   user: { name: 'Ann', age: 30, roles: ['admin', 'dev'] },
@@ -162,5 +168,14 @@ describe('templates and bindings', () => {
     expect(resolveValue({ $expr: 'state.count + 1' }, scope)).toBe(4);
     expect(resolveValue({ $expr: 'oops(' }, scope)).toBeUndefined();
     expect(resolveValue(5, scope)).toBe(5);
+  });
+  it('resolves all props of a widget', () => {
+    expect(
+      resolveProps({ text: 'Hi {{ user.name }}', size: { $expr: 'state.count * 10' }, n: 1 }, scope),
+    ).toEqual({
+      text: 'Hi Ann',
+      size: 30,
+      n: 1,
+    });
   });
 });
