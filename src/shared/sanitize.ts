@@ -77,15 +77,21 @@ const decode = (s: string) =>
     .replace(/&#(\d+);?/g, (_, d: string) => String.fromCodePoint(Number(d) % 0x110000))
     .replace(/&colon;/gi, ':')
     .replace(/&tab;/gi, '\t')
-    .replace(/&newline;/gi, '\n');
+    .replace(/&newline;/gi, '\n')
+    .replace(/&quot;/gi, '"')
+    .replace(/&apos;/gi, "'")
+    .replace(/&lt;/gi, '<')
+    .replace(/&gt;/gi, '>')
+    .replace(/&amp;/gi, '&');
 
 function cleanAttrs(tag: string, raw: string): string {
   let out = '';
   for (const m of raw.matchAll(ATTR_RE)) {
     const name = m[1]!.toLowerCase();
     if (!ATTRS['*']!.has(name) && !ATTRS[tag]?.has(name)) continue;
-    let value = m[2] ?? m[3] ?? m[4] ?? '';
-    if (URL_ATTRS.has(name) && !isSafeUrl(decode(value))) continue;
+    // Attribute text is decoded once, checked, and re-escaped, so the output is stable under re-sanitising.
+    let value = decode(m[2] ?? m[3] ?? m[4] ?? '');
+    if (URL_ATTRS.has(name) && !isSafeUrl(value)) continue;
     if (name === 'target') value = value === '_blank' ? '_blank' : '_self';
     out += ` ${name}="${escAttr(value)}"`;
   }
