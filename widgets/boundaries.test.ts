@@ -14,7 +14,6 @@ const ALLOWED = [
   /^\.\.\/\.\.\/src\/shared\//,
   /^\.\.\/\.\.\/src\/client\/runtime\//,
   /^\.\.\/define\.ts$/,
-  /^\.\/render\.tsx$/,
   /^\.\/schema\.json$/,
 ];
 const LAZY_ONLY = ['echarts', 'jsbarcode', 'quill', 'monaco-editor'];
@@ -36,5 +35,10 @@ describe.each(kinds)('%s', (kind) => {
         expect(src, `${kind}/${f} imports ${lib} statically`).not.toMatch(new RegExp(`from '${lib}`));
       expect(src).not.toMatch(/\bfetch\(|XMLHttpRequest|\beval\(|new Function/);
     }
+  });
+  it('loads its view lazily from index.ts', () => {
+    expect(readFileSync(join(ROOT, kind, 'index.ts'), 'utf8')).toMatch(
+      /render: \(\) => import\('\.\/render\.tsx'\)/,
+    );
   });
 });

@@ -1,5 +1,5 @@
 /** A widget kind as one config object (Puck/tldraw style): props schema with defaults, view, migrations. */
-import type { ComponentType, ReactNode } from 'react';
+import { type ComponentType, type LazyExoticComponent, lazy, type ReactNode } from 'react';
 
 export const CATEGORIES = [
   'base',
@@ -60,7 +60,9 @@ export interface WidgetDef<P extends Props = Props> {
   category: Category;
   schema: PropsSchema;
   defaults: P;
-  render: ComponentType<WidgetRenderProps<P>>;
+  /** The view, loaded on first render (wrap in Suspense); `loadRender` preloads it. */
+  render: LazyExoticComponent<ComponentType<WidgetRenderProps<P>>>;
+  loadRender: () => Promise<ComponentType<WidgetRenderProps<P>>>;
   panel?: ComponentType<{ props: P; onChange: (next: P) => void }>;
   migrations: Migration[];
   meta: WidgetMeta;
@@ -75,7 +77,8 @@ export interface WidgetInput<P extends Props> {
   category: Category;
   schema: unknown;
   defaults?: Partial<P>;
-  render: ComponentType<WidgetRenderProps<P>>;
+  /** Loader of the view, e.g. `() => import('./render.tsx').then((m) => m.TextWidget)`. */
+  render: () => Promise<ComponentType<WidgetRenderProps<P>>>;
   panel?: ComponentType<{ props: P; onChange: (next: P) => void }>;
   migrations?: Migration[];
   meta: WidgetMeta;
@@ -105,13 +108,19 @@ export function defineWidget<P extends Props>(input: WidgetInput<P>): WidgetDef<
   if (version !== migrations.length + 1)
     throw new Error(`widget ${input.kind}: version ${version} needs ${version - 1} migrations`);
   const defaults = { ...schemaDefaults(schema), ...input.defaults } as P;
+  let loaded: Promise<ComponentType<WidgetRenderProps<P>>> | undefined;
+  const loader = () => {
+    loaded ??= input.render();
+    return loaded;
+  };
   return {
     kind: input.kind,
     version,
     category: input.category,
     schema,
     defaults,
-    render: input.render,
+    render: lazy(async () => ({ default: await loader() })),
+    loadRender: loader,
     ...(input.panel ? { panel: input.panel } : {}),
     migrations,
     meta: input.meta,

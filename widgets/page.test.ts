@@ -247,7 +247,7 @@ describe('migrations', () => {
         properties: { n: { type: 'integer', default: 0 } },
         additionalProperties: false,
       },
-      render: Noop,
+      render: async () => Noop,
       migrations: [
         { to: 2, name: 'double', up: (p) => ({ ...p, n: Number(p.n) * 2 }) },
         {
@@ -285,7 +285,7 @@ describe('migrations', () => {
       kind: 'bad',
       category: 'other' as const,
       schema: { type: 'object', properties: {}, additionalProperties: false },
-      render: () => null,
+      render: async () => Noop,
       meta: { title: { zh: 'x', en: 'x' }, icon: 'BugOutlined', size: { width: 1, height: 1 } },
     };
     expect(() => defineWidget({ ...base, version: 2 })).toThrow(/needs 1 migrations/);

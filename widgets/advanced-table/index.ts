@@ -1,12 +1,12 @@
 import { defineWidget } from '../define.ts';
-import { AdvancedTableWidget } from './render.tsx';
 import schema from './schema.json' with { type: 'json' };
 
 export default defineWidget({
   kind: 'advanced-table',
   category: 'baima',
   schema,
-  render: AdvancedTableWidget,
+  // Loaded on first render, so the registry (and the server) never pulls in React views or antd.
+  render: () => import('./render.tsx').then((m) => m.AdvancedTableWidget),
   meta: {
     title: { zh: '高级表格', en: 'Advanced table' },
     icon: 'InsertRowBelowOutlined',

@@ -1,12 +1,12 @@
 import { defineWidget } from '../define.ts';
-import { BarcodeWidget } from './render.tsx';
 import schema from './schema.json' with { type: 'json' };
 
 export default defineWidget({
   kind: 'barcode',
   category: 'other',
   schema,
-  render: BarcodeWidget,
+  // Loaded on first render, so the registry (and the server) never pulls in React views or antd.
+  render: () => import('./render.tsx').then((m) => m.BarcodeWidget),
   meta: {
     title: { zh: '条形码', en: 'Barcode' },
     icon: 'BarcodeOutlined',

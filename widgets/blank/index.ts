@@ -1,12 +1,12 @@
 import { defineWidget } from '../define.ts';
-import { BlankWidget } from './render.tsx';
 import schema from './schema.json' with { type: 'json' };
 
 export default defineWidget({
   kind: 'blank',
   category: 'base',
   schema,
-  render: BlankWidget,
+  // Loaded on first render, so the registry (and the server) never pulls in React views or antd.
+  render: () => import('./render.tsx').then((m) => m.BlankWidget),
   meta: {
     title: { zh: '空白', en: 'Blank' },
     icon: 'BorderOuterOutlined',

@@ -1,12 +1,12 @@
 import { defineWidget } from '../define.ts';
-import { BlockWidget } from './render.tsx';
 import schema from './schema.json' with { type: 'json' };
 
 export default defineWidget({
   kind: 'block',
   category: 'container',
   schema,
-  render: BlockWidget,
+  // Loaded on first render, so the registry (and the server) never pulls in React views or antd.
+  render: () => import('./render.tsx').then((m) => m.BlockWidget),
   meta: {
     title: { zh: '区块', en: 'Block' },
     icon: 'LayoutOutlined',

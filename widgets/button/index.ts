@@ -1,12 +1,12 @@
 import { defineWidget } from '../define.ts';
-import { ButtonWidget } from './render.tsx';
 import schema from './schema.json' with { type: 'json' };
 
 export default defineWidget({
   kind: 'button',
   category: 'base',
   schema,
-  render: ButtonWidget,
+  // Loaded on first render, so the registry (and the server) never pulls in React views or antd.
+  render: () => import('./render.tsx').then((m) => m.ButtonWidget),
   meta: {
     title: { zh: '按钮', en: 'Button' },
     icon: 'BorderOutlined',

@@ -1,12 +1,12 @@
 import { defineWidget } from '../define.ts';
-import { ChartFunnelWidget } from './render.tsx';
 import schema from './schema.json' with { type: 'json' };
 
 export default defineWidget({
   kind: 'chart-funnel',
   category: 'chart',
   schema,
-  render: ChartFunnelWidget,
+  // Loaded on first render, so the registry (and the server) never pulls in React views or antd.
+  render: () => import('./render.tsx').then((m) => m.ChartFunnelWidget),
   meta: {
     title: { zh: '漏斗图', en: 'Funnel' },
     icon: 'FunnelPlotOutlined',

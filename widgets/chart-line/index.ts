@@ -1,12 +1,12 @@
 import { defineWidget } from '../define.ts';
-import { ChartLineWidget } from './render.tsx';
 import schema from './schema.json' with { type: 'json' };
 
 export default defineWidget({
   kind: 'chart-line',
   category: 'chart',
   schema,
-  render: ChartLineWidget,
+  // Loaded on first render, so the registry (and the server) never pulls in React views or antd.
+  render: () => import('./render.tsx').then((m) => m.ChartLineWidget),
   meta: {
     title: { zh: '折线图', en: 'Line' },
     icon: 'LineChartOutlined',

@@ -1,12 +1,12 @@
 import { defineWidget } from '../define.ts';
-import { ChartPieWidget } from './render.tsx';
 import schema from './schema.json' with { type: 'json' };
 
 export default defineWidget({
   kind: 'chart-pie',
   category: 'chart',
   schema,
-  render: ChartPieWidget,
+  // Loaded on first render, so the registry (and the server) never pulls in React views or antd.
+  render: () => import('./render.tsx').then((m) => m.ChartPieWidget),
   meta: {
     title: { zh: '饼图', en: 'Pie' },
     icon: 'PieChartOutlined',

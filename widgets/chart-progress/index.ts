@@ -1,12 +1,12 @@
 import { defineWidget } from '../define.ts';
-import { ChartProgressWidget } from './render.tsx';
 import schema from './schema.json' with { type: 'json' };
 
 export default defineWidget({
   kind: 'chart-progress',
   category: 'chart',
   schema,
-  render: ChartProgressWidget,
+  // Loaded on first render, so the registry (and the server) never pulls in React views or antd.
+  render: () => import('./render.tsx').then((m) => m.ChartProgressWidget),
   meta: {
     title: { zh: '进度条', en: 'Progress' },
     icon: 'DashOutlined',

@@ -1,12 +1,12 @@
 import { defineWidget } from '../define.ts';
-import { CheckboxWidget } from './render.tsx';
 import schema from './schema.json' with { type: 'json' };
 
 export default defineWidget({
   kind: 'checkbox',
   category: 'input',
   schema,
-  render: CheckboxWidget,
+  // Loaded on first render, so the registry (and the server) never pulls in React views or antd.
+  render: () => import('./render.tsx').then((m) => m.CheckboxWidget),
   meta: {
     title: { zh: '多选框', en: 'Checkbox' },
     icon: 'CheckSquareOutlined',

@@ -1,12 +1,12 @@
 import { defineWidget } from '../define.ts';
-import { DropdownWidget } from './render.tsx';
 import schema from './schema.json' with { type: 'json' };
 
 export default defineWidget({
   kind: 'dropdown',
   category: 'input',
   schema,
-  render: DropdownWidget,
+  // Loaded on first render, so the registry (and the server) never pulls in React views or antd.
+  render: () => import('./render.tsx').then((m) => m.DropdownWidget),
   meta: {
     title: { zh: '下拉框', en: 'Dropdown' },
     icon: 'DownSquareOutlined',

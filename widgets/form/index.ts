@@ -1,12 +1,12 @@
 import { defineWidget } from '../define.ts';
-import { FormWidget } from './render.tsx';
 import schema from './schema.json' with { type: 'json' };
 
 export default defineWidget({
   kind: 'form',
   category: 'baima',
   schema,
-  render: FormWidget,
+  // Loaded on first render, so the registry (and the server) never pulls in React views or antd.
+  render: () => import('./render.tsx').then((m) => m.FormWidget),
   meta: {
     title: { zh: '表单', en: 'Form' },
     icon: 'FormOutlined',

@@ -1,12 +1,12 @@
 import { defineWidget } from '../define.ts';
-import { GraphWidget } from './render.tsx';
 import schema from './schema.json' with { type: 'json' };
 
 export default defineWidget({
   kind: 'graph',
   category: 'baima',
   schema,
-  render: GraphWidget,
+  // Loaded on first render, so the registry (and the server) never pulls in React views or antd.
+  render: () => import('./render.tsx').then((m) => m.GraphWidget),
   meta: {
     title: { zh: '图表', en: 'Graph' },
     icon: 'AreaChartOutlined',

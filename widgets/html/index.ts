@@ -1,12 +1,12 @@
 import { defineWidget } from '../define.ts';
-import { HtmlWidget } from './render.tsx';
 import schema from './schema.json' with { type: 'json' };
 
 export default defineWidget({
   kind: 'html',
   category: 'simple',
   schema,
-  render: HtmlWidget,
+  // Loaded on first render, so the registry (and the server) never pulls in React views or antd.
+  render: () => import('./render.tsx').then((m) => m.HtmlWidget),
   meta: {
     title: { zh: 'HTML', en: 'HTML' },
     icon: 'Html5Outlined',

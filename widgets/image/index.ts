@@ -1,12 +1,12 @@
 import { defineWidget } from '../define.ts';
-import { ImageWidget } from './render.tsx';
 import schema from './schema.json' with { type: 'json' };
 
 export default defineWidget({
   kind: 'image',
   category: 'base',
   schema,
-  render: ImageWidget,
+  // Loaded on first render, so the registry (and the server) never pulls in React views or antd.
+  render: () => import('./render.tsx').then((m) => m.ImageWidget),
   meta: {
     title: { zh: '图片', en: 'Image' },
     icon: 'PictureOutlined',

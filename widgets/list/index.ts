@@ -1,12 +1,12 @@
 import { defineWidget } from '../define.ts';
-import { ListWidget } from './render.tsx';
 import schema from './schema.json' with { type: 'json' };
 
 export default defineWidget({
   kind: 'list',
   category: 'container',
   schema,
-  render: ListWidget,
+  // Loaded on first render, so the registry (and the server) never pulls in React views or antd.
+  render: () => import('./render.tsx').then((m) => m.ListWidget),
   meta: {
     title: { zh: '列表', en: 'List' },
     icon: 'BarsOutlined',

@@ -1,12 +1,12 @@
 import { defineWidget } from '../define.ts';
-import { MobileDatepickerWidget } from './render.tsx';
 import schema from './schema.json' with { type: 'json' };
 
 export default defineWidget({
   kind: 'mobile-datepicker',
   category: 'input',
   schema,
-  render: MobileDatepickerWidget,
+  // Loaded on first render, so the registry (and the server) never pulls in React views or antd.
+  render: () => import('./render.tsx').then((m) => m.MobileDatepickerWidget),
   meta: {
     title: { zh: '移动端日期', en: 'Mobile date picker' },
     icon: 'FieldTimeOutlined',

@@ -1,12 +1,12 @@
 import { defineWidget } from '../define.ts';
-import { PickerWidget } from './render.tsx';
 import schema from './schema.json' with { type: 'json' };
 
 export default defineWidget({
   kind: 'picker',
   category: 'input',
   schema,
-  render: PickerWidget,
+  // Loaded on first render, so the registry (and the server) never pulls in React views or antd.
+  render: () => import('./render.tsx').then((m) => m.PickerWidget),
   meta: {
     title: { zh: '选择器', en: 'Picker' },
     icon: 'UnorderedListOutlined',

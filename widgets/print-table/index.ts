@@ -1,12 +1,12 @@
 import { defineWidget } from '../define.ts';
-import { PrintTableWidget } from './render.tsx';
 import schema from './schema.json' with { type: 'json' };
 
 export default defineWidget({
   kind: 'print-table',
   category: 'print',
   schema,
-  render: PrintTableWidget,
+  // Loaded on first render, so the registry (and the server) never pulls in React views or antd.
+  render: () => import('./render.tsx').then((m) => m.PrintTableWidget),
   meta: {
     title: { zh: '打印表格', en: 'Print table' },
     icon: 'PrinterOutlined',

@@ -1,12 +1,12 @@
 import { defineWidget } from '../define.ts';
-import { QrcodeWidget } from './render.tsx';
 import schema from './schema.json' with { type: 'json' };
 
 export default defineWidget({
   kind: 'qrcode',
   category: 'other',
   schema,
-  render: QrcodeWidget,
+  // Loaded on first render, so the registry (and the server) never pulls in React views or antd.
+  render: () => import('./render.tsx').then((m) => m.QrcodeWidget),
   meta: {
     title: { zh: '二维码', en: 'QR code' },
     icon: 'QrcodeOutlined',

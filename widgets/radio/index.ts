@@ -1,12 +1,12 @@
 import { defineWidget } from '../define.ts';
-import { RadioWidget } from './render.tsx';
 import schema from './schema.json' with { type: 'json' };
 
 export default defineWidget({
   kind: 'radio',
   category: 'input',
   schema,
-  render: RadioWidget,
+  // Loaded on first render, so the registry (and the server) never pulls in React views or antd.
+  render: () => import('./render.tsx').then((m) => m.RadioWidget),
   meta: {
     title: { zh: '单选框', en: 'Radio' },
     icon: 'CheckCircleOutlined',

@@ -1,12 +1,12 @@
 import { defineWidget } from '../define.ts';
-import { RichtextWidget } from './render.tsx';
 import schema from './schema.json' with { type: 'json' };
 
 export default defineWidget({
   kind: 'richtext',
   category: 'base',
   schema,
-  render: RichtextWidget,
+  // Loaded on first render, so the registry (and the server) never pulls in React views or antd.
+  render: () => import('./render.tsx').then((m) => m.RichtextWidget),
   meta: {
     title: { zh: '富文本', en: 'Rich text' },
     icon: 'FileTextOutlined',

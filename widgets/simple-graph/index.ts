@@ -1,12 +1,12 @@
 import { defineWidget } from '../define.ts';
-import { SimpleGraphWidget } from './render.tsx';
 import schema from './schema.json' with { type: 'json' };
 
 export default defineWidget({
   kind: 'simple-graph',
   category: 'simple',
   schema,
-  render: SimpleGraphWidget,
+  // Loaded on first render, so the registry (and the server) never pulls in React views or antd.
+  render: () => import('./render.tsx').then((m) => m.SimpleGraphWidget),
   meta: {
     title: { zh: '简易图表', en: 'Graph view' },
     icon: 'DotChartOutlined',

@@ -1,12 +1,12 @@
 import { defineWidget } from '../define.ts';
-import { SwiperWidget } from './render.tsx';
 import schema from './schema.json' with { type: 'json' };
 
 export default defineWidget({
   kind: 'swiper',
   category: 'other',
   schema,
-  render: SwiperWidget,
+  // Loaded on first render, so the registry (and the server) never pulls in React views or antd.
+  render: () => import('./render.tsx').then((m) => m.SwiperWidget),
   meta: {
     title: { zh: '轮播图', en: 'Carousel' },
     icon: 'SlidersOutlined',

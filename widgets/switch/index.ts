@@ -1,5 +1,4 @@
 import { defineWidget } from '../define.ts';
-import { SwitchWidget } from './render.tsx';
 import schema from './schema.json' with { type: 'json' };
 
 export default defineWidget({
@@ -7,7 +6,8 @@ export default defineWidget({
   version: 2,
   category: 'input',
   schema,
-  render: SwitchWidget,
+  // Loaded on first render, so the registry (and the server) never pulls in React views or antd.
+  render: () => import('./render.tsx').then((m) => m.SwitchWidget),
   migrations: [
     {
       to: 2,
