@@ -190,6 +190,18 @@ describe('restore', () => {
     expect(validatePage(out)).toEqual({ ok: true });
   });
 
+  it('drops __proto__ keys from parsed JSON without touching any prototype', () => {
+    const raw = JSON.parse(
+      '{"widgets":[{"id":"a","kind":"text","version":1,"props":{"__proto__":{"polluted":1},"text":"x"},"layout":{}}]}',
+    );
+    const { page } = loadPage(raw);
+    expect(Object.hasOwn(page.widgets[0]!.props, '__proto__')).toBe(false);
+    expect(Object.getPrototypeOf(page.widgets[0]!.props)).toBe(Object.prototype);
+    expect(({} as Record<string, unknown>).polluted).toBeUndefined();
+    expect(page.widgets[0]!.props.text).toBe('x');
+    expect(validatePage(page)).toEqual({ ok: true });
+  });
+
   it('sanitises html, urls and text', () => {
     const page = emptyPage();
     page.widgets = [

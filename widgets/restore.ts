@@ -14,6 +14,7 @@ export const DEFAULT_PAGE_LAYOUT = {
 } as const;
 
 type Json = Record<string, unknown>;
+const UNSAFE_KEYS = new Set(['__proto__', 'constructor', 'prototype']);
 const EMPTY_SHELL = { id: 'probe', title: 'probe', version: 1, widgets: [] };
 const isObj = (v: unknown): v is Json => typeof v === 'object' && v !== null && !Array.isArray(v);
 
@@ -84,7 +85,11 @@ export function sanitizeValue(value: unknown, schema: Json | undefined): unknown
     if (typeof value.$expr === 'string') return value;
     const props = isObj(schema?.properties) ? (schema.properties as Record<string, Json>) : undefined;
     const out: Json = {};
-    for (const [k, v] of Object.entries(value)) out[k] = sanitizeValue(v, props?.[k]);
+    for (const [k, v] of Object.entries(value)) {
+      // JSON.parse makes "__proto__" an own key; assigning it back would swap the object's prototype.
+      if (UNSAFE_KEYS.has(k)) continue;
+      out[k] = sanitizeValue(v, props?.[k]);
+    }
     return out;
   }
   return value;
@@ -159,7 +164,7 @@ export function restorePage(input: unknown, specs: readonly WidgetSpec[]): Resto
       id,
       kind,
       version: typeof w.version === 'number' && Number.isInteger(w.version) && w.version >= 1 ? w.version : 1,
-      props: isObj(w.props) ? { ...w.props } : {},
+      props: isObj(w.props) ? (sanitizeValue(w.props, undefined) as Props) : {},
       layout: {
         pc: gridPos(lay.pc, { x: 0, y: 0, ...pcSize }),
         mobile: gridPos(lay.mobile, { x: 0, y: 0, ...mSize }),
