@@ -217,6 +217,11 @@ export function restorePage(input: unknown, specs: readonly WidgetSpec[]): Resto
     return [out, ...hoisted];
   }
 
+  if (typeof doc.version === 'number' && doc.version > PAGE_FORMAT_VERSION)
+    issues.push({
+      path: '/version',
+      message: `document format ${doc.version} is newer than ${PAGE_FORMAT_VERSION}; loaded as far as understood`,
+    });
   const widgets = (Array.isArray(doc.widgets) ? doc.widgets : []).flatMap((w, i) =>
     restoreWidget(w, `/widgets/${i}`),
   );
