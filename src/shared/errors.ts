@@ -83,6 +83,7 @@ export const E = {
     '只能对本系统的子用户执行此操作',
   ),
   GRANT_INVALID: def(1310, 400, 'grant names something not in this project', '授权项不属于该系统'),
+  PAGE_INVALID: def(1203, 400, 'page document invalid', '页面数据校验失败'),
 } as const satisfies Record<string, ErrorDef>;
 
 export type ErrorName = keyof typeof E;

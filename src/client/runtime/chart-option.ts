@@ -1,0 +1,78 @@
+/** echarts option builders shared by the chart kinds (plain data; echarts itself loads lazily). */
+import { bool, color, nums, str, strings } from '../../shared/props.ts';
+
+export interface Point {
+  name: string;
+  value: number;
+}
+
+/** Groups rows by a dimension field and aggregates a measure (count, sum, avg, max, min). */
+export function aggregate(
+  rows: Record<string, unknown>[],
+  dim: string,
+  measure: string,
+  how: string,
+): Point[] {
+  const groups = new Map<string, number[]>();
+  for (const r of rows) {
+    const key = str(r[dim], '');
+    const v = Number(r[measure]);
+    const list = groups.get(key) ?? [];
+    list.push(Number.isFinite(v) ? v : 0);
+    groups.set(key, list);
+  }
+  return [...groups].map(([name, vs]) => {
+    const sum = vs.reduce((a, b) => a + b, 0);
+    const value =
+      how === 'sum'
+        ? sum
+        : how === 'avg'
+          ? sum / vs.length
+          : how === 'max'
+            ? Math.max(...vs)
+            : how === 'min'
+              ? Math.min(...vs)
+              : vs.length;
+    return { name, value };
+  });
+}
+
+export function seriesOption(type: string, points: Point[]): Record<string, unknown> {
+  if (type === 'pie')
+    return { tooltip: { trigger: 'item' }, series: [{ type: 'pie', radius: '50%', data: points }] };
+  return {
+    tooltip: { trigger: 'axis' },
+    xAxis: { type: 'category', data: points.map((p) => p.name) },
+    yAxis: { type: 'value' },
+    series: [{ type: type === 'line' ? 'line' : 'bar', data: points.map((p) => p.value) }],
+  };
+}
+
+/** Line and column charts: name, value (numbers), categories, showGrid, showStyle, barColor (#0098FF). */
+export function cartesianOption(
+  type: 'bar' | 'line',
+  props: Record<string, unknown>,
+): Record<string, unknown> {
+  const c = color(props.barColor, '#0098FF');
+  return {
+    title: str(props.title) ? { text: str(props.title) } : undefined,
+    tooltip: { trigger: 'axis' },
+    grid: { show: bool(props.showGrid, true) },
+    xAxis: {
+      type: 'category',
+      data: strings(props.categories),
+      splitLine: { show: bool(props.showGrid, true) },
+    },
+    yAxis: { type: 'value', splitLine: { show: bool(props.showGrid, true) } },
+    series: [
+      {
+        type,
+        name: str(props.name),
+        data: nums(props.value),
+        smooth: type === 'line' && bool(props.smooth),
+        itemStyle: { color: c },
+        label: { show: bool(props.showStyle) },
+      },
+    ],
+  };
+}

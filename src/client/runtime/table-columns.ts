@@ -1,0 +1,44 @@
+/** Table helpers shared by the data-bound table kinds. */
+import type { FieldMeta } from './widget-context.ts';
+
+export interface DataColumn {
+  key: string;
+  dataIndex?: string;
+  title: string;
+  width?: number;
+  sorter?: boolean;
+  render?: (value: unknown, row: Record<string, unknown>, index: number) => string | number;
+}
+
+/** Text of a cell: relate values show their display name (`_field`), objects their name. */
+export function cellText(v: unknown): string {
+  if (v === null || v === undefined) return '';
+  if (Array.isArray(v)) return v.map(cellText).join(', ');
+  if (typeof v === 'object') {
+    const o = v as Record<string, unknown>;
+    return cellText(o.__name ?? o.name ?? o._id ?? '');
+  }
+  return String(v);
+}
+
+export function rowKey(row: Record<string, unknown>): string {
+  return String(row._id ?? JSON.stringify(row));
+}
+
+/** Columns from field meta (hidden fields left out), with an optional index column first. */
+export function dataColumns(
+  fields: FieldMeta[] | undefined,
+  opts: { index?: boolean; sort?: boolean },
+): DataColumn[] {
+  const cols: DataColumn[] = (fields ?? [])
+    .filter((f) => !f.hide)
+    .map((f) => ({
+      key: f.key,
+      dataIndex: f.key,
+      title: f.name,
+      sorter: opts.sort ? true : undefined,
+      render: (_v, row) => cellText(row[`_${f.key}`] ?? row[f.key]),
+    }));
+  if (opts.index) cols.unshift({ key: '__index', title: '#', width: 56, render: (_v, _r, i) => i + 1 });
+  return cols;
+}

@@ -1,0 +1,92 @@
+/**
+ * What a widget's render may use from the page runtime: data rows, form values and the action
+ * dispatcher. The page renderer (and the designer canvas) provide it; renders never fetch by themselves.
+ */
+import { createContext, createElement, type ReactNode, useContext, useState } from 'react';
+import type { ExprScope } from '../../shared/expr/index.ts';
+
+export interface FieldMeta {
+  key: string;
+  name: string;
+  type?: string;
+  hide?: boolean;
+}
+
+export interface WidgetData {
+  rows: Record<string, unknown>[];
+  meta: { fields?: FieldMeta[]; total?: number };
+  loading: boolean;
+  error?: string;
+}
+
+/** An event fired by a widget; the runtime looks up the widget's event → actions list and runs it. */
+export interface WidgetEvent {
+  widget: string;
+  event: string;
+  payload?: unknown;
+}
+
+export interface WidgetRuntime {
+  mode: 'design' | 'runtime' | 'preview';
+  lang: 'zh' | 'en';
+  /** Rows and meta of the data source bound to a widget. */
+  data: (widgetId: string) => WidgetData;
+  values: Record<string, unknown>;
+  setValue: (widgetId: string, value: unknown) => void;
+  dispatch: (event: WidgetEvent) => void;
+  scope: ExprScope;
+  /** Renders another page inside this one (page and simple-page kinds). */
+  renderPage?: (pageId: string) => ReactNode;
+}
+
+const EMPTY: WidgetData = { rows: [], meta: {}, loading: false };
+
+/** A runtime with no data and local-only values: used by the designer canvas, tests and SSR. */
+export function staticRuntime(over: Partial<WidgetRuntime> = {}): WidgetRuntime {
+  const values: Record<string, unknown> = {};
+  return {
+    mode: 'design',
+    lang: 'zh',
+    data: () => EMPTY,
+    values,
+    setValue: (id, v) => {
+      values[id] = v;
+    },
+    dispatch: () => {},
+    scope: {},
+    ...over,
+  };
+}
+
+export const WidgetContext = createContext<WidgetRuntime>(staticRuntime());
+
+export function WidgetRuntimeProvider(props: { runtime: WidgetRuntime; children?: ReactNode }) {
+  return createElement(WidgetContext.Provider, { value: props.runtime }, props.children);
+}
+
+export function useRuntime(): WidgetRuntime {
+  return useContext(WidgetContext);
+}
+
+export function useWidgetData(widgetId: string): WidgetData {
+  return useContext(WidgetContext).data(widgetId);
+}
+
+/** A widget's value: held by the runtime (so expressions and forms see it), mirrored locally to re-render. */
+export function useWidgetValue<T>(widgetId: string, initial: T): [T, (v: T) => void] {
+  const rt = useContext(WidgetContext);
+  const stored = rt.values[widgetId];
+  const [value, setLocal] = useState<T>(stored === undefined ? initial : (stored as T));
+  const set = (v: T) => {
+    setLocal(v);
+    rt.setValue(widgetId, v);
+    rt.dispatch({ widget: widgetId, event: 'onChange', payload: v });
+  };
+  return [value, set];
+}
+
+/** Fires a widget event (onClick, onChange, ...) to the runtime's action runner. */
+export function useDispatch(widgetId: string): (event: string, payload?: unknown) => void {
+  const rt = useContext(WidgetContext);
+  return (event, payload) => rt.dispatch({ widget: widgetId, event, payload });
+}

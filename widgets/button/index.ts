@@ -1,0 +1,15 @@
+import { defineWidget } from '../define.ts';
+import schema from './schema.json' with { type: 'json' };
+
+export default defineWidget({
+  kind: 'button',
+  category: 'base',
+  schema,
+  // Loaded on first render, so the registry (and the server) never pulls in React views or antd.
+  render: () => import('./render.tsx').then((m) => m.ButtonWidget),
+  meta: {
+    title: { zh: '按钮', en: 'Button' },
+    icon: 'BorderOutlined',
+    size: { width: 100, height: 32 },
+  },
+});

@@ -1,0 +1,15 @@
+import { defineWidget } from '../define.ts';
+import schema from './schema.json' with { type: 'json' };
+
+export default defineWidget({
+  kind: 'chart-funnel',
+  category: 'chart',
+  schema,
+  // Loaded on first render, so the registry (and the server) never pulls in React views or antd.
+  render: () => import('./render.tsx').then((m) => m.ChartFunnelWidget),
+  meta: {
+    title: { zh: '漏斗图', en: 'Funnel' },
+    icon: 'FunnelPlotOutlined',
+    size: { width: 300, height: 300 },
+  },
+});

@@ -1,0 +1,34 @@
+import { useECharts } from '../../src/client/runtime/use-echarts.ts';
+import { bool, list, num, obj, str } from '../../src/shared/props.ts';
+import type { WidgetRenderProps } from '../define.ts';
+
+const CENTER_X = { left: '30%', center: '50%', right: '70%' } as const;
+
+/** Pie: size is the outer radius in percent (10–90, default 50); ring cuts the middle out. */
+export function ChartPieWidget({ props }: WidgetRenderProps) {
+  const size = Math.max(10, Math.min(90, num(props.size, 50)));
+  const pos =
+    props.legendPosition === 'top' || props.legendPosition === 'left' || props.legendPosition === 'right'
+      ? props.legendPosition
+      : 'bottom';
+  const x =
+    CENTER_X[props.piePosition === 'left' || props.piePosition === 'right' ? props.piePosition : 'center'];
+  const ref = useECharts({
+    title: bool(props.showTitle) ? { text: str(props.title), left: 'center' } : undefined,
+    tooltip: { trigger: 'item' },
+    legend: bool(props.showLegend, true)
+      ? { [pos]: 0, orient: props.orient === 'vertical' ? 'vertical' : 'horizontal' }
+      : undefined,
+    series: [
+      {
+        type: 'pie',
+        center: [x, '50%'],
+        radius: bool(props.showRing) ? [`${size * 0.6}%`, `${size}%`] : `${size}%`,
+        data: list(props.data)
+          .map(obj)
+          .map((d) => ({ name: str(d.name), value: num(d.value, 0) })),
+      },
+    ],
+  });
+  return <div ref={ref} style={{ width: '100%', height: '100%', minHeight: 200 }} />;
+}

@@ -1,0 +1,15 @@
+import { defineWidget } from '../define.ts';
+import schema from './schema.json' with { type: 'json' };
+
+export default defineWidget({
+  kind: 'checkbox',
+  category: 'input',
+  schema,
+  // Loaded on first render, so the registry (and the server) never pulls in React views or antd.
+  render: () => import('./render.tsx').then((m) => m.CheckboxWidget),
+  meta: {
+    title: { zh: '多选框', en: 'Checkbox' },
+    icon: 'CheckSquareOutlined',
+    size: { width: 200, height: 32 },
+  },
+});

@@ -1,0 +1,15 @@
+import { defineWidget } from '../define.ts';
+import schema from './schema.json' with { type: 'json' };
+
+export default defineWidget({
+  kind: 'datepicker',
+  category: 'input',
+  schema,
+  // Loaded on first render, so the registry (and the server) never pulls in React views or antd.
+  render: () => import('./render.tsx').then((m) => m.DatepickerWidget),
+  meta: {
+    title: { zh: '日期选择', en: 'Date picker' },
+    icon: 'CalendarOutlined',
+    size: { width: 200, height: 32 },
+  },
+});

@@ -1,0 +1,15 @@
+import { defineWidget } from '../define.ts';
+import schema from './schema.json' with { type: 'json' };
+
+export default defineWidget({
+  kind: 'image',
+  category: 'base',
+  schema,
+  // Loaded on first render, so the registry (and the server) never pulls in React views or antd.
+  render: () => import('./render.tsx').then((m) => m.ImageWidget),
+  meta: {
+    title: { zh: '图片', en: 'Image' },
+    icon: 'PictureOutlined',
+    size: { width: 200, height: 150 },
+  },
+});

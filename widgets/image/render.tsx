@@ -1,0 +1,25 @@
+import { Empty } from 'antd';
+import { num, str } from '../../src/shared/props.ts';
+import { safeUrl } from '../../src/shared/sanitize.ts';
+import type { WidgetRenderProps } from '../define.ts';
+
+export function ImageWidget({ props }: WidgetRenderProps) {
+  const src = safeUrl(str(props.src));
+  const link = safeUrl(str(props.link));
+  if (!src) return <Empty image={Empty.PRESENTED_IMAGE_SIMPLE} />;
+  const fit = props.fit === 'contain' || props.fit === 'fill' ? props.fit : 'cover';
+  const img = (
+    <img
+      src={src}
+      alt={str(props.alt)}
+      style={{ width: '100%', height: '100%', objectFit: fit, borderRadius: num(props.radius, 0) }}
+    />
+  );
+  return link ? (
+    <a href={link} target="_blank" rel="noopener noreferrer">
+      {img}
+    </a>
+  ) : (
+    img
+  );
+}

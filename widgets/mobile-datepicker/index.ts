@@ -1,0 +1,15 @@
+import { defineWidget } from '../define.ts';
+import schema from './schema.json' with { type: 'json' };
+
+export default defineWidget({
+  kind: 'mobile-datepicker',
+  category: 'input',
+  schema,
+  // Loaded on first render, so the registry (and the server) never pulls in React views or antd.
+  render: () => import('./render.tsx').then((m) => m.MobileDatepickerWidget),
+  meta: {
+    title: { zh: '移动端日期', en: 'Mobile date picker' },
+    icon: 'FieldTimeOutlined',
+    size: { width: 200, height: 32 },
+  },
+});

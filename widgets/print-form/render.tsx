@@ -1,0 +1,31 @@
+import { cellText } from '../../src/client/runtime/table-columns.ts';
+import { useWidgetData } from '../../src/client/runtime/widget-context.ts';
+import { bool, list, num, obj, str } from '../../src/shared/props.ts';
+import type { WidgetRenderProps } from '../define.ts';
+
+/** One record as label/value pairs in 2, 3 or 4 columns (default 2). */
+export function PrintFormWidget({ id, props }: WidgetRenderProps) {
+  const data = useWidgetData(id);
+  const record = data.rows[0] ?? {};
+  const columns = [2, 3, 4].includes(num(props.columns, 2)) ? num(props.columns, 2) : 2;
+  const declared = list(props.fields).map(obj);
+  const fields = declared.length
+    ? declared.map((f) => ({ key: str(f.field), title: str(f.title, str(f.field)) }))
+    : (data.meta.fields ?? []).filter((f) => !f.hide).map((f) => ({ key: f.key, title: f.name }));
+  const border = bool(props.border, true) ? '1px solid #000' : 'none';
+  return (
+    <div>
+      {str(props.title) && (
+        <div style={{ fontWeight: 600, textAlign: 'center', padding: 6 }}>{str(props.title)}</div>
+      )}
+      <div style={{ display: 'grid', gridTemplateColumns: `repeat(${columns}, 1fr)`, border }}>
+        {fields.map((f) => (
+          <div key={f.key} style={{ border, padding: '4px 6px' }}>
+            <strong>{f.title}: </strong>
+            {cellText(record[f.key])}
+          </div>
+        ))}
+      </div>
+    </div>
+  );
+}

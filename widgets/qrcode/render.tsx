@@ -1,0 +1,19 @@
+import { QRCode } from 'antd';
+import { color, str } from '../../src/shared/props.ts';
+import type { WidgetRenderProps } from '../define.ts';
+
+const LEVELS = ['L', 'M', 'Q', 'H'] as const;
+
+export function QrcodeWidget({ props }: WidgetRenderProps) {
+  return (
+    <QRCode
+      value={str(props.value, ' ') || ' '}
+      size={80}
+      bordered={false}
+      color={color(props.color, '#000000')}
+      bgColor={color(props.bgColor, '#ffffff')}
+      errorLevel={LEVELS.find((l) => l === props.errorLevel) ?? 'M'}
+      style={{ width: '100%', height: '100%' }}
+    />
+  );
+}

@@ -1,0 +1,15 @@
+import { Empty } from 'antd';
+import { useRuntime } from '../../src/client/runtime/widget-context.ts';
+import { str } from '../../src/shared/props.ts';
+import type { WidgetRenderProps } from '../define.ts';
+
+export function SimplePageWidget({ props }: WidgetRenderProps) {
+  const rt = useRuntime();
+  const page = str(props.page);
+  return (
+    <div style={{ height: '100%' }}>
+      {str(props.title) && <div style={{ fontWeight: 600, marginBottom: 8 }}>{str(props.title)}</div>}
+      {page && rt.renderPage ? rt.renderPage(page) : <Empty description={page || undefined} />}
+    </div>
+  );
+}

@@ -1,0 +1,42 @@
+import { Table } from 'antd';
+import { dataColumns, rowKey } from '../../src/client/runtime/table-columns.ts';
+import { useDispatch, useWidgetData } from '../../src/client/runtime/widget-context.ts';
+import { bool, list, obj, str } from '../../src/shared/props.ts';
+import type { WidgetRenderProps } from '../define.ts';
+
+/** Table view of the simple mode: fields chosen and hidden by `field` (_field, _hide); border, summary, index. */
+export function SimpleTableWidget({ id, props }: WidgetRenderProps) {
+  const data = useWidgetData(id);
+  const dispatch = useDispatch(id);
+  const picked = list(props.field).map(obj);
+  const hidden = new Set(picked.filter((f) => bool(f._hide)).map((f) => str(f._field)));
+  const order = picked.map((f) => str(f._field));
+  const fields = (data.meta.fields ?? [])
+    .filter((f) => !hidden.has(f.key))
+    .sort((a, b) => (order.indexOf(a.key) + 1 || 1e9) - (order.indexOf(b.key) + 1 || 1e9));
+  return (
+    <div>
+      {str(props.title) && <div style={{ fontWeight: 600, marginBottom: 8 }}>{str(props.title)}</div>}
+      <Table
+        size="small"
+        rowKey={rowKey}
+        bordered={bool(props.border)}
+        loading={data.loading}
+        columns={dataColumns(fields, { index: bool(props.index) })}
+        dataSource={data.rows}
+        onRow={(record) => ({ onClick: () => dispatch('onRowClick', record) })}
+        summary={
+          bool(props.summary)
+            ? () => (
+                <Table.Summary.Row>
+                  <Table.Summary.Cell index={0}>
+                    合计 {data.meta.total ?? data.rows.length}
+                  </Table.Summary.Cell>
+                </Table.Summary.Row>
+              )
+            : undefined
+        }
+      />
+    </div>
+  );
+}
