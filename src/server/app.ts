@@ -52,7 +52,7 @@ export async function buildApp(config: Config, options: BuildOptions = {}): Prom
     forceCloseConnections: 'idle',
     frameworkErrors,
     ajv: {
-      customOptions: { coerceTypes: false, removeAdditional: true, useDefaults: true, allErrors: false },
+      customOptions: { coerceTypes: false, removeAdditional: true, useDefaults: true, allErrors: false, allowUnionTypes: true },
     },
   });
 
