@@ -16,7 +16,7 @@ import autocannon from 'autocannon';
 
 const DURATION = Number(process.env.BENCH_SECONDS ?? 8);
 const CONNECTIONS = Number(process.env.BENCH_CONNECTIONS ?? 20);
-const ROUNDS = Number(process.env.BENCH_ROUNDS ?? 2);
+const ROUNDS = Number(process.env.BENCH_ROUNDS ?? 3);
 
 const sampleUser = {
   _id: '64f0c0ffee0000000000abcd',
