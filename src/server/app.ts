@@ -15,6 +15,7 @@ import { installEnvelope } from './http/envelope.ts';
 import { installErrorHandling } from './http/errors.ts';
 import { installNativeEnvelope } from './http/native-envelope.ts';
 import projectPlugin from './project/plugin.ts';
+import { installRealtime, type RealtimeOptions } from './realtime/index.ts';
 
 declare module 'fastify' {
   interface FastifyInstance {
@@ -33,6 +34,8 @@ export interface BuildOptions {
   database?: Database;
   /** Log to stdout (default: on unless testing). */
   logger?: boolean;
+  /** Tuning of the real-time channels (tests and benchmarks shorten the idle unload). */
+  realtime?: Partial<RealtimeOptions>;
 }
 
 /** Build the app: every area registered, nothing listening. Tests call `app.inject()` on it. */
@@ -92,6 +95,7 @@ export async function buildApp(config: Config, options: BuildOptions = {}): Prom
 
   await app.register(accountPlugin);
   await app.register(projectPlugin);
+  await installRealtime(app, options.realtime);
 
   app.get('/api/health', { schema: { hide: true } }, async () => ({ error: 0, data: { ok: true } }));
 

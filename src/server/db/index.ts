@@ -4,6 +4,8 @@ import SQLite from 'better-sqlite3';
 import { Kysely, type Migration, Migrator, PostgresDialect, SqliteDialect } from 'kysely';
 import pg from 'pg';
 import * as m001 from './migrations/001-foundation.ts';
+// (002-access is being added on another branch; it registers here, before 003.)
+import * as m003 from './migrations/003-realtime.ts';
 import type { DB } from './schema.ts';
 
 export type Dialect = 'sqlite' | 'postgres';
@@ -86,6 +88,8 @@ async function openPostgres(url: string, schema: string | undefined): Promise<Da
 /** The ordered migrations; each receives the dialect for the few places DDL differs. */
 const MIGRATIONS: Record<string, { up(db: Kysely<unknown>, dialect: Dialect): Promise<void> }> = {
   '001-foundation': m001,
+  // '002-access': m002,
+  '003-realtime': m003,
 };
 
 async function migrate(database: Database): Promise<void> {

@@ -78,6 +78,16 @@ export interface PagesTable {
   updated_at: number;
 }
 
+/** Y updates of co-edited documents: appended rows plus compacted snapshot rows. */
+export interface PageUpdatesTable {
+  seq: Generated<number>;
+  doc_id: string;
+  /** 1 for a compacted snapshot row, 0 for an appended update. */
+  snapshot: number;
+  data: Uint8Array;
+  created_at: number;
+}
+
 export interface DB {
   users: UsersTable;
   sessions: SessionsTable;
@@ -86,4 +96,5 @@ export interface DB {
   verify_codes: VerifyCodesTable;
   captchas: CaptchasTable;
   pages: PagesTable;
+  page_updates: PageUpdatesTable;
 }
