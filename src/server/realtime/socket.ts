@@ -64,8 +64,7 @@ export function createSocketServer(http: HttpServer, db: Kysely<DB>): { io: Serv
     const platform = auth.platform === 'app' ? 'app' : auth.platform === 'dev' ? 'dev' : null;
     try {
       const who = token ? await resolveToken(db, token) : undefined;
-      if (!who || who.user.status !== 'active')
-        return next(authError(CLOSE.TOKEN, 'token invalid or expired'));
+      if (who?.user.status !== 'active') return next(authError(CLOSE.TOKEN, 'token invalid or expired'));
       if (!ID.test(projectId) || !platform)
         return next(authError(CLOSE.NOT_FOUND, 'project and platform required'));
       const m = await membership(db, projectId, who.user.id);
@@ -167,7 +166,7 @@ export function createSocketServer(http: HttpServer, db: Kysely<DB>): { io: Serv
       }
       d.lastPing = now;
       const who = await resolveToken(db, d.token);
-      if (!who || who.user.status !== 'active') {
+      if (who?.user.status !== 'active') {
         setImmediate(() => socket.disconnect(true));
         fail(CLOSE.TOKEN, 'token invalid or expired');
       }

@@ -84,7 +84,7 @@ export class YjsServer implements RoomHost {
     const parts = url.pathname.slice(YJS_PATH.length + 1).split('/');
     const token = url.searchParams.get('token') ?? '';
     const auth = token ? await resolveToken(this.opts.db, token).catch(() => undefined) : undefined;
-    if (!auth || auth.user.status !== 'active') return ws.close(CLOSE.TOKEN, 'token invalid or expired');
+    if (auth?.user.status !== 'active') return ws.close(CLOSE.TOKEN, 'token invalid or expired');
     userId = auth.user.id;
     this.rememberSocket(userId, ws);
     const [projectId, pageId] = parts;
@@ -184,7 +184,10 @@ export class YjsServer implements RoomHost {
 
   private rememberSocket(userId: string, ws: WebSocket): void {
     let set = this.byUser.get(userId);
-    if (!set) this.byUser.set(userId, (set = new Set()));
+    if (!set) {
+      set = new Set();
+      this.byUser.set(userId, set);
+    }
     set.add(ws);
   }
 
