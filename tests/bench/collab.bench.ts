@@ -54,6 +54,8 @@ interface Ready {
 interface Mem {
   rss: number;
   heapUsed: number;
+  /** Server CPU time so far (user + system), µs. */
+  cpu: number;
 }
 
 // ───────────────────────────── servers (child processes) ─────────────────────────────
@@ -178,12 +180,16 @@ async function serveBaseline(): Promise<Ready> {
 async function child(kind: string): Promise<void> {
   const ready = kind === 'ours' ? await serveOurs() : await serveBaseline();
   const gc = (globalThis as { gc?: () => void }).gc;
+  process.on('SIGTERM', () => process.exit(0));
+  // 'mem' collects garbage first (memory figures); 'cpu' does not (so forced GCs are not counted).
   process.on('message', (m: string) => {
-    if (m !== 'mem') return;
-    gc?.();
-    gc?.();
+    if (m === 'mem') {
+      gc?.();
+      gc?.();
+    }
+    const c = process.cpuUsage();
     const u = process.memoryUsage();
-    process.send!({ mem: { rss: u.rss, heapUsed: u.heapUsed } });
+    process.send!({ mem: { rss: u.rss, heapUsed: u.heapUsed, cpu: c.user + c.system } });
   });
   process.send!({ ready });
 }
@@ -191,6 +197,7 @@ async function child(kind: string): Promise<void> {
 // ───────────────────────────── harness ─────────────────────────────
 
 interface Stats {
+  sent: number;
   latencies: number[];
   expected: number;
   received: number;
@@ -274,8 +281,9 @@ class Client {
 async function runScenario(
   ready: Ready,
   sc: { rooms: number; clients: number; rate: number; seconds: number },
+  connected: () => Promise<unknown>,
 ): Promise<{ stats: Stats; clients: Client[] }> {
-  const stats: Stats = { latencies: [], expected: 0, received: 0 };
+  const stats: Stats = { sent: 0, latencies: [], expected: 0, received: 0 };
   const clients: Client[] = [];
   for (let r = 0; r < sc.rooms; r++) {
     for (let c = 0; c < sc.clients; c++) clients.push(new Client(`${ready.rooms[r]}${ready.query}`, stats));
@@ -283,6 +291,7 @@ async function runScenario(
   }
   await Promise.all(clients.map((x) => x.open));
   await new Promise((r) => setTimeout(r, 500));
+  await connected();
   const period = 1000 / sc.rate;
   const timers: NodeJS.Timeout[] = [];
   const stopAt = Date.now() + sc.seconds * 1000;
@@ -292,6 +301,7 @@ async function runScenario(
       const tick = () => {
         if (Date.now() >= stopAt) return;
         cl.edit();
+        stats.sent++;
         stats.expected += sc.clients - 1;
       };
       tick();
@@ -310,9 +320,17 @@ function pct(sorted: number[], p: number): number {
   return sorted[Math.min(sorted.length - 1, Math.floor((p / 100) * sorted.length))]!;
 }
 
-function startServer(kind: string): Promise<{ proc: ChildProcess; ready: Ready; mem(): Promise<Mem> }> {
+function startServer(
+  kind: string,
+): Promise<{ proc: ChildProcess; ready: Ready; mem(what?: 'mem' | 'cpu'): Promise<Mem> }> {
   const proc = fork(import.meta.filename, ['--serve', kind], {
-    execArgv: ['--expose-gc', '--import', 'tsx'],
+    // BENCH_PROF=dir writes a CPU profile of each server there.
+    execArgv: [
+      '--expose-gc',
+      '--import',
+      'tsx',
+      ...(process.env.BENCH_PROF ? ['--cpu-prof', `--cpu-prof-dir=${process.env.BENCH_PROF}`] : []),
+    ],
     stdio: ['ignore', 'inherit', 'inherit', 'ipc'],
   });
   return new Promise((resolve, reject) => {
@@ -321,10 +339,10 @@ function startServer(kind: string): Promise<{ proc: ChildProcess; ready: Ready; 
       resolve({
         proc,
         ready: m.ready,
-        mem: () =>
+        mem: (what: 'mem' | 'cpu' = 'mem') =>
           new Promise<Mem>((res) => {
             proc.once('message', (x: { mem: Mem }) => res(x.mem));
-            proc.send('mem');
+            proc.send(what);
           }),
       }),
     );
@@ -332,6 +350,8 @@ function startServer(kind: string): Promise<{ proc: ChildProcess; ready: Ready; 
 }
 
 interface Result {
+  /** Server CPU µs per update received from a client (robust to other load on the machine). */
+  cpuPerUpdate: number;
   p50: number;
   p99: number;
   dropped: number;
@@ -353,18 +373,23 @@ async function measure(kind: string): Promise<ServerResult> {
     ['B', B],
   ] as const) {
     sentAt.clear();
-    const { stats, clients } = await runScenario(server.ready, sc);
+    let before: Mem = idle;
+    const { stats, clients } = await runScenario(server.ready, sc, async () => {
+      before = await server.mem('cpu');
+    });
+    const after = await server.mem('cpu');
     if (name === 'A') loaded = await server.mem();
     for (const c of clients) c.close();
     const sorted = stats.latencies.sort((x, y) => x - y);
     out[name] = {
+      cpuPerUpdate: (after.cpu - before.cpu) / Math.max(1, stats.sent),
       p50: pct(sorted, 50),
       p99: pct(sorted, 99),
       dropped: stats.expected - stats.received,
       deliveries: stats.received,
     };
     process.stdout.write(
-      `  ${kind.padEnd(8)} ${name}: ${stats.received} deliveries, p50 ${out[name].p50.toFixed(2)} ms, p99 ${out[name].p99.toFixed(2)} ms, dropped ${out[name].dropped}\n`,
+      `  ${kind.padEnd(8)} ${name}: ${stats.received} deliveries, p50 ${out[name].p50.toFixed(2)} ms, p99 ${out[name].p99.toFixed(2)} ms, dropped ${out[name].dropped}, server CPU ${out[name].cpuPerUpdate.toFixed(0)} µs/update\n`,
     );
   }
   // Let idle documents unload (ours: flush + compact), then read memory.
@@ -386,18 +411,21 @@ async function main(): Promise<void> {
   );
   const base = await measure('baseline');
   const ours = await measure('ours');
-  const lines: string[] = ['', 'scenario  server     p50 ms   p99 ms   dropped   deliveries'];
+  const lines: string[] = [
+    '',
+    'scenario  server     p50 ms   p99 ms   dropped   deliveries   server µs/update',
+  ];
   for (const sc of ['A', 'B'] as const) {
     for (const [name, r] of [
       ['baseline', base[sc]],
       ['ours', ours[sc]],
     ] as const) {
       lines.push(
-        `${sc.padEnd(9)} ${name.padEnd(9)} ${r.p50.toFixed(2).padStart(7)} ${r.p99.toFixed(2).padStart(8)} ${String(r.dropped).padStart(9)} ${String(r.deliveries).padStart(12)}`,
+        `${sc.padEnd(9)} ${name.padEnd(9)} ${r.p50.toFixed(2).padStart(7)} ${r.p99.toFixed(2).padStart(8)} ${String(r.dropped).padStart(9)} ${String(r.deliveries).padStart(12)} ${r.cpuPerUpdate.toFixed(0).padStart(18)}`,
       );
     }
     lines.push(
-      `${sc.padEnd(9)} ratio     ${(ours[sc].p50 / base[sc].p50).toFixed(2).padStart(7)} ${(ours[sc].p99 / base[sc].p99).toFixed(2).padStart(8)}   (ours / baseline; goal p99 ≤ 2× and ≤ 20 ms, 0 dropped)`,
+      `${sc.padEnd(9)} ratio     ${(ours[sc].p50 / base[sc].p50).toFixed(2).padStart(7)} ${(ours[sc].p99 / base[sc].p99).toFixed(2).padStart(8)} ${''.padStart(22)} ${(ours[sc].cpuPerUpdate / base[sc].cpuPerUpdate).toFixed(2).padStart(18)}   (ours / baseline; goal p99 ≤ 2× and ≤ 20 ms, 0 dropped)`,
     );
   }
   lines.push('', 'memory (after gc)  idle → loaded (A running) → all rooms closed');

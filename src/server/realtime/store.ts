@@ -59,7 +59,7 @@ export class DocStore {
   /** Queue an update for the next batch. */
   append(docId: string, data: Uint8Array): void {
     this.queue.push({ docId, data, at: Date.now() });
-    this.timer ??= setTimeout(() => void this.flush(), this.opts.flushMs);
+    this.timer ??= setTimeout(() => this.flushQuietly(), this.opts.flushMs);
   }
 
   /** Write everything queued so far; resolves once it is in the database. */
@@ -73,6 +73,11 @@ export class DocStore {
     const run = this.chain.then(() => this.write(batch));
     this.chain = run.catch(() => {});
     return run;
+  }
+
+  /** Timer-driven flush: a failure is logged and retried by `write`, never left unhandled. */
+  private flushQuietly(): void {
+    this.flush().catch(() => {});
   }
 
   private async write(batch: Pending[]): Promise<void> {
@@ -92,7 +97,7 @@ export class DocStore {
       // Keep the batch for the next attempt rather than dropping acknowledged edits.
       this.log.error({ err, rows: batch.length }, 'yjs: writing updates failed; will retry');
       this.queue = batch.concat(this.queue);
-      this.timer ??= setTimeout(() => void this.flush(), Math.max(this.opts.flushMs, 1000));
+      this.timer ??= setTimeout(() => this.flushQuietly(), Math.max(this.opts.flushMs, 1000));
       throw err;
     }
     const due: string[] = [];

@@ -36,9 +36,8 @@ export interface RoomHost {
 
 function send(conn: Conn, message: Uint8Array): void {
   if (conn.ws.readyState !== conn.ws.OPEN) return;
-  conn.ws.send(message, (err) => {
-    if (err) conn.ws.terminate();
-  });
+  // A failed write surfaces as the socket's 'error' event, which terminates it.
+  conn.ws.send(message);
 }
 
 /** A loaded document: its Y.Doc, awareness and connections. */
