@@ -36,7 +36,7 @@ const SCHEMA_NAME = /^[a-z_][a-z0-9_]{0,62}$/;
 /** Open the database named by the options and bring its schema up to date. */
 export async function openDatabase(options: DatabaseOptions): Promise<Database> {
   const database = options.url ? await openPostgres(options.url, options.schema) : openSqlite(options.file!);
-  await migrate(database);
+  await migrate(database, options.url ? options.schema : undefined);
   return database;
 }
 
@@ -92,7 +92,7 @@ const MIGRATIONS: Record<string, { up(db: Kysely<unknown>, dialect: Dialect): Pr
   '003-realtime': m003,
 };
 
-async function migrate(database: Database): Promise<void> {
+async function migrate(database: Database, schema: string | undefined): Promise<void> {
   const migrations: Record<string, Migration> = {};
   for (const [name, mig] of Object.entries(MIGRATIONS)) {
     migrations[name] = { up: (db) => mig.up(db, database.dialect) };
@@ -100,6 +100,9 @@ async function migrate(database: Database): Promise<void> {
   const migrator = new Migrator({
     db: database.db,
     provider: { getMigrations: async () => migrations },
+    // Kysely looks for its lock table in every schema unless told which: with several schemas
+    // migrating at once (parallel test files) it could find another's table and skip creating its own.
+    ...(schema ? { migrationTableSchema: schema } : {}),
   });
   const { error, results } = await migrator.migrateToLatest();
   if (error) {
