@@ -1,4 +1,6 @@
+import { type ChildProcess, spawn } from 'node:child_process';
 import fs from 'node:fs';
+import net from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
 import type { FastifyInstance } from 'fastify';
@@ -177,4 +179,59 @@ export function closeCode(url: string, ms = 3000): Promise<number> {
     });
     ws.on('error', () => {});
   });
+}
+
+function freePort(): Promise<number> {
+  return new Promise((resolve) => {
+    const srv = net.createServer();
+    srv.listen(0, '127.0.0.1', () => {
+      const { port } = srv.address() as net.AddressInfo;
+      srv.close(() => resolve(port));
+    });
+  });
+}
+
+async function healthy(port: number, ms: number): Promise<void> {
+  const end = Date.now() + ms;
+  for (;;) {
+    try {
+      const res = await fetch(`http://127.0.0.1:${port}/api/health`);
+      if (res.ok) return;
+    } catch {
+      // not up yet
+    }
+    if (Date.now() > end) throw new Error('server did not start');
+    await new Promise((r) => setTimeout(r, 200));
+  }
+}
+
+/** Start `src/server/main.ts` as its own process on the env's database; answers once it is healthy. */
+export async function spawnServer(
+  config: Config,
+  extra: Record<string, string> = {},
+): Promise<{ proc: ChildProcess; port: number; url: string }> {
+  const port = await freePort();
+  const proc = spawn(process.execPath, ['--import', 'tsx', 'src/server/main.ts'], {
+    cwd: path.resolve(import.meta.dirname, '../..'),
+    stdio: 'ignore',
+    env: {
+      ...process.env,
+      PORT: String(port),
+      HOST: '127.0.0.1',
+      DATA_DIR: config.dataDir,
+      DATABASE_URL: config.databaseUrl ?? '',
+      DATABASE_SCHEMA: config.databaseSchema ?? '',
+      CLIENT_DIR: config.clientDir,
+      REDIS_URL: '',
+      LOG_LEVEL: 'error',
+      ...extra,
+    },
+  });
+  try {
+    await healthy(port, 45_000);
+  } catch (err) {
+    proc.kill('SIGKILL');
+    throw err;
+  }
+  return { proc, port, url: `ws://127.0.0.1:${port}` };
 }

@@ -1,6 +1,4 @@
-import { type ChildProcess, spawn } from 'node:child_process';
-import net from 'node:net';
-import path from 'node:path';
+import type { ChildProcess } from 'node:child_process';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { testDialects } from '../helpers/db.ts';
 import {
@@ -8,37 +6,13 @@ import {
   type RealtimeEnv,
   type Seed,
   seed,
+  spawnServer,
   synced,
   until,
   yClient,
 } from '../helpers/realtime.ts';
 
 const dialects = await testDialects();
-const ROOT = path.resolve(import.meta.dirname, '../..');
-
-function freePort(): Promise<number> {
-  return new Promise((resolve) => {
-    const srv = net.createServer();
-    srv.listen(0, '127.0.0.1', () => {
-      const { port } = srv.address() as net.AddressInfo;
-      srv.close(() => resolve(port));
-    });
-  });
-}
-
-async function healthy(port: number, ms: number): Promise<void> {
-  const end = Date.now() + ms;
-  for (;;) {
-    try {
-      const res = await fetch(`http://127.0.0.1:${port}/api/health`);
-      if (res.ok) return;
-    } catch {
-      // not up yet
-    }
-    if (Date.now() > end) throw new Error('server did not start');
-    await new Promise((r) => setTimeout(r, 200));
-  }
-}
 
 describe.each(dialects)('kill -9 during editing on %s', (dialect) => {
   let env: RealtimeEnv;
@@ -57,25 +31,9 @@ describe.each(dialects)('kill -9 during editing on %s', (dialect) => {
   });
 
   it('loses at most the last second of edits', async () => {
-    const port = await freePort();
-    const { config } = env;
-    proc = spawn(process.execPath, ['--import', 'tsx', 'src/server/main.ts'], {
-      cwd: ROOT,
-      stdio: 'ignore',
-      env: {
-        ...process.env,
-        PORT: String(port),
-        HOST: '127.0.0.1',
-        DATA_DIR: config.dataDir,
-        DATABASE_URL: config.databaseUrl ?? '',
-        DATABASE_SCHEMA: config.databaseSchema ?? '',
-        CLIENT_DIR: config.clientDir,
-        REDIS_URL: '',
-        LOG_LEVEL: 'error',
-      },
-    });
-    await healthy(port, 45_000);
-    const c = yClient(`ws://127.0.0.1:${port}`, s.projectId, s.pageId, s.owner.token);
+    const server = await spawnServer(env.config);
+    proc = server.proc;
+    const c = yClient(server.url, s.projectId, s.pageId, s.owner.token);
     await synced(c.provider, 10_000);
     const log = c.doc.getArray<{ i: number; t: number }>('log');
     let i = 0;
@@ -83,10 +41,10 @@ describe.each(dialects)('kill -9 during editing on %s', (dialect) => {
     await new Promise((r) => setTimeout(r, 2500));
     // Killed while edits are still flowing.
     const killedAt = Date.now();
-    proc.kill('SIGKILL');
+    server.proc.kill('SIGKILL');
     clearInterval(timer);
     c.provider.destroy();
-    await new Promise((r) => proc!.once('exit', r));
+    await new Promise((r) => server.proc.once('exit', r));
     proc = undefined;
 
     const r = await env.start();

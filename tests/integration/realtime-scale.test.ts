@@ -10,6 +10,7 @@ import {
   type Running,
   type Seed,
   seed,
+  spawnServer,
   synced,
   until,
   yClient,
@@ -58,7 +59,7 @@ describe.skipIf(!redisUp)(`two servers over Redis on ${dialect}`, () => {
     await env?.cleanup();
   });
 
-  const client = (target: Running, token: string, page: string) => {
+  const client = (target: { url: string }, token: string, page: string) => {
     const c = yClient(target.url, s.projectId, page, token);
     clients.push(c);
     return c;
@@ -141,4 +142,25 @@ describe.skipIf(!redisUp)(`two servers over Redis on ${dialect}`, () => {
     expect(Date.now() - t0).toBeLessThan(1000);
     expect(onA.connected).toBe(true);
   });
+
+  it('two server processes (main.ts) serve one page and converge', async () => {
+    const extra = { REDIS_URL };
+    const [p1, p2] = await Promise.all([spawnServer(env.config, extra), spawnServer(env.config, extra)]);
+    try {
+      const page = await addPage(a.app, s.projectId);
+      const x = client(p1, s.owner.token, page);
+      const y = client(p2, s.admin.token, page);
+      await Promise.all([synced(x.provider, 10_000), synced(y.provider, 10_000)]);
+      x.doc.getText('t').insert(0, 'one ');
+      y.doc.getMap('m').set('k', 'two');
+      await until(
+        () => y.doc.getText('t').toString() === 'one ' && x.doc.getMap('m').get('k') === 'two',
+        5000,
+        'convergence across processes',
+      );
+    } finally {
+      p1.proc.kill('SIGTERM');
+      p2.proc.kill('SIGTERM');
+    }
+  }, 120_000);
 });
