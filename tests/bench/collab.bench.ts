@@ -14,8 +14,8 @@
  * Prints p50/p99 delivery latency, the ours/baseline ratio, dropped updates and server memory
  * (RSS/heap) idle → loaded → after all rooms closed.
  *
- * Env: BENCH_A_ROOMS (500) BENCH_A_CLIENTS (3) BENCH_A_RATE (1/s) BENCH_A_SECONDS (12)
- *      BENCH_B_CLIENTS (50) BENCH_B_RATE (20/s) BENCH_B_SECONDS (8) BENCH_IDLE_MS (1000)
+ * Env: BENCH_A_ROOMS (500) BENCH_A_CLIENTS (3) BENCH_A_RATE (1/s) BENCH_A_SECONDS (10)
+ *      BENCH_B_CLIENTS (50) BENCH_B_RATE (20/s) BENCH_B_SECONDS (6) BENCH_IDLE_MS (1000)
  */
 import { type ChildProcess, fork } from 'node:child_process';
 import fs from 'node:fs';
@@ -34,13 +34,13 @@ const A = {
   rooms: env('BENCH_A_ROOMS', 500),
   clients: env('BENCH_A_CLIENTS', 3),
   rate: env('BENCH_A_RATE', 1),
-  seconds: env('BENCH_A_SECONDS', 12),
+  seconds: env('BENCH_A_SECONDS', 10),
 };
 const B = {
   rooms: 1,
   clients: env('BENCH_B_CLIENTS', 50),
   rate: env('BENCH_B_RATE', 20),
-  seconds: env('BENCH_B_SECONDS', 8),
+  seconds: env('BENCH_B_SECONDS', 6),
 };
 const IDLE_MS = env('BENCH_IDLE_MS', 1000);
 
@@ -206,10 +206,16 @@ interface Stats {
 /** Send times by `${client}:${clock}` of the update's last struct. */
 const sentAt = new Map<string, number>();
 
-function updateKey(update: Uint8Array): string | undefined {
-  const { to } = Y.parseUpdateMeta(update);
-  for (const [client, clock] of to) return `${client}:${clock}`;
-  return undefined;
+/** `${client}:${clock}` of every struct in an update (servers may merge several updates into one). */
+function updateKeys(update: Uint8Array, skipClient?: number): string[] {
+  const { from, to } = Y.parseUpdateMeta(update);
+  const keys: string[] = [];
+  for (const [client, start] of from) {
+    if (client === skipClient) continue;
+    const end = to.get(client) ?? start;
+    for (let clock = start; clock < end; clock++) keys.push(`${client}:${clock}`);
+  }
+  return keys;
 }
 
 class Client {
@@ -232,8 +238,8 @@ class Client {
     this.ws.on('message', (data: Buffer) => this.receive(data));
     this.doc.on('update', (update: Uint8Array, origin: unknown) => {
       if (origin === 'remote') return;
-      const key = updateKey(update);
-      if (key) sentAt.set(key, performance.now());
+      const now = performance.now();
+      for (const key of updateKeys(update)) sentAt.set(key, now);
       const enc = encoding.createEncoder();
       encoding.writeVarUint(enc, 0);
       syncProtocol.writeUpdate(enc, update);
@@ -257,11 +263,14 @@ class Client {
       syncProtocol.writeSyncStep2(enc, this.doc, decoding.readVarUint8Array(dec));
       this.ws.send(encoding.toUint8Array(enc));
     } else if (sub === syncProtocol.messageYjsUpdate) {
-      const key = updateKey(decoding.readVarUint8Array(dec));
-      const t = key === undefined ? undefined : sentAt.get(key);
-      if (t !== undefined) {
-        this.stats.latencies.push(performance.now() - t);
-        this.stats.received++;
+      const now = performance.now();
+      // Our own changes echoed back (a server may do that for merged batches) are not deliveries.
+      for (const key of updateKeys(decoding.readVarUint8Array(dec), this.doc.clientID)) {
+        const t = sentAt.get(key);
+        if (t !== undefined) {
+          this.stats.latencies.push(now - t);
+          this.stats.received++;
+        }
       }
     }
   }

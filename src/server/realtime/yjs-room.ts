@@ -45,6 +45,9 @@ export class Room {
   readonly doc = new Y.Doc();
   readonly awareness = new awarenessProtocol.Awareness(this.doc);
   readonly conns = new Set<Conn>();
+  private outbox: Uint8Array[] = [];
+  private outboxOrigins = new Set<unknown>();
+  private outboxScheduled = false;
   private idleTimer: NodeJS.Timeout | undefined;
   state: 'loading' | 'ready' | 'unloading' = 'loading';
   /** Resolves when the load finished (rejects when it failed). */
@@ -74,14 +77,37 @@ export class Room {
   }
 
   private onUpdate = (update: Uint8Array, origin: unknown): void => {
+    if (origin === LOADED) return;
+    this.outbox.push(update);
+    this.outboxOrigins.add(origin);
+    if (!this.outboxScheduled) {
+      this.outboxScheduled = true;
+      setImmediate(this.flushOutbox);
+    }
+    if (origin === REMOTE) return;
+    this.host.store.append(this.id, update);
+    this.host.fanout?.publish(this.id, FAN.UPDATE, update);
+  };
+
+  /**
+   * Relay what arrived during one turn of the event loop as one merged update: under load a busy
+   * room sends one frame per client per turn instead of one per update (the socket writes are what
+   * costs). When a single client caused the batch it does not get its own changes back.
+   */
+  private flushOutbox = (): void => {
+    this.outboxScheduled = false;
+    const updates = this.outbox;
+    const origins = this.outboxOrigins;
+    this.outbox = [];
+    this.outboxOrigins = new Set();
+    if (updates.length === 0 || this.conns.size === 0 || this.state === 'unloading') return;
+    const update = updates.length === 1 ? updates[0]! : Y.mergeUpdates(updates);
     const enc = encoding.createEncoder();
     encoding.writeVarUint(enc, MSG.SYNC);
     syncProtocol.writeUpdate(enc, update);
     const message = encoding.toUint8Array(enc);
-    for (const c of this.conns) if (c !== origin) send(c, message);
-    if (origin === REMOTE || origin === LOADED) return;
-    this.host.store.append(this.id, update);
-    this.host.fanout?.publish(this.id, FAN.UPDATE, update);
+    const skip = origins.size === 1 ? origins.values().next().value : undefined;
+    for (const c of this.conns) if (c !== skip) send(c, message);
   };
 
   private onAwareness = (
