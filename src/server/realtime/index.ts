@@ -44,7 +44,12 @@ export async function installRealtime(
 ): Promise<void> {
   const opts = { ...DEFAULTS, ...options };
   const db = app.database.db;
-  const store = new DocStore(db, { flushMs: opts.flushMs, compactEvery: opts.compactEvery }, app.log);
+  const store = new DocStore(
+    db,
+    { flushMs: opts.flushMs, compactEvery: opts.compactEvery },
+    app.log,
+    app.database.sqlite,
+  );
 
   let redis: Redis[] = [];
   let fanout: RedisFanout | undefined;

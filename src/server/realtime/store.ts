@@ -1,3 +1,4 @@
+import type SQLite from 'better-sqlite3';
 import type { Kysely } from 'kysely';
 import * as Y from 'yjs';
 import type { DB } from '../db/schema.ts';
@@ -39,11 +40,26 @@ export class DocStore {
   /** Rows written since start (for tests and benchmarks). */
   written = 0;
 
+  /** On SQLite: one prepared statement in one transaction per batch (the append hot path). */
+  private readonly sqliteInsert: ((rows: Pending[]) => void) | undefined;
+  private readonly sqlite: SQLite.Database | undefined;
+
   constructor(
     private readonly db: Kysely<DB>,
     private readonly opts: StoreOptions,
     private readonly log: Log,
-  ) {}
+    sqlite?: SQLite.Database,
+  ) {
+    this.sqlite = sqlite;
+    if (sqlite) {
+      const stmt = sqlite.prepare(
+        'INSERT INTO page_updates (doc_id, snapshot, data, created_at) VALUES (?, 0, ?, ?)',
+      );
+      this.sqliteInsert = sqlite.transaction((rows: Pending[]) => {
+        for (const p of rows) stmt.run(p.docId, toBuffer(p.data), p.at);
+      });
+    }
+  }
 
   /** Every stored update of a document, snapshot rows included, oldest first. */
   async load(docId: string): Promise<Uint8Array[]> {
@@ -83,16 +99,21 @@ export class DocStore {
   private async write(batch: Pending[]): Promise<void> {
     if (batch.length === 0) return;
     try {
-      for (let i = 0; i < batch.length; i += CHUNK) {
-        const rows = batch.slice(i, i + CHUNK).map((p) => ({
-          doc_id: p.docId,
-          snapshot: 0,
-          data: toBuffer(p.data),
-          created_at: p.at,
-        }));
-        await this.db.insertInto('page_updates').values(rows).execute();
-        this.written += rows.length;
-      }
+      // Never inside someone else's open Kysely transaction: its rollback would take our rows along.
+      if (this.sqliteInsert && !this.sqlite?.inTransaction) {
+        this.sqliteInsert(batch);
+        this.written += batch.length;
+      } else
+        for (let i = 0; i < batch.length; i += CHUNK) {
+          const rows = batch.slice(i, i + CHUNK).map((p) => ({
+            doc_id: p.docId,
+            snapshot: 0,
+            data: toBuffer(p.data),
+            created_at: p.at,
+          }));
+          await this.db.insertInto('page_updates').values(rows).execute();
+          this.written += rows.length;
+        }
     } catch (err) {
       // Keep the batch for the next attempt rather than dropping acknowledged edits.
       this.log.error({ err, rows: batch.length }, 'yjs: writing updates failed; will retry');
@@ -107,7 +128,7 @@ export class DocStore {
       if (n === this.opts.compactEvery) due.push(p.docId);
     }
     for (const docId of due) {
-      await this.compact(docId).catch((err) => this.log.warn({ err, docId }, 'yjs: compaction failed'));
+      await this.compactNow(docId).catch((err) => this.log.warn({ err, docId }, 'yjs: compaction failed'));
     }
   }
 
@@ -115,7 +136,14 @@ export class DocStore {
    * Merge a document's rows into one snapshot row, in one transaction. Throws (and changes nothing)
    * when a stored row cannot be decoded.
    */
-  async compact(docId: string): Promise<void> {
+  compact(docId: string): Promise<void> {
+    // In line with the appends, so a raw append never lands inside a compaction transaction.
+    const run = this.chain.then(() => this.compactNow(docId));
+    this.chain = run.catch(() => {});
+    return run;
+  }
+
+  private async compactNow(docId: string): Promise<void> {
     if (this.compacting.has(docId)) return;
     this.compacting.add(docId);
     try {
