@@ -12,7 +12,7 @@ export interface RealtimeOptions {
   idleMs: number;
   /** Batch window for appending updates (default 100 ms; `kill -9` loses at most this much). */
   flushMs: number;
-  /** Compact a document after this many appended updates (default 200). */
+  /** Compact a document after this many appended updates (default 500; loading 500 small rows takes milliseconds). */
   compactEvery: number;
   /** Prefix of Redis channels and keys (default "lc"). */
   redisPrefix: string;
@@ -32,7 +32,7 @@ declare module 'fastify' {
   }
 }
 
-const DEFAULTS: RealtimeOptions = { idleMs: 30_000, flushMs: 100, compactEvery: 200, redisPrefix: 'lc' };
+const DEFAULTS: RealtimeOptions = { idleMs: 30_000, flushMs: 100, compactEvery: 500, redisPrefix: 'lc' };
 
 /**
  * Both real-time channels on the app's HTTP server: socket.io at /io and co-editing at /yjs. With

@@ -121,11 +121,11 @@ export class DocStore {
       this.timer ??= setTimeout(() => this.flushQuietly(), Math.max(this.opts.flushMs, 1000));
       throw err;
     }
-    const due: string[] = [];
+    const due = new Set<string>();
     for (const p of batch) {
       const n = (this.appended.get(p.docId) ?? 0) + 1;
       this.appended.set(p.docId, n);
-      if (n === this.opts.compactEvery) due.push(p.docId);
+      if (n >= this.opts.compactEvery) due.add(p.docId);
     }
     for (const docId of due) {
       await this.compactNow(docId).catch((err) => this.log.warn({ err, docId }, 'yjs: compaction failed'));
@@ -168,8 +168,9 @@ export class DocStore {
           .values({ doc_id: docId, snapshot: 1, data: toBuffer(merged), created_at: Date.now() })
           .execute();
       });
-      this.appended.set(docId, 0);
     } finally {
+      // Also after a failure: try again after another round of updates, not on every batch.
+      this.appended.set(docId, 0);
       this.compacting.delete(docId);
     }
   }
