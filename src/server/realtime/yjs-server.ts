@@ -68,7 +68,8 @@ export class YjsServer implements RoomHost {
     let userId: string | undefined;
     ws.on('message', (data: Buffer) => {
       if (conn && room) this.receive(room, conn, data);
-      else early.push(data);
+      else if (early.length < 1000) early.push(data);
+      else ws.close(1008, 'too many messages before the document was ready');
     });
     ws.on('error', () => ws.terminate());
     ws.on('close', () => {
