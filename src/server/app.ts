@@ -20,6 +20,7 @@ import { frameworkErrors, installErrorHandling } from './http/errors.ts';
 import { installNativeEnvelope } from './http/native-envelope.ts';
 import memberPlugin from './member/plugin.ts';
 import projectPlugin from './project/plugin.ts';
+import { installRealtime, type RealtimeOptions } from './realtime/index.ts';
 import routePlugin from './route/plugin.ts';
 
 declare module 'fastify' {
@@ -39,6 +40,8 @@ export interface BuildOptions {
   database?: Database;
   /** Log to stdout (default: on unless testing). */
   logger?: boolean;
+  /** Tuning of the real-time channels (tests and benchmarks shorten the idle unload). */
+  realtime?: Partial<RealtimeOptions>;
 }
 
 /** Build the app: every area registered, nothing listening. Tests call `app.inject()` on it. */
@@ -52,7 +55,13 @@ export async function buildApp(config: Config, options: BuildOptions = {}): Prom
     forceCloseConnections: 'idle',
     frameworkErrors,
     ajv: {
-      customOptions: { coerceTypes: false, removeAdditional: true, useDefaults: true, allErrors: false, allowUnionTypes: true },
+      customOptions: {
+        coerceTypes: false,
+        removeAdditional: true,
+        useDefaults: true,
+        allErrors: false,
+        allowUnionTypes: true,
+      },
     },
   });
 
@@ -118,6 +127,7 @@ export async function buildApp(config: Config, options: BuildOptions = {}): Prom
   await app.register(accessPlugin);
   await app.register(memberPlugin);
   await app.register(routePlugin);
+  await installRealtime(app, options.realtime);
 
   app.get('/api/health', { schema: { hide: true } }, async () => ({ error: 0, data: { ok: true } }));
 

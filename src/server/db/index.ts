@@ -5,6 +5,7 @@ import { Kysely, type Migration, Migrator, PostgresDialect, SqliteDialect, sql }
 import pg from 'pg';
 import * as m001 from './migrations/001-foundation.ts';
 import * as m002 from './migrations/002-access.ts';
+import * as m003 from './migrations/003-realtime.ts';
 import * as m004 from './migrations/004-data.ts';
 import type { DB } from './schema.ts';
 
@@ -38,7 +39,7 @@ const SCHEMA_NAME = /^[a-z_][a-z0-9_]{0,62}$/;
 /** Open the database named by the options and bring its schema up to date. */
 export async function openDatabase(options: DatabaseOptions): Promise<Database> {
   const database = options.url ? await openPostgres(options.url, options.schema) : openSqlite(options.file!);
-  await migrate(database);
+  await migrate(database, options.url ? options.schema : undefined);
   return database;
 }
 
@@ -92,18 +93,19 @@ async function openPostgres(url: string, schema: string | undefined): Promise<Da
 const MIGRATIONS: Record<string, { up(db: Kysely<unknown>, dialect: Dialect): Promise<void> }> = {
   '001-foundation': m001,
   '002-access': m002,
+  '003-realtime': m003,
   '004-data': m004,
 };
 
-async function migrate(database: Database): Promise<void> {
+async function migrate(database: Database, configuredSchema: string | undefined): Promise<void> {
   const migrations: Record<string, Migration> = {};
   for (const [name, mig] of Object.entries(MIGRATIONS)) {
     migrations[name] = { up: (db) => mig.up(db, database.dialect) };
   }
   // Kysely looks for its migration tables in every schema unless told which one: with several
   // PostgreSQL schemas in one database (tests, tenants) it would find another schema's tables.
-  let migrationTableSchema: string | undefined;
-  if (database.dialect === 'postgres') {
+  let migrationTableSchema = configuredSchema;
+  if (database.dialect === 'postgres' && !migrationTableSchema) {
     const r = await sql<{ s: string }>`select current_schema() as s`.execute(database.db);
     migrationTableSchema = r.rows[0]?.s;
   }

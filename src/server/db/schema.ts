@@ -157,6 +157,16 @@ export interface InvitationsTable {
   created_at: number;
 }
 
+/** Y updates of co-edited documents: appended rows plus compacted snapshot rows. */
+export interface PageUpdatesTable {
+  seq: Generated<number>;
+  doc_id: string;
+  /** 1 for a compacted snapshot row, 0 for an appended update. */
+  snapshot: number;
+  data: Uint8Array;
+  created_at: number;
+}
+
 export interface DB {
   users: UsersTable;
   sessions: SessionsTable;
@@ -171,4 +181,5 @@ export interface DB {
   roles: RolesTable;
   routes: RoutesTable;
   invitations: InvitationsTable;
+  page_updates: PageUpdatesTable;
 }

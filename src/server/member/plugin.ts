@@ -241,6 +241,7 @@ export default async function memberPlugin(app: FastifyInstance): Promise<void> 
   app.get(`${base}/:id/kick`, { schema: statusSchema, preHandler: requireUser }, async (request) => {
     const { project, member } = await target(request);
     await revokeUserSessions(db, member.user_id);
+    await app.realtime.closeUserConnections(member.user_id);
     return { error: 0, data: publicMember(member, project) };
   });
 
@@ -253,6 +254,7 @@ export default async function memberPlugin(app: FastifyInstance): Promise<void> 
     const { project, member } = await target(request);
     await setStatus(project, member, 'disabled');
     await revokeUserSessions(db, member.user_id);
+    await app.realtime.closeUserConnections(member.user_id);
     return { error: 0, data: await view(project, member.user_id) };
   });
 
@@ -302,6 +304,8 @@ export default async function memberPlugin(app: FastifyInstance): Promise<void> 
           .where('project_id', '=', project.id)
           .execute();
       });
+      // Their live connections into this project end with the membership.
+      await app.realtime.closeUserConnections(member.user_id);
       return { error: 0, data: { removed: true } };
     },
   );

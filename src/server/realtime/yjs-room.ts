@@ -1,0 +1,222 @@
+import * as decoding from 'lib0/decoding';
+import * as encoding from 'lib0/encoding';
+import type { WebSocket } from 'ws';
+import * as awarenessProtocol from 'y-protocols/awareness';
+import * as syncProtocol from 'y-protocols/sync';
+import * as Y from 'yjs';
+import { FAN, type FanKind, type RedisFanout } from './fanout.ts';
+import { applyAll, type DocStore } from './store.ts';
+
+/** y-websocket message types. */
+export const MSG = { SYNC: 0, AWARENESS: 1, AUTH: 2, QUERY_AWARENESS: 3 } as const;
+
+/** Origin of changes that came from another server process. */
+export const REMOTE = Symbol('remote');
+/** Origin of changes read from the database. */
+export const LOADED = Symbol('loaded');
+
+/** One client connection to a document. */
+export interface Conn {
+  ws: WebSocket;
+  userId: string;
+  writable: boolean;
+  /** Awareness client ids this connection controls (removed when it closes). */
+  clients: Set<number>;
+  alive: boolean;
+}
+
+export interface RoomHost {
+  store: DocStore;
+  fanout: RedisFanout | undefined;
+  idleMs: number;
+  log: { warn(obj: object, msg: string): void };
+  stats: { droppedReadOnly: number };
+  unload(room: Room): void;
+}
+
+function send(conn: Conn, message: Uint8Array): void {
+  if (conn.ws.readyState !== conn.ws.OPEN) return;
+  // A failed write surfaces as the socket's 'error' event, which terminates it.
+  conn.ws.send(message);
+}
+
+/** A loaded document: its Y.Doc, awareness and connections. */
+export class Room {
+  readonly doc = new Y.Doc();
+  readonly awareness = new awarenessProtocol.Awareness(this.doc);
+  readonly conns = new Set<Conn>();
+  private outbox: Uint8Array[] = [];
+  private outboxOrigins = new Set<unknown>();
+  private outboxScheduled = false;
+  private idleTimer: NodeJS.Timeout | undefined;
+  state: 'loading' | 'ready' | 'unloading' = 'loading';
+  /** Resolves when the load finished (rejects when it failed). */
+  ready: Promise<void> | undefined;
+  /** Resolves when an unload finished (a new Room may then be loaded for the same id). */
+  unloaded: Promise<void> | undefined;
+
+  constructor(
+    readonly id: string,
+    private readonly host: RoomHost,
+  ) {
+    this.awareness.setLocalState(null);
+  }
+
+  /** Read the stored document. Throws when it cannot be decoded; nothing is written then. */
+  async load(): Promise<void> {
+    const { fanout, store } = this.host;
+    // Subscribe before reading so nothing published in between is missed.
+    if (fanout) await fanout.subscribe(this.id);
+    const updates = await store.load(this.id);
+    applyAll(this.doc, updates, LOADED);
+    this.doc.on('update', this.onUpdate);
+    this.awareness.on('update', this.onAwareness);
+    this.state = 'ready';
+    // Ask peers for anything they hold that is not stored yet (their batch may be in flight).
+    fanout?.publish(this.id, FAN.QUERY, Y.encodeStateVector(this.doc));
+  }
+
+  private onUpdate = (update: Uint8Array, origin: unknown): void => {
+    if (origin === LOADED) return;
+    this.outbox.push(update);
+    this.outboxOrigins.add(origin);
+    if (!this.outboxScheduled) {
+      this.outboxScheduled = true;
+      setImmediate(this.flushOutbox);
+    }
+    if (origin === REMOTE) return;
+    this.host.store.append(this.id, update);
+    this.host.fanout?.publish(this.id, FAN.UPDATE, update);
+  };
+
+  /**
+   * Relay what arrived during one turn of the event loop as one merged update: under load a busy
+   * room sends one frame per client per turn instead of one per update (the socket writes are what
+   * costs). When a single client caused the batch it does not get its own changes back.
+   */
+  private flushOutbox = (): void => {
+    this.outboxScheduled = false;
+    const updates = this.outbox;
+    const origins = this.outboxOrigins;
+    this.outbox = [];
+    this.outboxOrigins = new Set();
+    if (updates.length === 0 || this.conns.size === 0 || this.state === 'unloading') return;
+    const update = updates.length === 1 ? updates[0]! : Y.mergeUpdates(updates);
+    const enc = encoding.createEncoder();
+    encoding.writeVarUint(enc, MSG.SYNC);
+    syncProtocol.writeUpdate(enc, update);
+    const message = encoding.toUint8Array(enc);
+    const skip = origins.size === 1 ? origins.values().next().value : undefined;
+    for (const c of this.conns) if (c !== skip) send(c, message);
+  };
+
+  private onAwareness = (
+    { added, updated, removed }: { added: number[]; updated: number[]; removed: number[] },
+    origin: unknown,
+  ): void => {
+    const changed = added.concat(updated, removed);
+    const conn = origin as Conn;
+    if (this.conns.has(conn)) {
+      for (const id of added) conn.clients.add(id);
+      for (const id of removed) conn.clients.delete(id);
+    }
+    const update = awarenessProtocol.encodeAwarenessUpdate(this.awareness, changed);
+    const enc = encoding.createEncoder();
+    encoding.writeVarUint(enc, MSG.AWARENESS);
+    encoding.writeVarUint8Array(enc, update);
+    const message = encoding.toUint8Array(enc);
+    for (const c of this.conns) if (c !== origin) send(c, message);
+    if (origin !== REMOTE) this.host.fanout?.publish(this.id, FAN.AWARENESS, update);
+  };
+
+  /** Attach a connection: send our state vector and everyone's awareness. */
+  add(conn: Conn): void {
+    this.cancelIdle();
+    this.conns.add(conn);
+    const enc = encoding.createEncoder();
+    encoding.writeVarUint(enc, MSG.SYNC);
+    syncProtocol.writeSyncStep1(enc, this.doc);
+    send(conn, encoding.toUint8Array(enc));
+    const states = this.awareness.getStates();
+    if (states.size > 0) send(conn, this.awarenessMessage([...states.keys()]));
+  }
+
+  private awarenessMessage(clients: number[]): Uint8Array {
+    const enc = encoding.createEncoder();
+    encoding.writeVarUint(enc, MSG.AWARENESS);
+    encoding.writeVarUint8Array(enc, awarenessProtocol.encodeAwarenessUpdate(this.awareness, clients));
+    return encoding.toUint8Array(enc);
+  }
+
+  remove(conn: Conn): void {
+    if (!this.conns.delete(conn)) return;
+    if (conn.clients.size > 0)
+      awarenessProtocol.removeAwarenessStates(this.awareness, [...conn.clients], null);
+    if (this.conns.size === 0) this.scheduleIdle();
+  }
+
+  scheduleIdle(): void {
+    this.cancelIdle();
+    this.idleTimer = setTimeout(() => {
+      if (this.conns.size === 0) this.host.unload(this);
+    }, this.host.idleMs);
+  }
+
+  private cancelIdle(): void {
+    if (this.idleTimer) clearTimeout(this.idleTimer);
+    this.idleTimer = undefined;
+  }
+
+  /** Handle one y-websocket message from a client. Throws on malformed input. */
+  receive(conn: Conn, data: Uint8Array): void {
+    const dec = decoding.createDecoder(data);
+    const type = decoding.readVarUint(dec);
+    if (type === MSG.SYNC) {
+      const sub = decoding.readVarUint(dec);
+      if (sub === syncProtocol.messageYjsSyncStep1) {
+        const enc = encoding.createEncoder();
+        encoding.writeVarUint(enc, MSG.SYNC);
+        syncProtocol.readSyncStep1(dec, enc, this.doc);
+        send(conn, encoding.toUint8Array(enc));
+      } else if (sub === syncProtocol.messageYjsSyncStep2 || sub === syncProtocol.messageYjsUpdate) {
+        const update = decoding.readVarUint8Array(dec);
+        // Readers may sync and watch, but what they send is neither applied nor stored.
+        if (conn.writable) Y.applyUpdate(this.doc, update, conn);
+        else this.host.stats.droppedReadOnly++;
+      } else {
+        throw new Error(`unknown sync message ${sub}`);
+      }
+    } else if (type === MSG.AWARENESS) {
+      awarenessProtocol.applyAwarenessUpdate(this.awareness, decoding.readVarUint8Array(dec), conn);
+    } else if (type === MSG.QUERY_AWARENESS) {
+      send(conn, this.awarenessMessage([...this.awareness.getStates().keys()]));
+    }
+    // Auth messages (2) only flow server → client; anything else is ignored.
+  }
+
+  /** A message for this document from another server process. */
+  receiveRemote(kind: FanKind, payload: Uint8Array): void {
+    if (this.state !== 'ready') return;
+    try {
+      if (kind === FAN.UPDATE) Y.applyUpdate(this.doc, payload, REMOTE);
+      else if (kind === FAN.AWARENESS)
+        awarenessProtocol.applyAwarenessUpdate(this.awareness, payload, REMOTE);
+      else if (kind === FAN.QUERY) {
+        const diff = Y.encodeStateAsUpdate(this.doc, payload);
+        // An update with no structs and no deletions is two zero bytes.
+        if (diff.length > 2) this.host.fanout?.publish(this.id, FAN.UPDATE, diff);
+      }
+    } catch (err) {
+      this.host.log.warn({ err, doc: this.id }, 'yjs: bad message from a peer process');
+    }
+  }
+
+  /** Stop listening and free memory (the caller flushed and compacted). */
+  destroy(): void {
+    this.cancelIdle();
+    this.doc.off('update', this.onUpdate);
+    this.awareness.off('update', this.onAwareness);
+    this.awareness.destroy();
+    this.doc.destroy();
+  }
+}

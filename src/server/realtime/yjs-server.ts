@@ -1,0 +1,241 @@
+import type { IncomingMessage } from 'node:http';
+import type { Duplex } from 'node:stream';
+import type { Kysely } from 'kysely';
+import { type WebSocket, WebSocketServer } from 'ws';
+import { CLOSE, YJS_PATH } from '../../shared/realtime.ts';
+import { resolveToken } from '../account/service.ts';
+import type { DB } from '../db/schema.ts';
+import { membership } from '../project/service.ts';
+import type { FanKind, RedisFanout } from './fanout.ts';
+import type { DocStore } from './store.ts';
+import { type Conn, Room, type RoomHost } from './yjs-room.ts';
+
+const ID = /^[0-9a-f]{24}$/;
+const KEEPALIVE_MS = 30_000;
+
+export interface YjsServerOptions {
+  db: Kysely<DB>;
+  store: DocStore;
+  fanout: RedisFanout | undefined;
+  /** Unload a document this long after its last connection closed. */
+  idleMs: number;
+  log: { warn(obj: object, msg: string): void; error(obj: object, msg: string): void };
+}
+
+/** Role types that may change page documents; everyone else (and reviewers) only reads. */
+const WRITERS = new Set(['owner', 'admin']);
+
+/**
+ * The co-editing endpoint: y-websocket protocol at `/yjs/<project>/<page>?token=…`, with
+ * per-document permission checks, persistence through the DocStore and optional Redis fan-out.
+ */
+export class YjsServer implements RoomHost {
+  readonly wss = new WebSocketServer({ noServer: true, maxPayload: 16 * 1024 * 1024 });
+  readonly rooms = new Map<string, Room>();
+  readonly stats = { droppedReadOnly: 0, connections: 0 };
+  readonly store: DocStore;
+  readonly fanout: RedisFanout | undefined;
+  readonly idleMs: number;
+  readonly log: YjsServerOptions['log'];
+  /** Every socket by user, including those still authenticating. */
+  private readonly byUser = new Map<string, Set<WebSocket>>();
+  private readonly keepalive: NodeJS.Timeout;
+  private closing = false;
+
+  constructor(private readonly opts: YjsServerOptions) {
+    this.store = opts.store;
+    this.fanout = opts.fanout;
+    this.idleMs = opts.idleMs;
+    this.log = opts.log;
+    this.keepalive = setInterval(() => this.ping(), KEEPALIVE_MS);
+    this.keepalive.unref();
+  }
+
+  /** Whether an upgrade request is ours. */
+  matches(url: string | undefined): boolean {
+    return !!url && (url === YJS_PATH || url.startsWith(`${YJS_PATH}/`) || url.startsWith(`${YJS_PATH}?`));
+  }
+
+  handleUpgrade(req: IncomingMessage, socket: Duplex, head: Buffer): void {
+    this.wss.handleUpgrade(req, socket, head, (ws) => void this.connect(ws, req));
+  }
+
+  private async connect(ws: WebSocket, req: IncomingMessage): Promise<void> {
+    // Messages may arrive while we authenticate and load: keep them in order.
+    const early: Uint8Array[] = [];
+    let conn: Conn | undefined;
+    let room: Room | undefined;
+    let userId: string | undefined;
+    ws.on('message', (data: Buffer) => {
+      if (conn && room) this.receive(room, conn, data);
+      else if (early.length < 1000) early.push(data);
+      else ws.close(1008, 'too many messages before the document was ready');
+    });
+    ws.on('error', () => ws.terminate());
+    ws.on('close', () => {
+      if (userId) this.forgetSocket(userId, ws);
+      if (conn && room) {
+        this.stats.connections--;
+        room.remove(conn);
+      }
+    });
+    if (this.closing) return ws.close(1001, 'server closing');
+
+    const url = new URL(req.url ?? '/', 'http://x');
+    const parts = url.pathname.slice(YJS_PATH.length + 1).split('/');
+    const token = url.searchParams.get('token') ?? '';
+    const auth = token ? await resolveToken(this.opts.db, token).catch(() => undefined) : undefined;
+    if (auth?.user.status !== 'active') return ws.close(CLOSE.TOKEN, 'token invalid or expired');
+    userId = auth.user.id;
+    this.rememberSocket(userId, ws);
+    const [projectId, pageId] = parts;
+    if (parts.length !== 2 || !ID.test(projectId!) || !ID.test(pageId!)) {
+      return ws.close(CLOSE.NOT_FOUND, 'unknown page');
+    }
+    const member = await membership(this.opts.db, projectId!, userId);
+    if (member?.status !== 'active') return ws.close(CLOSE.FORBIDDEN, 'not a member of this project');
+    const page = await this.opts.db
+      .selectFrom('pages')
+      .select('id')
+      .where('id', '=', pageId!)
+      .where('project_id', '=', projectId!)
+      .executeTakeFirst();
+    if (!page) return ws.close(CLOSE.NOT_FOUND, 'unknown page');
+    if (ws.readyState !== ws.OPEN) return;
+
+    let loaded: Room;
+    try {
+      loaded = await this.room(pageId!);
+    } catch (err) {
+      this.log.error({ err, doc: pageId }, 'yjs: document failed to load; refusing connections');
+      return ws.close(CLOSE.LOAD_FAILED, 'document failed to load');
+    }
+    if (ws.readyState !== ws.OPEN) {
+      if (loaded.conns.size === 0) loaded.scheduleIdle();
+      return;
+    }
+    room = loaded;
+    conn = { ws, userId, writable: WRITERS.has(member.role_type), clients: new Set(), alive: true };
+    ws.on('pong', () => {
+      conn!.alive = true;
+    });
+    this.stats.connections++;
+    room.add(conn);
+    for (const data of early) this.receive(room, conn, data);
+    early.length = 0;
+  }
+
+  private receive(room: Room, conn: Conn, data: Uint8Array): void {
+    try {
+      room.receive(conn, data);
+    } catch (err) {
+      this.log.warn({ err, doc: room.id }, 'yjs: malformed message; closing the connection');
+      conn.ws.close(1003, 'malformed message');
+    }
+  }
+
+  /** The loaded room for a document, loading it if needed. Rejects when loading fails. */
+  private async room(docId: string): Promise<Room> {
+    for (;;) {
+      const existing = this.rooms.get(docId);
+      if (!existing) break;
+      if (existing.state === 'unloading') {
+        await existing.unloaded;
+        continue;
+      }
+      await existing.ready;
+      return existing;
+    }
+    const room = new Room(docId, this);
+    this.rooms.set(docId, room);
+    room.ready = room.load().catch((err) => {
+      // A failed load leaves nothing behind: no room, no writes; the next connection tries again.
+      this.rooms.delete(docId);
+      void this.fanout?.unsubscribe(docId).catch(() => {});
+      room.destroy();
+      throw err;
+    });
+    await room.ready;
+    return room;
+  }
+
+  /** Flush, compact and forget an idle document. */
+  unload(room: Room): void {
+    if (room.state !== 'ready' || room.conns.size > 0) return;
+    room.state = 'unloading';
+    room.unloaded = (async () => {
+      try {
+        await this.store.flush();
+        await this.store.compact(room.id);
+      } catch (err) {
+        this.log.warn({ err, doc: room.id }, 'yjs: flush/compaction on unload failed');
+      } finally {
+        this.store.forget(room.id);
+        await this.fanout?.unsubscribe(room.id).catch(() => {});
+        room.destroy();
+        this.rooms.delete(room.id);
+      }
+    })();
+  }
+
+  /** A document message from another process. */
+  remote(docId: string, kind: FanKind, payload: Uint8Array): void {
+    this.rooms.get(docId)?.receiveRemote(kind, payload);
+  }
+
+  private rememberSocket(userId: string, ws: WebSocket): void {
+    let set = this.byUser.get(userId);
+    if (!set) {
+      set = new Set();
+      this.byUser.set(userId, set);
+    }
+    set.add(ws);
+  }
+
+  private forgetSocket(userId: string, ws: WebSocket): void {
+    const set = this.byUser.get(userId);
+    set?.delete(ws);
+    if (set?.size === 0) this.byUser.delete(userId);
+  }
+
+  /** Close a user's co-editing sockets at once (kick, ban). */
+  closeUser(userId: string): number {
+    const set = this.byUser.get(userId);
+    if (!set) return 0;
+    for (const ws of set) {
+      ws.close(CLOSE.REVOKED, 'session revoked');
+      // Do not wait for the peer's close frame.
+      setTimeout(() => ws.terminate(), 200).unref();
+    }
+    return set.size;
+  }
+
+  private ping(): void {
+    for (const room of this.rooms.values()) {
+      for (const c of room.conns) {
+        if (!c.alive) {
+          c.ws.terminate();
+          continue;
+        }
+        c.alive = false;
+        c.ws.ping();
+      }
+    }
+  }
+
+  /** Close every connection, then write and compact every loaded document. */
+  async close(): Promise<void> {
+    this.closing = true;
+    clearInterval(this.keepalive);
+    for (const ws of this.wss.clients) ws.terminate();
+    const rooms = [...this.rooms.values()];
+    await Promise.all(rooms.map((r) => r.unloaded ?? r.ready?.catch(() => {})));
+    for (const r of this.rooms.values()) {
+      r.conns.clear();
+      this.unload(r);
+    }
+    await Promise.all([...this.rooms.values()].map((r) => r.unloaded));
+    await this.store.close();
+    this.wss.close();
+  }
+}

@@ -1,0 +1,166 @@
+import net from 'node:net';
+import { io as connect, type Socket } from 'socket.io-client';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { packPayload, SOCKET_NAMESPACE, SOCKET_PATH, unpackPayload } from '../../src/shared/realtime.ts';
+import { testDialects } from '../helpers/db.ts';
+import {
+  addPage,
+  createRealtimeEnv,
+  type RealtimeEnv,
+  type Running,
+  type Seed,
+  seed,
+  spawnServer,
+  synced,
+  until,
+  yClient,
+} from '../helpers/realtime.ts';
+
+const REDIS_URL = process.env.TEST_REDIS_URL ?? 'redis://127.0.0.1:6379';
+
+function reachable(port: number): Promise<boolean> {
+  return new Promise((resolve) => {
+    const s = net.connect({ host: '127.0.0.1', port });
+    s.setTimeout(500);
+    s.once('connect', () => {
+      s.destroy();
+      resolve(true);
+    });
+    s.once('error', () => resolve(false));
+    s.once('timeout', () => {
+      s.destroy();
+      resolve(false);
+    });
+  });
+}
+
+const redisUp = process.env.TEST_REDIS_URL ? true : await reachable(6379);
+// Two server processes share one database: PostgreSQL when it is here, else one SQLite file.
+const dialect = (await testDialects()).includes('postgres') ? 'postgres' : 'sqlite';
+
+describe.skipIf(!redisUp)(`two servers over Redis on ${dialect}`, () => {
+  let env: RealtimeEnv;
+  let a: Running;
+  let b: Running;
+  let s: Seed;
+  const clients: ReturnType<typeof yClient>[] = [];
+  const sockets: Socket[] = [];
+
+  beforeAll(async () => {
+    env = await createRealtimeEnv(dialect);
+    // A long batch window on A shows that B catches up on updates A has not stored yet.
+    a = await env.start({ redisUrl: REDIS_URL, realtime: { flushMs: 3000, idleMs: 500 } });
+    b = await env.start({ redisUrl: REDIS_URL, realtime: { flushMs: 20, idleMs: 500 } });
+    s = await seed(a.app);
+  });
+  afterAll(async () => {
+    for (const c of clients) c.provider.destroy();
+    for (const sock of sockets) sock.close();
+    await env?.cleanup();
+  });
+
+  const client = (target: { url: string }, token: string, page: string) => {
+    const c = yClient(target.url, s.projectId, page, token);
+    clients.push(c);
+    return c;
+  };
+
+  it('a Y client on each server converges, presence included', async () => {
+    const page = await addPage(a.app, s.projectId);
+    const x = client(a, s.owner.token, page);
+    const y = client(b, s.admin.token, page);
+    await Promise.all([synced(x.provider), synced(y.provider)]);
+    x.doc.getMap('page').set('from', 'A');
+    y.doc.getArray('widgets').push(['from B']);
+    await until(
+      () => y.doc.getMap('page').get('from') === 'A' && x.doc.getArray('widgets').length === 1,
+      5000,
+      'cross-server convergence',
+    );
+    y.provider.awareness.setLocalStateField('user', { name: 'on B' });
+    await until(
+      () => [...x.provider.awareness.getStates().values()].some((st) => st.user?.name === 'on B'),
+      5000,
+      'cross-server awareness',
+    );
+    // Each update is stored once, by the server that received it.
+    await Promise.all([a.app.realtime.yjs.store.flush(), b.app.realtime.yjs.store.flush()]);
+    const rows = await a.app.database.db
+      .selectFrom('page_updates')
+      .select('seq')
+      .where('doc_id', '=', page)
+      .execute();
+    expect(rows.length).toBe(2);
+  });
+
+  it('a server loading a document later gets what another server has not stored yet', async () => {
+    const page = await addPage(a.app, s.projectId);
+    const x = client(a, s.owner.token, page);
+    await synced(x.provider);
+    x.doc.getText('t').insert(0, 'unflushed on A');
+    await until(() => a.app.realtime.yjs.rooms.get(page)?.doc.getText('t').length === 14);
+    const stored = await a.app.database.db
+      .selectFrom('page_updates')
+      .select('seq')
+      .where('doc_id', '=', page)
+      .execute();
+    expect(stored.length).toBe(0);
+    const y = client(b, s.reader.token, page);
+    await synced(y.provider);
+    await until(() => y.doc.getText('t').toString() === 'unflushed on A', 5000, 'catch-up through Redis');
+  });
+
+  it('socket.io actions cross servers, and closeUserConnections reaches the other server', async () => {
+    const open = (target: Running, token: string) => {
+      const sock = connect(`http://127.0.0.1:${target.port}${SOCKET_NAMESPACE}`, {
+        path: SOCKET_PATH,
+        auth: { token, project: s.projectId, platform: 'dev' },
+        transports: ['websocket'],
+        reconnection: false,
+      });
+      sockets.push(sock);
+      return sock;
+    };
+    const onA = open(a, s.owner.token);
+    const onB = open(b, s.admin.token);
+    await until(() => onA.connected && onB.connected, 5000, 'connect');
+    await onA.timeout(3000).emitWithAck('join', packPayload({}));
+    await onB.timeout(3000).emitWithAck('join', packPayload({}));
+    const got = new Promise<{ type: string }>((resolve) =>
+      onB.once('action', (p: Uint8Array) => resolve(unpackPayload(p))),
+    );
+    await onA.timeout(3000).emitWithAck('action', packPayload({ type: 'card.move' }));
+    expect((await got).type).toBe('card.move');
+
+    const page = await addPage(a.app, s.projectId);
+    const y = client(b, s.admin.token, page);
+    await synced(y.provider);
+    y.provider.shouldConnect = false;
+    const t0 = Date.now();
+    await a.app.realtime.closeUserConnections(s.admin.id);
+    await until(() => !onB.connected && !y.provider.wsconnected, 1000, 'remote close');
+    expect(Date.now() - t0).toBeLessThan(1000);
+    expect(onA.connected).toBe(true);
+  });
+
+  it('two server processes (main.ts) serve one page and converge', async () => {
+    const extra = { REDIS_URL };
+    const [p1, p2] = await Promise.all([spawnServer(env.config, extra), spawnServer(env.config, extra)]);
+    try {
+      const page = await addPage(a.app, s.projectId);
+      const x = client(p1, s.owner.token, page);
+      const y = client(p2, s.admin.token, page);
+      await Promise.all([synced(x.provider, 10_000), synced(y.provider, 10_000)]);
+      x.doc.getText('t').insert(0, 'one ');
+      y.doc.getMap('m').set('k', 'two');
+      await until(
+        () => y.doc.getText('t').toString() === 'one ' && x.doc.getMap('m').get('k') === 'two',
+        5000,
+        'convergence across processes',
+      );
+    } finally {
+      p1.proc.kill('SIGTERM');
+      p2.proc.kill('SIGTERM');
+    }
+  }, 120_000);
+});

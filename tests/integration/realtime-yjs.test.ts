@@ -1,0 +1,204 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import * as Y from 'yjs';
+import { CLOSE } from '../../src/shared/realtime.ts';
+import { testDialects } from '../helpers/db.ts';
+import {
+  addPage,
+  closeCode,
+  createRealtimeEnv,
+  type RealtimeEnv,
+  type Running,
+  type Seed,
+  seed,
+  synced,
+  until,
+  yClient,
+} from '../helpers/realtime.ts';
+
+const dialects = await testDialects();
+
+async function rows(r: Running, docId: string) {
+  return r.app.database.db
+    .selectFrom('page_updates')
+    .select(['seq', 'snapshot', 'data'])
+    .where('doc_id', '=', docId)
+    .orderBy('seq')
+    .execute();
+}
+
+describe.each(dialects)('co-editing endpoint on %s', (dialect) => {
+  let env: RealtimeEnv;
+  let r: Running;
+  let s: Seed;
+  const clients: ReturnType<typeof yClient>[] = [];
+  const client = (token: string, page = s.pageId, target = r) => {
+    const c = yClient(target.url, s.projectId, page, token);
+    clients.push(c);
+    return c;
+  };
+  const closeClients = () => {
+    for (const c of clients.splice(0)) {
+      c.provider.destroy();
+      c.doc.destroy();
+    }
+  };
+
+  beforeAll(async () => {
+    env = await createRealtimeEnv(dialect);
+    r = await env.start({ realtime: { idleMs: 300, flushMs: 20, compactEvery: 10 } });
+    s = await seed(r.app);
+  });
+  afterAll(async () => {
+    closeClients();
+    await env?.cleanup();
+  });
+
+  it('two writers converge and awareness is relayed', async () => {
+    const a = client(s.owner.token);
+    const b = client(s.admin.token);
+    await Promise.all([synced(a.provider), synced(b.provider)]);
+    a.doc.getMap('page').set('title', 'Hello');
+    b.doc.getArray('widgets').push(['button']);
+    await until(
+      () => b.doc.getMap('page').get('title') === 'Hello' && a.doc.getArray('widgets').length === 1,
+      5000,
+      'convergence',
+    );
+    a.provider.awareness.setLocalStateField('user', { name: 'owner' });
+    await until(
+      () => [...b.provider.awareness.getStates().values()].some((st) => st.user?.name === 'owner'),
+      5000,
+      'awareness',
+    );
+    closeClients();
+  });
+
+  it('a reader receives edits but its own edits are neither applied nor stored', async () => {
+    const page = await addPage(r.app, s.projectId);
+    const w = client(s.owner.token, page);
+    const rd = client(s.reader.token, page);
+    await Promise.all([synced(w.provider), synced(rd.provider)]);
+    w.doc.getMap('page').set('title', 'from writer');
+    await until(() => rd.doc.getMap('page').get('title') === 'from writer', 5000, 'reader sees writer');
+    const dropped = r.app.realtime.yjs.stats.droppedReadOnly;
+    rd.doc.getMap('page').set('hack', 'from reader');
+    rd.provider.awareness.setLocalStateField('user', { name: 'reader' });
+    // Awareness still flows from readers.
+    await until(
+      () => [...w.provider.awareness.getStates().values()].some((st) => st.user?.name === 'reader'),
+      5000,
+      'reader awareness',
+    );
+    await until(() => r.app.realtime.yjs.stats.droppedReadOnly > dropped, 5000, 'drop');
+    await r.app.realtime.yjs.store.flush();
+    expect(w.doc.getMap('page').get('hack')).toBeUndefined();
+    expect(r.app.realtime.yjs.rooms.get(page)!.doc.getMap('page').get('hack')).toBeUndefined();
+    const stored = new Y.Doc();
+    for (const row of await rows(r, page)) Y.applyUpdate(stored, row.data);
+    expect(stored.getMap('page').toJSON()).toEqual({ title: 'from writer' });
+    closeClients();
+  });
+
+  it('refuses a bad token, a non-member and an unknown page with their close codes', async () => {
+    const base = `${r.url}/yjs/${s.projectId}`;
+    expect(await closeCode(`${base}/${s.pageId}?token=nope-not-a-real-token`)).toBe(CLOSE.TOKEN);
+    expect(await closeCode(`${base}/${s.pageId}`)).toBe(CLOSE.TOKEN);
+    expect(await closeCode(`${base}/${s.pageId}?token=${s.outsider.token}`)).toBe(CLOSE.FORBIDDEN);
+    expect(await closeCode(`${base}/0123456789abcdef01234567?token=${s.owner.token}`)).toBe(CLOSE.NOT_FOUND);
+    expect(await closeCode(`${base}/not-an-id?token=${s.owner.token}`)).toBe(CLOSE.NOT_FOUND);
+    // A page of another project is unknown here.
+    const other = await seed(r.app);
+    expect(await closeCode(`${base}/${other.pageId}?token=${s.owner.token}`)).toBe(CLOSE.NOT_FOUND);
+    // The valid request stays open.
+    expect(await closeCode(`${base}/${s.pageId}?token=${s.owner.token}`, 300)).toBe(0);
+  });
+
+  it('compacts every N updates, unloads idle documents and reloads them intact', async () => {
+    const page = await addPage(r.app, s.projectId);
+    const w = client(s.owner.token, page);
+    await synced(w.provider);
+    const list = w.doc.getArray<number>('items');
+    for (let i = 0; i < 25; i++) {
+      list.push([i]);
+      await new Promise((res) => setTimeout(res, 2));
+    }
+    const room = r.app.realtime.yjs.rooms.get(page)!;
+    await until(() => room.doc.getArray('items').length === 25, 5000, 'server has all');
+    await r.app.realtime.yjs.store.flush();
+    await until(() => r.app.realtime.yjs.store.written >= 25, 5000, 'written');
+    // compactEvery is 10: far fewer rows than updates are left.
+    expect((await rows(r, page)).length).toBeLessThan(25);
+    closeClients();
+    await until(() => !r.app.realtime.yjs.rooms.has(page), 5000, 'unload');
+    const left = await rows(r, page);
+    expect(left.length).toBe(1);
+    expect(left[0]!.snapshot).toBe(1);
+    const again = client(s.admin.token, page);
+    await synced(again.provider);
+    expect(again.doc.getArray('items').toArray()).toEqual([...Array(25).keys()]);
+    closeClients();
+  });
+
+  it('a corrupted stored update makes the load fail without overwriting anything', async () => {
+    const page = await addPage(r.app, s.projectId);
+    const w = client(s.owner.token, page);
+    await synced(w.provider);
+    w.doc.getMap('page').set('title', 'precious');
+    await until(() => r.app.realtime.yjs.rooms.get(page)?.doc.getMap('page').get('title') === 'precious');
+    closeClients();
+    await until(() => !r.app.realtime.yjs.rooms.has(page), 5000, 'unload');
+    await r.app.database.db
+      .insertInto('page_updates')
+      .values({ doc_id: page, snapshot: 0, data: Buffer.from([0xff, 0xff, 0xff]), created_at: Date.now() })
+      .execute();
+    const before = await rows(r, page);
+    const url = `${r.url}/yjs/${s.projectId}/${page}?token=${s.owner.token}`;
+    expect(await closeCode(url)).toBe(CLOSE.LOAD_FAILED);
+    expect(await closeCode(url)).toBe(CLOSE.LOAD_FAILED);
+    expect(r.app.realtime.yjs.rooms.has(page)).toBe(false);
+    await r.app.realtime.yjs.store.flush();
+    const after = await rows(r, page);
+    expect(after.map((x) => [x.seq, Buffer.from(x.data).toString('hex')])).toEqual(
+      before.map((x) => [x.seq, Buffer.from(x.data).toString('hex')]),
+    );
+    // Compaction refuses too, and leaves the rows as they were.
+    await expect(r.app.realtime.yjs.store.compact(page)).rejects.toThrow();
+    expect((await rows(r, page)).length).toBe(before.length);
+  });
+
+  it('closeUserConnections closes co-editing sockets within a second', async () => {
+    const page = await addPage(r.app, s.projectId);
+    const w = client(s.admin.token, page);
+    await synced(w.provider);
+    const ws = w.provider.ws as unknown as {
+      readyState: number;
+      once(ev: string, f: (code: number) => void): void;
+    };
+    const closed = new Promise<number>((res) => ws.once('close', res));
+    const t0 = Date.now();
+    w.provider.shouldConnect = false;
+    await r.app.realtime.closeUserConnections(s.admin.id);
+    const code = await closed;
+    expect(Date.now() - t0).toBeLessThan(1000);
+    expect(code).toBe(CLOSE.REVOKED);
+    closeClients();
+  });
+
+  it('acknowledged edits survive a restart on the same database', async () => {
+    const page = await addPage(r.app, s.projectId);
+    const w = client(s.owner.token, page);
+    const w2 = client(s.admin.token, page);
+    await Promise.all([synced(w.provider), synced(w2.provider)]);
+    for (let i = 0; i < 15; i++) w.doc.getMap('m').set(`k${i}`, i);
+    w2.doc.getText('t').insert(0, 'restart-safe');
+    await until(() => w.doc.getText('t').toString() === 'restart-safe' && w2.doc.getMap('m').size === 15);
+    closeClients();
+    await r.app.close();
+    r = await env.start({ realtime: { idleMs: 300, flushMs: 20, compactEvery: 10 } });
+    const back = client(s.reader.token, page);
+    await synced(back.provider);
+    expect(back.doc.getMap('m').size).toBe(15);
+    expect(back.doc.getText('t').toString()).toBe('restart-safe');
+    closeClients();
+  });
+});
