@@ -6,6 +6,7 @@ import pg from 'pg';
 import * as m001 from './migrations/001-foundation.ts';
 import * as m002 from './migrations/002-access.ts';
 import * as m004 from './migrations/004-data.ts';
+import * as m005 from './migrations/005-pages.ts';
 import type { DB } from './schema.ts';
 
 export type Dialect = 'sqlite' | 'postgres';
@@ -93,6 +94,7 @@ const MIGRATIONS: Record<string, { up(db: Kysely<unknown>, dialect: Dialect): Pr
   '001-foundation': m001,
   '002-access': m002,
   '004-data': m004,
+  '005-pages': m005,
 };
 
 async function migrate(database: Database): Promise<void> {

@@ -1,0 +1,166 @@
+/** Page documents: blank pages, checks before storing, and loading what end users see. */
+import type { Kysely } from 'kysely';
+import { loadPage, validatePage } from '../../../widgets/index.ts';
+import { DEFAULT_PAGE_LAYOUT, PAGE_FORMAT_VERSION, type PageDocument } from '../../../widgets/restore.ts';
+import type { PageIssue } from '../../../widgets/validate.ts';
+import type { DB, PagesTable } from '../db/schema.ts';
+import { E, fail } from '../errors.ts';
+
+/** A stored document may be at most this many bytes of JSON. */
+export const MAX_DOCUMENT_BYTES = 2 * 1024 * 1024;
+/** Request bodies of the calls that carry a document (room for the JSON around it). */
+export const DOCUMENT_BODY_LIMIT = 4 * 1024 * 1024;
+
+export interface PageRow {
+  id: string;
+  project_id: string;
+  name: string;
+  created_at: number;
+  updated_at: number;
+  draft: string;
+  published: string | null;
+  published_version: number | null;
+  published_at: number | null;
+  last_version: number;
+  display: number;
+  updated_by: string | null;
+}
+
+/** The columns of a page without its two documents (lists). */
+export const SUMMARY_COLUMNS = [
+  'id',
+  'project_id',
+  'name',
+  'created_at',
+  'updated_at',
+  'published_version',
+  'published_at',
+  'last_version',
+  'display',
+  'updated_by',
+] as const satisfies readonly (keyof PagesTable)[];
+export type PageSummaryRow = Pick<PageRow, (typeof SUMMARY_COLUMNS)[number]>;
+
+/** An empty page that validates; its title is the page name when that is a valid title. */
+export function blankDocument(id: string, name: string): PageDocument {
+  const doc: PageDocument = {
+    id,
+    title: name.slice(0, 200) || 'Page',
+    version: PAGE_FORMAT_VERSION,
+    layout: structuredClone(DEFAULT_PAGE_LAYOUT) as PageDocument['layout'],
+    widgets: [],
+  };
+  if (!validatePage(doc).ok) doc.title = 'Page';
+  return doc;
+}
+
+function describe(issue: PageIssue): string {
+  const where = issue.widgetId
+    ? ` (widget ${issue.widgetId}${issue.kind ? `, kind ${issue.kind}` : ''})`
+    : issue.kind
+      ? ` (kind ${issue.kind})`
+      : '';
+  return `${issue.path || '/'}: ${issue.message}${where}`;
+}
+
+/**
+ * Check a document a builder sends and answer the JSON to store: its `id` becomes the page id, it must
+ * fit MAX_DOCUMENT_BYTES and pass `validatePage`, else a coded error naming path and widget.
+ */
+export function checkDocument(input: Record<string, unknown>, pageId: string): string {
+  const doc = { ...input, id: pageId };
+  const json = JSON.stringify(doc);
+  const bytes = Buffer.byteLength(json);
+  if (bytes > MAX_DOCUMENT_BYTES) fail(E.PAGE_TOO_LARGE, `${bytes} bytes, at most ${MAX_DOCUMENT_BYTES}`);
+  const r = validatePage(doc);
+  if (!r.ok) {
+    const shown = r.errors.slice(0, 5).map(describe);
+    const more = r.errors.length > shown.length ? ` (+${r.errors.length - shown.length} more)` : '';
+    fail(E.PAGE_INVALID, `${shown.join('; ')}${more}`);
+  }
+  return json;
+}
+
+/** A stored document as JSON (rows made before documents existed hold '' and read as a blank page). */
+export function parseStored(text: string, row: { id: string; name: string }): unknown {
+  if (!text) return blankDocument(row.id, row.name);
+  try {
+    return JSON.parse(text);
+  } catch {
+    return {};
+  }
+}
+
+export interface LoadedPage {
+  document: PageDocument;
+  issues: PageIssue[];
+}
+
+/**
+ * Published versions never change, so their loaded form is cached by (page, version): each is
+ * migrated and checked once per process, not on every end-user request. Bounded, oldest out first.
+ */
+const loadedCache = new Map<string, LoadedPage>();
+const CACHE_SIZE = 256;
+
+export function loadPublished(row: Pick<PageRow, 'id' | 'name' | 'published' | 'published_version'>) {
+  const key = `${row.id}:${row.published_version}`;
+  const hit = loadedCache.get(key);
+  if (hit) return hit;
+  const loaded = load(row.published ?? '', row);
+  loadedCache.set(key, loaded);
+  if (loadedCache.size > CACHE_SIZE) loadedCache.delete(loadedCache.keys().next().value!);
+  return loaded;
+}
+
+/** Run a stored document through `loadPage`: old documents migrate, broken widgets come back marked. */
+export function load(text: string, row: { id: string; name: string }): LoadedPage {
+  const r = loadPage(parseStored(text, row));
+  return { document: r.page, issues: r.issues };
+}
+
+export async function findPage(db: Kysely<DB>, projectId: string, id: string): Promise<PageRow> {
+  const row = await db
+    .selectFrom('pages')
+    .selectAll()
+    .where('id', '=', id)
+    .where('project_id', '=', projectId)
+    .executeTakeFirst();
+  if (!row) fail(E.PAGE_NOT_FOUND);
+  return row;
+}
+
+/** What builders see of a page (without its document). */
+export function adminSummary(row: PageSummaryRow) {
+  return {
+    _id: row.id,
+    name: row.name,
+    display: row.display === 1,
+    version: row.published_version,
+    publishedAt: row.published_at,
+    /** Never published, or edited since the last publish. */
+    changed: row.published_at === null || row.updated_at > row.published_at,
+    versions: row.last_version,
+    createdAt: row.created_at,
+    updatedAt: row.updated_at,
+    updatedBy: row.updated_by,
+  };
+}
+
+export interface ViewEntry {
+  id: string;
+  kind: string;
+  x: number;
+  y: number;
+  w: number;
+  h: number;
+}
+
+/** A page view: the top-level widgets of each mode in reading order (top to bottom, left to right). */
+export function viewOf(doc: PageDocument): { pc: ViewEntry[]; mobile: ViewEntry[] } {
+  const list = (mode: 'pc' | 'mobile') =>
+    doc.widgets
+      .map((w) => ({ id: w.id, kind: w.kind, ...w.layout[mode] }))
+      .sort((a, b) => a.y - b.y || a.x - b.x);
+  return { pc: list('pc'), mobile: list('mobile') };
+}
