@@ -3,7 +3,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { loadPage, WIDGETS } from '../../widgets/index.ts';
 import type { WidgetInstance } from '../../widgets/restore.ts';
 import { pageWithEveryKind } from '../fixtures/pages.ts';
-import { PWD, seedProject, seedUser } from '../helpers/access.ts';
+import { PWD, seedProject, seedRole, seedUser } from '../helpers/access.ts';
 import { type Answer, call, createTestApp, type TestApp } from '../helpers/app.ts';
 import { testDialects } from '../helpers/db.ts';
 
@@ -369,6 +369,88 @@ describe.each(dialects)('pages on %s', (dialect) => {
     expect(ok(await adm<Draft>('GET', `/${theirs._id}`, undefined, other.token, otherPid)).name).toBe(
       'Theirs',
     );
+  });
+
+  it('concurrent publishes get distinct numbers; sealed bodies carry documents too', async () => {
+    const page = await create('Busy');
+    const answers = await Promise.all(
+      Array.from({ length: 6 }, (_, i) =>
+        adm<{ version: number }>('POST', `/${page._id}/publish`, { note: `n${i}` }),
+      ),
+    );
+    expect(answers.map((a) => ok(a).version).sort((a, b) => a - b)).toEqual([1, 2, 3, 4, 5, 6]);
+    const list = ok(await adm<{ version: number; published: boolean }[]>('GET', `/${page._id}/versions`));
+    expect(list.map((v) => v.version)).toEqual([6, 5, 4, 3, 2, 1]);
+    expect(list.filter((v) => v.published).map((v) => v.version)).toEqual([6]);
+
+    const fixture = pageWithEveryKind(WIDGETS);
+    const sealed = await call<Draft>(t.app, 'POST', `/api/admin/page/${pid}/${page._id}/update`, {
+      token: owner.token,
+      body: { document: fixture },
+      sealed: true,
+    });
+    expect(ok(sealed).document).toEqual({ ...fixture, id: page._id });
+  });
+
+  it('a public project serves granted published pages to anonymous callers', async () => {
+    const pubOwner = await seedUser(t.app);
+    const open = (await seedProject(t.app, pubOwner.id, { tier: 3, auth: 'public' })).id;
+    const shown = ok(await adm<Draft>('POST', '/create', { name: 'Open' }, pubOwner.token, open));
+    const closed = ok(await adm<Draft>('POST', '/create', { name: 'Closed' }, pubOwner.token, open));
+    for (const p of [shown, closed])
+      ok(await adm('POST', `/${p._id}/publish`, { note: '' }, pubOwner.token, open));
+    await seedRole(t.app, open, 'public', { page: [shown._id] });
+    expect(
+      ok(await usr<{ _id: string }[]>('GET', '/', undefined, undefined, open)).map((p) => p._id),
+    ).toEqual([shown._id]);
+    expect(ok(await usr<AppPage>('GET', `/${shown._id}`, undefined, undefined, open)).version).toBe(1);
+    expectError(await usr('GET', `/${closed._id}`, undefined, undefined, open), 1102);
+    expectError(await usr('GET', `/${shown._id}?preview=1`, undefined, undefined, open), 1102);
+  });
+
+  it('old published documents migrate and broken widgets come back marked; pre-005 rows read as blank pages', async () => {
+    const page = await create('Old');
+    const layout = { pc: { x: 0, y: 0, w: 10, h: 4 }, mobile: { x: 0, y: 0, w: 10, h: 4 } };
+    const old = {
+      ...page.document,
+      widgets: [
+        { id: 's1', kind: 'switch', version: 1, props: { checked: true, size: 'default' }, layout },
+        { id: 'x1', kind: 'no-such-kind', version: 1, props: { a: 1 }, layout },
+      ],
+    };
+    // As an older server would have stored it.
+    await t.app.database.db
+      .updateTable('pages')
+      .set({
+        published: JSON.stringify(old),
+        published_version: 1,
+        last_version: 1,
+        published_at: Date.now(),
+      })
+      .where('id', '=', page._id)
+      .execute();
+    const got = ok(await usr<AppPage>('GET', `/${page._id}`, owner.token));
+    const [sw, unknown] = got.document.widgets;
+    expect(sw).toMatchObject({
+      id: 's1',
+      kind: 'switch',
+      version: 2,
+      props: { value: 'true', size: 'routine' },
+    });
+    expect(sw!.broken).toBeUndefined();
+    expect(unknown).toMatchObject({ id: 'x1', kind: 'no-such-kind', broken: true });
+    expect(got.issues.length).toBeGreaterThan(0);
+
+    const now = Date.now();
+    const legacy = '0123456789abcdef01234567';
+    await t.app.database.db
+      .insertInto('pages')
+      .values({ id: legacy, project_id: pid, name: 'Legacy', created_at: now, updated_at: now })
+      .execute();
+    const draft = ok(await adm<Draft>('GET', `/${legacy}`));
+    expect(draft.document).toMatchObject({ id: legacy, title: 'Legacy', widgets: [] });
+    ok(await adm('POST', `/${legacy}/publish`, { note: '' }));
+    expect(ok(await usr<AppPage>('GET', `/${legacy}`, owner.token)).document).toEqual(draft.document);
   });
 
   it('bad input gets coded errors, never 500', async () => {
