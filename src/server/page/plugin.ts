@@ -19,8 +19,8 @@ import {
   DOCUMENT_BODY_LIMIT,
   findPage,
   load,
-  loadPublished,
   type PageRow,
+  publishedLoader,
   SUMMARY_COLUMNS,
   viewOf,
 } from './service.ts';
@@ -93,6 +93,7 @@ export default async function pagePlugin(app: FastifyInstance): Promise<void> {
   const params = (request: FastifyRequest) => request.params as { project: string; id: string };
   const admin = (request: FastifyRequest) => authorize(request, params(request).project, { kind: 'admin' });
   const callerId = (request: FastifyRequest) => request.user?.id ?? null;
+  const loadPublished = publishedLoader();
 
   const draftOf = (row: PageRow) => ({
     ...adminSummary(row),
@@ -269,7 +270,7 @@ export default async function pagePlugin(app: FastifyInstance): Promise<void> {
         tags,
         params: pageParams,
         body: obj({ 'note?': str(255) }),
-        response: { 200: ok({ ...summarySchema, properties: { ...(summarySchema.properties as object) } }) },
+        response: { 200: ok(summarySchema) },
       },
       preHandler: requireUser,
     },

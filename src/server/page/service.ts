@@ -97,20 +97,21 @@ export interface LoadedPage {
 }
 
 /**
- * Published versions never change, so their loaded form is cached by (page, version): each is
- * migrated and checked once per process, not on every end-user request. Bounded, oldest out first.
+ * Published versions never change, so their loaded form can be cached by (page, version): each is
+ * migrated and checked once, not on every end-user request. One cache per app (so per database),
+ * bounded, oldest out first.
  */
-const loadedCache = new Map<string, LoadedPage>();
-const CACHE_SIZE = 256;
-
-export function loadPublished(row: Pick<PageRow, 'id' | 'name' | 'published' | 'published_version'>) {
-  const key = `${row.id}:${row.published_version}`;
-  const hit = loadedCache.get(key);
-  if (hit) return hit;
-  const loaded = load(row.published ?? '', row);
-  loadedCache.set(key, loaded);
-  if (loadedCache.size > CACHE_SIZE) loadedCache.delete(loadedCache.keys().next().value!);
-  return loaded;
+export function publishedLoader(size = 256) {
+  const cache = new Map<string, LoadedPage>();
+  return (row: Pick<PageRow, 'id' | 'name' | 'published' | 'published_version'>): LoadedPage => {
+    const key = `${row.id}:${row.published_version}`;
+    const hit = cache.get(key);
+    if (hit) return hit;
+    const loaded = load(row.published ?? '', row);
+    cache.set(key, loaded);
+    if (cache.size > size) cache.delete(cache.keys().next().value!);
+    return loaded;
+  };
 }
 
 /** Run a stored document through `loadPage`: old documents migrate, broken widgets come back marked. */
