@@ -83,11 +83,11 @@ describe.each(dialects)('pages on %s', (dialect) => {
     ok(await adm<Draft>('POST', '/create', { name, ...extra }));
 
   /** A member signed in through the member calls, with a common role granted `pages`. */
-  async function member(pages: string[]): Promise<string> {
+  async function member(pages: string[], type: 'common' | 'admin' = 'common'): Promise<string> {
     const role = ok(
       await call<{ _id: string }>(t.app, 'POST', `/api/admin/auth/${pid}/main/role/create`, {
         token: owner.token,
-        body: { name: `role${Math.random().toString(36).slice(2, 8)}`, type: 'common' },
+        body: { name: `role${Math.random().toString(36).slice(2, 8)}`, type },
       }),
     );
     if (pages.length)
@@ -451,6 +451,42 @@ describe.each(dialects)('pages on %s', (dialect) => {
     expect(draft.document).toMatchObject({ id: legacy, title: 'Legacy', widgets: [] });
     ok(await adm('POST', `/${legacy}/publish`, { note: '' }));
     expect(ok(await usr<AppPage>('GET', `/${legacy}`, owner.token)).document).toEqual(draft.document);
+  });
+
+  it('builder calls: end users and anonymous callers are refused and change nothing; admin members may build', async () => {
+    const page = await create('Guarded');
+    ok(await adm('POST', `/${page._id}/publish`, { note: '' }));
+    const granted = await member([page._id]);
+    const before = await rows();
+    const calls = [
+      ['GET', '/', undefined],
+      ['GET', `/${page._id}`, undefined],
+      ['POST', '/create', { name: 'x' }],
+      ['POST', `/${page._id}/update`, { name: 'x' }],
+      ['POST', `/${page._id}/duplicate`, {}],
+      ['GET', `/${page._id}/remove`, undefined],
+      ['POST', `/${page._id}/publish`, { note: '' }],
+      ['GET', `/${page._id}/versions`, undefined],
+      ['GET', `/${page._id}/version/1`, undefined],
+      ['POST', `/${page._id}/restore`, { version: 1 }],
+    ] as const;
+    for (const [m, path, body] of calls) {
+      expectError(await adm(m, path, body, granted), 1102);
+      expectError(
+        await call(t.app, m, `/api/admin/page/${pid}${path}`, body !== undefined ? { body } : {}),
+        1100,
+      );
+    }
+    expect(await rows()).toBe(before);
+
+    const builder = await member([], 'admin');
+    const made = ok(await adm<Draft>('POST', '/create', { name: 'By admin' }, builder));
+    ok(await adm('POST', `/${made._id}/publish`, { note: 'admin' }, builder));
+    expect(ok(await usr<AppPage>('GET', `/${page._id}?preview=1`, builder)).preview).toBe(true);
+    const versions = ok(
+      await adm<{ createdByName: string }[]>('GET', `/${made._id}/versions`, undefined, builder),
+    );
+    expect(versions[0]!.createdByName).toBe('Member');
   });
 
   it('bad input gets coded errors, never 500', async () => {
