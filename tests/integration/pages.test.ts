@@ -332,7 +332,46 @@ describe.each(dialects)('pages on %s', (dialect) => {
     expect(dup.document).toEqual({ ...src.document, id: dup._id });
     expect(ok(await adm<Draft>('POST', `/${src._id}/duplicate`, { name: 'Named' })).name).toBe('Named');
 
+    // Roles, a role home and a menu entry name it; removing the page forgets it everywhere.
+    const role = ok(
+      await call<{ _id: string }>(t.app, 'POST', `/api/admin/auth/${pid}/main/role/create`, {
+        token: owner.token,
+        body: { name: 'Home here', type: 'common', home: { type: 'page', value: src._id } },
+      }),
+    );
+    ok(
+      await call(t.app, 'POST', `/api/admin/auth/${pid}/main/role/${role._id}/bind`, {
+        token: owner.token,
+        body: { page: [src._id, dup._id] },
+      }),
+    );
+    const menu = ok(
+      await call<{ _id: string }>(t.app, 'POST', `/api/admin/route/${pid}/create`, {
+        token: owner.token,
+        body: { type: 'page', name: 'Open source page', value: src._id },
+      }),
+    );
     expect(ok(await adm<{ _id: string }>('GET', `/${src._id}/remove`))._id).toBe(src._id);
+    const roleRow = await t.app.database.db
+      .selectFrom('roles')
+      .select(['grants', 'home'])
+      .where('id', '=', role._id)
+      .executeTakeFirstOrThrow();
+    expect(JSON.parse(roleRow.grants).page).toEqual([dup._id]);
+    expect(roleRow.home).toBeNull();
+    const menuRow = await t.app.database.db
+      .selectFrom('routes')
+      .select('value')
+      .where('id', '=', menu._id)
+      .executeTakeFirstOrThrow();
+    expect(menuRow.value).toBeNull();
+    // What the role shows can be saved back.
+    ok(
+      await call(t.app, 'POST', `/api/admin/auth/${pid}/main/role/${role._id}/bind`, {
+        token: owner.token,
+        body: { page: JSON.parse(roleRow.grants).page },
+      }),
+    );
     expectError(await adm('GET', `/${src._id}`), 1202);
     expectError(await usr('GET', `/${src._id}`, owner.token), 1202);
     const left = await t.app.database.db

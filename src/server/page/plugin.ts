@@ -18,6 +18,7 @@ import {
   checkDocument,
   DOCUMENT_BODY_LIMIT,
   findPage,
+  forgetPage,
   load,
   type PageRow,
   publishedLoader,
@@ -256,6 +257,7 @@ export default async function pagePlugin(app: FastifyInstance): Promise<void> {
       const { project } = await admin(request);
       const row = await findPage(db, project.id, params(request).id);
       await db.transaction().execute(async (trx) => {
+        await forgetPage(trx, project.id, row.id);
         await trx.deleteFrom('page_versions').where('page_id', '=', row.id).execute();
         await trx.deleteFrom('pages').where('id', '=', row.id).where('project_id', '=', project.id).execute();
       });

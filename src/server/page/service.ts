@@ -3,6 +3,7 @@ import type { Kysely } from 'kysely';
 import { loadPage, validatePage } from '../../../widgets/index.ts';
 import { DEFAULT_PAGE_LAYOUT, PAGE_FORMAT_VERSION, type PageDocument } from '../../../widgets/restore.ts';
 import type { PageIssue } from '../../../widgets/validate.ts';
+import { parseGrants, parseHome } from '../access/grants.ts';
 import type { DB, PagesTable } from '../db/schema.ts';
 import { E, fail } from '../errors.ts';
 
@@ -164,4 +165,37 @@ export function viewOf(doc: PageDocument): { pc: ViewEntry[]; mobile: ViewEntry[
       .map((w) => ({ id: w.id, kind: w.kind, ...w.layout[mode] }))
       .sort((a, b) => a.y - b.y || a.x - b.x);
   return { pc: list('pc'), mobile: list('mobile') };
+}
+
+/**
+ * After a page is removed nothing names it any more: role grants and homes drop it, and menu entries
+ * that opened it are left without a value (so saving a role or menu with what it shows still passes
+ * the "ids of this project" check). Run inside the removing transaction.
+ */
+export async function forgetPage(db: Kysely<DB>, projectId: string, pageId: string): Promise<void> {
+  const roles = await db
+    .selectFrom('roles')
+    .select(['id', 'grants', 'home'])
+    .where('project_id', '=', projectId)
+    .execute();
+  for (const role of roles) {
+    const grants = parseGrants(role.grants);
+    const home = parseHome(role.home);
+    const inGrants = grants.page.includes(pageId);
+    const isHome = home?.type === 'page' && home.value === pageId;
+    if (!inGrants && !isHome) continue;
+    grants.page = grants.page.filter((p) => p !== pageId);
+    await db
+      .updateTable('roles')
+      .set({ ...(inGrants ? { grants: JSON.stringify(grants) } : {}), ...(isHome ? { home: null } : {}) })
+      .where('id', '=', role.id)
+      .execute();
+  }
+  await db
+    .updateTable('routes')
+    .set({ value: null })
+    .where('project_id', '=', projectId)
+    .where('type', 'in', ['page', 'display'])
+    .where('value', '=', pageId)
+    .execute();
 }
