@@ -20,7 +20,9 @@ import {
   findPage,
   forgetPage,
   load,
+  META_COLUMNS,
   type PageRow,
+  type PublishedMeta,
   publishedLoader,
   SUMMARY_COLUMNS,
   viewOf,
@@ -94,7 +96,7 @@ export default async function pagePlugin(app: FastifyInstance): Promise<void> {
   const params = (request: FastifyRequest) => request.params as { project: string; id: string };
   const admin = (request: FastifyRequest) => authorize(request, params(request).project, { kind: 'admin' });
   const callerId = (request: FastifyRequest) => request.user?.id ?? null;
-  const loadPublished = publishedLoader();
+  const loadPublished = publishedLoader(db);
 
   const draftOf = (row: PageRow) => ({
     ...adminSummary(row),
@@ -446,7 +448,7 @@ export default async function pagePlugin(app: FastifyInstance): Promise<void> {
     const { project, actor } = await authorize(request, params(request).project, { kind: 'app' });
     const row = await db
       .selectFrom('pages')
-      .select(['id', 'name', 'display', 'published', 'published_version', 'published_at'])
+      .select(META_COLUMNS)
       .where('id', '=', pageId)
       .where('project_id', '=', project.id)
       .executeTakeFirst();
@@ -455,7 +457,10 @@ export default async function pagePlugin(app: FastifyInstance): Promise<void> {
     const d = decide(actor, project, { kind: 'page', id: row.id }, 'read');
     if (!d.allow) fail(d.error, d.reason);
     if (row.published_version === null) fail(E.PAGE_NOT_PUBLISHED);
-    return { row, loaded: loadPublished(row) };
+    const meta = { ...row, published_version: row.published_version };
+    const loaded = (await loadPublished([meta])).get(row.id);
+    if (!loaded) fail(E.PAGE_NOT_FOUND);
+    return { row: meta, loaded };
   }
 
   const pageAnswer = (r: Awaited<ReturnType<typeof published>>) => ({
@@ -574,14 +579,18 @@ export default async function pagePlugin(app: FastifyInstance): Promise<void> {
       );
       const out: Record<string, ReturnType<typeof pageAnswer>> = {};
       if (ids.length === 0) return { error: 0, data: out };
-      const rows = await db
+      const rows = (await db
         .selectFrom('pages')
-        .select(['id', 'name', 'display', 'published', 'published_version', 'published_at'])
+        .select(META_COLUMNS)
         .where('project_id', '=', project.id)
         .where('id', 'in', ids)
         .where('published_version', 'is not', null)
-        .execute();
-      for (const row of rows) out[row.id] = pageAnswer({ row, loaded: loadPublished(row) });
+        .execute()) as PublishedMeta[];
+      const loaded = await loadPublished(rows);
+      for (const row of rows) {
+        const page = loaded.get(row.id);
+        if (page) out[row.id] = pageAnswer({ row, loaded: page });
+      }
       return { error: 0, data: out };
     },
   );

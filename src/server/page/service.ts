@@ -97,21 +97,66 @@ export interface LoadedPage {
   issues: PageIssue[];
 }
 
+/** What the end-user calls read of a page before its document. */
+export type PublishedMeta = Pick<PageRow, 'id' | 'name' | 'display' | 'published_at'> & {
+  published_version: number;
+};
+export const META_COLUMNS = ['id', 'name', 'display', 'published_version', 'published_at'] as const;
+
 /**
- * Published versions never change, so their loaded form can be cached by (page, version): each is
- * migrated and checked once, not on every end-user request. One cache per app (so per database),
- * bounded, oldest out first.
+ * Loads published documents. A version never changes, so its loaded form is cached by (page,
+ * version): each is read, migrated and checked once, and a cached page costs one small query for its
+ * metadata. Documents come from `page_versions` by (page, version), never from the page row, so a
+ * publish racing the read cannot put the next version's document under this version's key (the
+ * row's copy is used only for documents published before versions were kept, and only while it is
+ * still that version). One loader per app (so per database), bounded, oldest out first.
  */
-export function publishedLoader(size = 256) {
+export function publishedLoader(db: Kysely<DB>, size = 256) {
   const cache = new Map<string, LoadedPage>();
-  return (row: Pick<PageRow, 'id' | 'name' | 'published' | 'published_version'>): LoadedPage => {
-    const key = `${row.id}:${row.published_version}`;
-    const hit = cache.get(key);
-    if (hit) return hit;
-    const loaded = load(row.published ?? '', row);
-    cache.set(key, loaded);
-    if (cache.size > size) cache.delete(cache.keys().next().value!);
-    return loaded;
+  const keyOf = (id: string, version: number) => `${id}:${version}`;
+  return async (rows: readonly PublishedMeta[]): Promise<Map<string, LoadedPage>> => {
+    const out = new Map<string, LoadedPage>();
+    const misses: PublishedMeta[] = [];
+    for (const r of rows) {
+      const hit = cache.get(keyOf(r.id, r.published_version));
+      if (hit) out.set(r.id, hit);
+      else misses.push(r);
+    }
+    if (misses.length === 0) return out;
+    const texts = new Map<string, string>();
+    const docs = await db
+      .selectFrom('page_versions')
+      .select(['page_id', 'version', 'document'])
+      .where((eb) =>
+        eb.or(misses.map((m) => eb.and([eb('page_id', '=', m.id), eb('version', '=', m.published_version)]))),
+      )
+      .execute();
+    for (const d of docs) texts.set(keyOf(d.page_id, d.version), d.document);
+    const lost = misses.filter((m) => !texts.has(keyOf(m.id, m.published_version)));
+    if (lost.length) {
+      const legacy = await db
+        .selectFrom('pages')
+        .select(['id', 'published', 'published_version'])
+        .where(
+          'id',
+          'in',
+          lost.map((m) => m.id),
+        )
+        .execute();
+      for (const l of legacy)
+        if (l.published !== null && l.published_version !== null)
+          texts.set(keyOf(l.id, l.published_version), l.published);
+    }
+    for (const m of misses) {
+      const key = keyOf(m.id, m.published_version);
+      const text = texts.get(key);
+      if (text === undefined) continue; // removed meanwhile
+      const loaded = load(text, m);
+      cache.set(key, loaded);
+      if (cache.size > size) cache.delete(cache.keys().next().value!);
+      out.set(m.id, loaded);
+    }
+    return out;
   };
 }
 
