@@ -19,6 +19,7 @@ import { installEnvelope } from './http/envelope.ts';
 import { frameworkErrors, installErrorHandling } from './http/errors.ts';
 import { installNativeEnvelope } from './http/native-envelope.ts';
 import memberPlugin from './member/plugin.ts';
+import pagePlugin from './page/plugin.ts';
 import projectPlugin from './project/plugin.ts';
 import { installRealtime, type RealtimeOptions } from './realtime/index.ts';
 import routePlugin from './route/plugin.ts';
@@ -127,6 +128,7 @@ export async function buildApp(config: Config, options: BuildOptions = {}): Prom
   await app.register(accessPlugin);
   await app.register(memberPlugin);
   await app.register(routePlugin);
+  await app.register(pagePlugin);
   await installRealtime(app, options.realtime);
 
   app.get('/api/health', { schema: { hide: true } }, async () => ({ error: 0, data: { ok: true } }));

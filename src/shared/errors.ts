@@ -84,6 +84,11 @@ export const E = {
   ),
   GRANT_INVALID: def(1310, 400, 'grant names something not in this project', '授权项不属于该系统'),
   PAGE_INVALID: def(1203, 400, 'page document invalid', '页面数据校验失败'),
+  // Pages (1600–1619).
+  PAGE_NOT_PUBLISHED: def(1600, 404, 'page not published yet', '页面尚未发布'),
+  PAGE_TOO_LARGE: def(1601, 413, 'page document too large', '页面数据过大'),
+  PAGE_VERSION_NOT_FOUND: def(1602, 404, 'page version not found', '页面版本不存在'),
+  DISPLAY_NOT_FOUND: def(1603, 404, 'display not found', '展示页不存在'),
 } as const satisfies Record<string, ErrorDef>;
 
 export type ErrorName = keyof typeof E;

@@ -7,6 +7,7 @@ import * as m001 from './migrations/001-foundation.ts';
 import * as m002 from './migrations/002-access.ts';
 import * as m003 from './migrations/003-realtime.ts';
 import * as m004 from './migrations/004-data.ts';
+import * as m005 from './migrations/005-pages.ts';
 import type { DB } from './schema.ts';
 
 export type Dialect = 'sqlite' | 'postgres';
@@ -95,6 +96,7 @@ const MIGRATIONS: Record<string, { up(db: Kysely<unknown>, dialect: Dialect): Pr
   '002-access': m002,
   '003-realtime': m003,
   '004-data': m004,
+  '005-pages': m005,
 };
 
 async function migrate(database: Database, configuredSchema: string | undefined): Promise<void> {

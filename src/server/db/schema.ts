@@ -78,6 +78,26 @@ export interface PagesTable {
   name: string;
   created_at: number;
   updated_at: number;
+  /** JSON page document the designer edits ('' for rows made before 005: a blank page). */
+  draft: Generated<string>;
+  /** JSON page document end users see; null until the first publish. */
+  published: string | null;
+  published_version: number | null;
+  published_at: number | null;
+  /** The highest version number handed out (publishes are numbered 1, 2, …). */
+  last_version: Generated<number>;
+  /** 1: also offered as a standalone display (/api/app/dp). */
+  display: Generated<number>;
+  updated_by: string | null;
+}
+
+export interface PageVersionsTable {
+  page_id: string;
+  version: number;
+  document: string;
+  note: Generated<string>;
+  created_by: string | null;
+  created_at: number;
 }
 
 export interface DataModulesTable {
@@ -175,6 +195,7 @@ export interface DB {
   verify_codes: VerifyCodesTable;
   captchas: CaptchasTable;
   pages: PagesTable;
+  page_versions: PageVersionsTable;
   data_modules: DataModulesTable;
   data_entities: DataEntitiesTable;
   data_fields: DataFieldsTable;
