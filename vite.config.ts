@@ -21,6 +21,7 @@ export default defineConfig({
         test: {
           name: 'unit',
           root: '.',
+          sequence: { groupOrder: 0 },
           include: ['tests/unit/**/*.test.{ts,tsx}', 'src/**/*.test.{ts,tsx}', 'widgets/**/*.test.{ts,tsx}'],
           environment: 'node',
         },
@@ -30,6 +31,8 @@ export default defineConfig({
         test: {
           name: 'integration',
           root: '.',
+          // Runs after the unit group, with its own bounded worker count.
+          sequence: { groupOrder: 1 },
           include: ['tests/integration/**/*.test.ts'],
           environment: 'node',
           testTimeout: 30_000,
