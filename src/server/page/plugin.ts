@@ -261,6 +261,8 @@ export default async function pagePlugin(app: FastifyInstance): Promise<void> {
       await db.transaction().execute(async (trx) => {
         await forgetPage(trx, project.id, row.id);
         await trx.deleteFrom('page_versions').where('page_id', '=', row.id).execute();
+        // The co-editing history of the page goes with it.
+        await trx.deleteFrom('page_updates').where('doc_id', '=', row.id).execute();
         await trx.deleteFrom('pages').where('id', '=', row.id).where('project_id', '=', project.id).execute();
       });
       return { error: 0, data: { _id: row.id } };
