@@ -10,7 +10,7 @@
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import type { Kysely } from 'kysely';
+import { type Kysely, sql } from 'kysely';
 import { createSession, createUser } from '../../src/server/account/service.ts';
 import { buildApp } from '../../src/server/app.ts';
 import { loadConfig } from '../../src/server/config.ts';
@@ -297,5 +297,5 @@ async function run(dialect: 'sqlite' | 'postgres'): Promise<void> {
   void rows.length;
 }
 
-await run('sqlite');
+if (process.env.BENCH_SQLITE !== '0') await run('sqlite');
 if (process.env.BENCH_PG === '1' || process.env.TEST_DATABASE_URL) await run('postgres');
