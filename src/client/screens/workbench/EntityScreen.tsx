@@ -1,0 +1,3 @@
+export default function EntityScreen() {
+  return null;
+}
