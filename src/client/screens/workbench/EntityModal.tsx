@@ -1,8 +1,8 @@
 import { Form, Input, Modal, Select } from 'antd';
-import { useRef } from 'react';
+import { useEffect, useRef } from 'react';
 import { useTranslation } from 'react-i18next';
 import type { Entity, Module } from '../../api/workbench.ts';
-import { KEY_PATTERN, keyFromName } from './field-key.ts';
+import { KEY_PATTERN, keyFromName, loadPinyin } from './field-key.ts';
 import { showServerError } from './server-errors.ts';
 
 export interface EntityValues {
@@ -24,6 +24,10 @@ export function EntityModal({ entity, modules, defaultModule, onSubmit, onClose 
   const { t } = useTranslation();
   const [form] = Form.useForm<EntityValues>();
   const codeTouched = useRef(Boolean(entity));
+
+  useEffect(() => {
+    void loadPinyin();
+  }, []);
 
   async function finish(v: EntityValues) {
     try {

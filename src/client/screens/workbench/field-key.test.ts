@@ -1,5 +1,7 @@
-import { describe, expect, it } from 'vitest';
-import { KEY_PATTERN, keyFromName } from './field-key.ts';
+import { beforeAll, describe, expect, it } from 'vitest';
+import { KEY_PATTERN, keyFromName, loadPinyin } from './field-key.ts';
+
+beforeAll(loadPinyin);
 
 describe('keyFromName', () => {
   it.each([
