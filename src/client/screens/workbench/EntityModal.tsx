@@ -25,9 +25,12 @@ export function EntityModal({ entity, modules, defaultModule, onSubmit, onClose 
   const [form] = Form.useForm<EntityValues>();
   const codeTouched = useRef(Boolean(entity));
 
+  // Chinese names need the pinyin dictionary: derive again once it arrives.
   useEffect(() => {
-    void loadPinyin();
-  }, []);
+    void loadPinyin().then(() => {
+      if (!codeTouched.current) form.setFieldValue('code', keyFromName(form.getFieldValue('name') ?? ''));
+    });
+  }, [form]);
 
   async function finish(v: EntityValues) {
     try {

@@ -17,17 +17,25 @@ interface Props {
   onCancel?(): void;
   known?: Choice[];
   autoFocus?: boolean;
+  /** Set by Form.Item so its label points at the control. */
+  id?: string;
 }
 
 /** The input for one value of a field, by its type (form items and inline cells). */
-export function FieldInput({ field: f, value, onChange, onCommit, onCancel, known, autoFocus }: Props) {
+export function FieldInput({ field: f, value, onChange, onCommit, onCancel, known, autoFocus, id }: Props) {
   const { t } = useTranslation();
   const set = (v: unknown, choices?: Choice[]) => onChange?.(v, choices);
   const keys = (e: React.KeyboardEvent) => {
     if (e.key === 'Escape') onCancel?.();
   };
   const list = optionList(f);
-  const common = { autoFocus, onKeyDown: keys, className: 'wb-input', 'data-testid': `input-${f._field}` };
+  const common = {
+    id,
+    autoFocus,
+    onKeyDown: keys,
+    className: 'wb-input',
+    'data-testid': `input-${f._field}`,
+  };
 
   if (list && (f._type === 'string' || f._type === 'number')) {
     return (
@@ -78,6 +86,7 @@ export function FieldInput({ field: f, value, onChange, onCommit, onCancel, know
           multiple={f._type === 'collection'}
           value={value as string | string[] | null}
           known={known}
+          id={id}
           autoFocus={autoFocus}
           className="wb-input"
           onChange={set}

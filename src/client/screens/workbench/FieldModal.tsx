@@ -62,9 +62,12 @@ export function FieldModal({ field, entities, onSubmit, onClose }: Props) {
   const type = Form.useWatch('type', form) ?? field?._type ?? 'string';
   const listEnable = Form.useWatch('listEnable', form);
 
+  // Chinese names need the pinyin dictionary: derive again once it arrives.
   useEffect(() => {
-    void loadPinyin();
-  }, []);
+    void loadPinyin().then(() => {
+      if (!keyTouched.current) form.setFieldValue('field', keyFromName(form.getFieldValue('name') ?? ''));
+    });
+  }, [form]);
 
   async function finish(v: FieldValues) {
     try {

@@ -19,10 +19,20 @@ interface Props {
   onChange(value: string | string[] | null, choices: Choice[]): void;
   autoFocus?: boolean;
   className?: string;
+  id?: string;
 }
 
 /** Pick records of another table by name (the filter call), one or several. */
-export function RelatePicker({ target, multiple, value, known = [], onChange, autoFocus, className }: Props) {
+export function RelatePicker({
+  target,
+  multiple,
+  value,
+  known = [],
+  onChange,
+  autoFocus,
+  className,
+  id,
+}: Props) {
   const { t } = useTranslation();
   const p = useProject()._id;
   const [options, setOptions] = useState<Choice[]>(known);
@@ -51,6 +61,7 @@ export function RelatePicker({ target, multiple, value, known = [], onChange, au
 
   return (
     <Select<string | string[]>
+      id={id}
       className={className}
       mode={multiple ? 'multiple' : undefined}
       showSearch={{ filterOption: false, onSearch: search }}
