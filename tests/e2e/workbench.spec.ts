@@ -102,7 +102,7 @@ test('builder models data and works rows in the workbench', async ({ page }) => 
     await page.locator('#row-form_mingcheng').fill(who);
     await okModal(page);
   }
-  await expect(page.getByTestId('row-count')).toHaveText('2 rows');
+  await expect(page.getByTestId('row-count')).toHaveText('Rows: 2');
 
   // The main table, one field of every type; a bad key is refused beside its input.
   await createTable(page, 'Orders', 'orders');
@@ -150,7 +150,7 @@ test('builder models data and works rows in the workbench', async ({ page }) => 
     await okModal(page);
   }
   const grid = page.getByTestId('rows-grid');
-  await expect(page.getByTestId('row-count')).toHaveText('3 rows');
+  await expect(page.getByTestId('row-count')).toHaveText('Rows: 3');
   await expect(grid.getByTestId('cell-customer').first()).toContainText('Acme');
   await expect(grid.getByTestId('cell-qty').nth(2)).toHaveText('5.56');
 
@@ -167,6 +167,12 @@ test('builder models data and works rows in the workbench', async ({ page }) => 
   await page.keyboard.press('Enter');
   await expect(grid.getByTestId('cell-title').nth(1)).toHaveText('Second (edited)');
 
+  // A wider window for the grid's picture, so the relation columns show.
+  await page.setViewportSize({ width: 1700, height: 800 });
+  await page.mouse.move(0, 0);
+  await shot(page, 'workbench-grid');
+  await page.setViewportSize({ width: 1280, height: 800 });
+
   // Filter: Qty greater than 4.
   await page.getByTestId('filter-open').click();
   await page.getByTestId('filter-add').click();
@@ -174,7 +180,7 @@ test('builder models data and works rows in the workbench', async ({ page }) => 
   await pick(page, page.getByTestId('filter-op'), 'greater than');
   await page.getByTestId('filter-builder').locator('.ant-input-number input').fill('4');
   await page.getByTestId('filter-apply').click();
-  await expect(page.getByTestId('row-count')).toHaveText('2 rows');
+  await expect(page.getByTestId('row-count')).toHaveText('Rows: 2');
   await expect(page.getByTestId('filter-open')).toContainText('Filter (1)');
 
   // Sort by Qty descending (two clicks on the header).
@@ -183,13 +189,16 @@ test('builder models data and works rows in the workbench', async ({ page }) => 
   await expect(grid.getByTestId('cell-qty').first()).toHaveText('5.56');
   await qtyHeader.click();
   await expect(grid.getByTestId('cell-qty').first()).toHaveText('10.00');
-  await shot(page, 'workbench-grid');
 
   // Delete a row: the filtered count drops.
   await grid.getByTestId('row-remove').first().click();
   await page.locator('.ant-modal-confirm .ant-btn-dangerous').click();
-  await expect(page.getByTestId('row-count')).toHaveText('1 rows');
+  await expect(page.getByTestId('row-count')).toHaveText('Rows: 1');
+  await expect(page.locator('.ant-modal-confirm')).toHaveCount(0);
 
-  // The workbench overview with the tables list.
+  // The workbench overview: modules and tables, the related table's rows.
+  await page.getByTestId('table-link').filter({ hasText: '客户' }).click();
+  await page.getByRole('tab', { name: 'Rows' }).click();
+  await expect(page.getByTestId('row-count')).toHaveText('Rows: 2');
   await shot(page, 'workbench');
 });

@@ -16,7 +16,9 @@ interface Props {
 }
 
 const PAGE_SIZES = [100, 500, 1000, 5000];
-const COL_WIDTH = 180;
+const COL_WIDTH = 150;
+/** Pages longer than this are drawn by the virtual list (short ones keep the plain table). */
+const VIRTUAL_FROM = 100;
 
 /** A cell being edited: the record, the field, and the value typed so far. */
 interface Editing {
@@ -222,7 +224,8 @@ export default function RowsGrid({ entity, fields }: Props) {
         </span>
       </div>
       <Table<DataRecord>
-        virtual
+        virtual={rows.length > VIRTUAL_FROM}
+        showSorterTooltip={false}
         rowKey="_id"
         size="small"
         bordered
