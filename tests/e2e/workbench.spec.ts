@@ -202,3 +202,50 @@ test('builder models data and works rows in the workbench', async ({ page }) => 
   await expect(page.getByTestId('row-count')).toHaveText('Rows: 2');
   await shot(page, 'workbench');
 });
+
+test('a long page is drawn by the virtual list', async ({ page, request }) => {
+  test.setTimeout(240_000);
+  const login = (await (await request.post('/api/common/user/login', { data: ADMIN })).json()) as {
+    data: { token: string };
+  };
+  const headers = { token: login.data.token };
+  const call = async <T>(url: string, data: unknown): Promise<T> => {
+    const body = (await (await request.post(url, { headers, data })).json()) as { error: number; data: T };
+    expect(body.error).toBe(0);
+    return body.data;
+  };
+  const project = await call<{ _id: string }>('/api/common/project/create', { name: 'Virtual rows' });
+  const P = `/api/admin/project/${project._id}`;
+  const entity = await call<{ _id: string }>(`${P}/entity/create`, { name: 'Items', code: 'items' });
+  await call(`${P}/items/field/create`, { name: 'Name', type: 'string', field: 'name' });
+  await call(`${P}/items/field/create`, { name: 'N', type: 'number', field: 'n' });
+  const total = 600;
+  for (let i = 0; i < total; i += 20) {
+    await Promise.all(
+      Array.from({ length: 20 }, (_, k) =>
+        call(`/api/admin/data/${project._id}/items/save`, { name: `Item ${i + k}`, n: i + k }),
+      ),
+    );
+  }
+
+  await signInUi(page, ADMIN.user, ADMIN.pwd);
+  await expect(page.getByTestId('project-list')).toBeVisible();
+  await page.evaluate((id) => {
+    localStorage.setItem('lc_project', id);
+    localStorage.setItem('lc_mode', 'dev');
+  }, project._id);
+  await page.goto(`/dev/data/${entity._id}?tab=rows`);
+  await expect(page.getByTestId('row-count')).toHaveText(`Rows: ${total}`);
+  const grid = page.getByTestId('rows-grid');
+  await expect(grid.locator('.ant-table-tbody-virtual')).toBeVisible();
+  // 500 rows on the page, only a screenful of them in the document.
+  expect(await grid.getByTestId('cell-name').count()).toBeLessThan(60);
+  // Sorted by N on the server, the page's last row is 499.
+  await grid.locator('.ant-table-thead th', { hasText: /^N$/ }).click();
+  await expect(grid.getByTestId('cell-n').first()).toHaveText('0');
+  await grid.locator('.ant-table-tbody-virtual-holder').evaluate((el) => {
+    el.scrollTop = el.scrollHeight;
+  });
+  await expect(grid.getByTestId('cell-name').filter({ hasText: /^Item 499$/ })).toBeVisible();
+  await shot(page, 'workbench-grid-virtual');
+});

@@ -157,7 +157,7 @@ export default function RowsGrid({ entity, fields }: Props) {
     })),
     {
       key: '_actions',
-      width: 64,
+      // No width: this column takes what the fields leave, so narrow tables do not stretch them.
       fixed: 'right' as const,
       render: (_: unknown, r: DataRecord) => (
         <Button
@@ -232,7 +232,7 @@ export default function RowsGrid({ entity, fields }: Props) {
         loading={loading}
         dataSource={rows}
         columns={columns}
-        scroll={{ x: visible.length * COL_WIDTH + 112, y: 520 }}
+        scroll={{ x: visible.length * COL_WIDTH + 112, y: rows.length > VIRTUAL_FROM ? 560 : undefined }}
         rowSelection={{
           selectedRowKeys: selected,
           onChange: (keys) => setSelected(keys as string[]),
