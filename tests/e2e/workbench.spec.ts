@@ -248,4 +248,11 @@ test('a long page is drawn by the virtual list', async ({ page, request }) => {
   });
   await expect(grid.getByTestId('cell-name').filter({ hasText: /^Item 499$/ })).toBeVisible();
   await shot(page, 'workbench-grid-virtual');
+
+  // Bulk delete two rows.
+  await grid.locator('.ant-table-row').first().locator('.ant-checkbox-input').check();
+  await grid.locator('.ant-table-row').nth(1).locator('.ant-checkbox-input').check();
+  await page.getByTestId('rows-remove').click();
+  await page.locator('.ant-modal-confirm .ant-btn-dangerous').click();
+  await expect(page.getByTestId('row-count')).toHaveText(`Rows: ${total - 2}`);
 });

@@ -166,7 +166,13 @@ export default function DevLayout() {
       </Layout.Header>
       <Layout>
         <Layout.Sider width={180} theme="light" breakpoint="md" collapsedWidth={56} className="wb-sider">
-          <Menu mode="inline" selectedKeys={[area]} items={menu} data-testid="wb-menu" />
+          <Menu
+            mode="inline"
+            selectedKeys={[area]}
+            items={menu}
+            style={{ borderInlineEnd: 'none' }}
+            data-testid="wb-menu"
+          />
         </Layout.Sider>
         <Layout.Content className="wb-content">{body}</Layout.Content>
       </Layout>
