@@ -1,13 +1,16 @@
 import { LogoutOutlined, UserOutlined } from '@ant-design/icons';
-import { Button, Layout, Space, Tag } from 'antd';
-import { Suspense } from 'react';
+import { Button, Layout, Space, Switch, Tag } from 'antd';
+import { Suspense, useEffect, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { Link, Outlet, useNavigate } from 'react-router';
 import { displayName } from '../../../shared/validation.ts';
+import { api } from '../../api/account.ts';
 import { LanguageSwitch } from '../../shell/LanguageSwitch.tsx';
 import { PageLoading } from '../../shell/PageLoading.tsx';
 import { signOut } from '../../shell/session.ts';
 import { useSession } from '../../stores/session.ts';
+import { useWorkbench } from '../../stores/workbench.ts';
+import { canBuild, selectProject } from '../workbench/project-select.ts';
 
 /** The signed-in frame: top bar with the user, language and logout; the screen below. */
 export default function RootLayout() {
@@ -15,6 +18,21 @@ export default function RootLayout() {
   const navigate = useNavigate();
   const user = useSession((s) => s.user);
   const limited = useSession((s) => s.limited);
+  const storedProject = useWorkbench((s) => s.projectId);
+  const [builder, setBuilder] = useState(false);
+
+  // "Manage mode" is offered to the owner or an admin of the current project (builder spec §4, §6).
+  useEffect(() => {
+    api.projects().then(
+      (list) => setBuilder(canBuild(selectProject(list, storedProject, user?._id ?? null))),
+      () => setBuilder(false),
+    );
+  }, [storedProject, user]);
+
+  function toDev() {
+    useWorkbench.getState().setMode('dev');
+    navigate('/dev');
+  }
 
   async function logout() {
     await signOut();
@@ -29,6 +47,18 @@ export default function RootLayout() {
         </Link>
         <Space wrap size="small" className="top-actions">
           {limited ? <Tag color="red">{t('home.limited')}</Tag> : null}
+          {builder ? (
+            <span className="wb-mode">
+              <Switch
+                aria-label={t('wb.manageMode')}
+                size="small"
+                checked={false}
+                onChange={toDev}
+                data-testid="manage-mode"
+              />{' '}
+              {t('wb.manageMode')}
+            </span>
+          ) : null}
           <span data-testid="current-user">
             <UserOutlined /> {user ? displayName(user) : ''}
           </span>

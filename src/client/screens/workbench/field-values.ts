@@ -1,0 +1,42 @@
+/** How the grid shows and reads each field type's values. */
+import type { DataRecord, Field } from '../../api/workbench.ts';
+import type { Choice } from './RelatePicker.tsx';
+
+/** The option list of a text or number field, when enabled. */
+export function optionList(f: Field): string[] | null {
+  return f._option.info?.enable && f._option.info.list?.length ? f._option.info.list : null;
+}
+
+/** Labels of the records a relate or collection value points at. */
+export function relatedChoices(f: Field, r: DataRecord): Choice[] {
+  if (f._type === 'relate') {
+    const id = r[f._field];
+    return typeof id === 'string' && id ? [{ value: id, label: String(r[`_${f._field}`] || id) }] : [];
+  }
+  const list = r[`___${f._field}`];
+  if (!Array.isArray(list)) return [];
+  return list
+    .filter((x): x is DataRecord => Boolean(x) && typeof x === 'object')
+    .map((x) => ({ value: x._id, label: String(x.__name || x._id) }));
+}
+
+/** Image values: one URL, or a JSON list of URLs. */
+export function imageUrls(v: unknown): string[] {
+  if (typeof v !== 'string' || !v) return [];
+  if (v.startsWith('[')) {
+    try {
+      const list = JSON.parse(v) as unknown;
+      return Array.isArray(list) ? list.filter((x): x is string => typeof x === 'string') : [];
+    } catch {
+      return [];
+    }
+  }
+  return [v];
+}
+
+/** Text of a number with the field's decimals. */
+export function formatNumber(f: Field, v: unknown): string {
+  if (typeof v !== 'number') return '';
+  const d = f._option.decimals;
+  return typeof d === 'number' ? v.toFixed(d) : String(v);
+}
