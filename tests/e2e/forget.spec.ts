@@ -1,5 +1,13 @@
 import { expect, test } from '@playwright/test';
-import { registerByApi, sendCode, signInUi, trackCaptcha, uniqueAccount, uniquePhone } from './helpers.ts';
+import {
+  fillSettled,
+  registerByApi,
+  sendCode,
+  signInUi,
+  trackCaptcha,
+  uniqueAccount,
+  uniquePhone,
+} from './helpers.ts';
 
 test('forgot password resets it, counts back to sign-in, and the new one works', async ({
   page,
@@ -13,7 +21,8 @@ test('forgot password resets it, counts back to sign-in, and the new one works',
   await page.goto('/login');
   await page.getByRole('link', { name: 'Forgot password?' }).click();
   await expect(page).toHaveURL(/\/login\/forget$/);
-  await page.getByLabel('Phone').fill(phone);
+  await page.waitForLoadState('networkidle');
+  await fillSettled(page.getByLabel('Phone'), phone);
   const code = await sendCode(page, request, latestTicket, phone, 'reset');
   await page.getByLabel('SMS code').fill(code);
   await page.getByLabel('New password').fill('newpass22');

@@ -1,7 +1,7 @@
 /** What the browser tests share: test hooks of the server, screenshots, sign-in steps. */
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { type APIRequestContext, expect, type Page } from '@playwright/test';
+import { type APIRequestContext, expect, type Locator, type Page } from '@playwright/test';
 import { open } from '../../src/shared/envelope.ts';
 
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../..');
@@ -101,4 +101,15 @@ export async function registerByApi(
   const verify = await latestCode(request, input.phone, 'reg');
   const reg = await request.post('/api/common/user/reg', { data: { ...input, verify } });
   expect(((await reg.json()) as { error: number }).error).toBe(0);
+}
+
+/**
+ * Fill a field and make sure the value stays: on a loaded machine a lazily loaded form can mount
+ * over an early fill, so fill again until the value holds.
+ */
+export async function fillSettled(field: Locator, value: string): Promise<void> {
+  await expect(async () => {
+    if ((await field.inputValue()) !== value) await field.fill(value);
+    await expect(field).toHaveValue(value, { timeout: 1000 });
+  }).toPass({ timeout: 30_000 });
 }

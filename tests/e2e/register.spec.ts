@@ -1,5 +1,5 @@
 import { expect, test } from '@playwright/test';
-import { sendCode, shot, trackCaptcha, uniqueAccount, uniquePhone } from './helpers.ts';
+import { fillSettled, sendCode, shot, trackCaptcha, uniqueAccount, uniquePhone } from './helpers.ts';
 
 test('a new user registers with the SMS code and lands on home', async ({ page, request }) => {
   const latestTicket = trackCaptcha(page);
@@ -11,7 +11,8 @@ test('a new user registers with the SMS code and lands on home', async ({ page, 
 
   await page.getByLabel('Account', { exact: true }).fill(account);
   await page.getByLabel('Company or full name').fill('Acme Ltd');
-  await page.getByLabel('Phone').fill(phone);
+  await page.waitForLoadState('networkidle');
+  await fillSettled(page.getByLabel('Phone'), phone);
   const code = await sendCode(page, request, latestTicket, phone, 'reg');
   await page.getByLabel('SMS code').fill(code);
   await page.getByLabel('Password', { exact: true }).fill('secret123');
