@@ -1,5 +1,6 @@
 /** Seeding for access tests: rows written straight to the database (argon2 hash computed once). */
 import type { FastifyInstance } from 'fastify';
+import type { Kysely } from 'kysely';
 import { createRole } from '../../src/server/access/roles.ts';
 import { createSession, hashPassword } from '../../src/server/account/service.ts';
 import type { ProjectMembersTable } from '../../src/server/db/schema.ts';
@@ -157,5 +158,39 @@ export async function digest(app: FastifyInstance): Promise<string> {
     db.selectFrom('users').select(['id', 'status', 'pwd', 'nickname']).orderBy('id').execute(),
     db.selectFrom('sessions').select(['token_hash']).orderBy('token_hash').execute(),
   ]);
-  return JSON.stringify({ projects, roles, routes, members, invites, users, sessions });
+  // Builder tables, pages and the rows of every builder table: denied data and page calls must
+  // leave these alone too.
+  const [entities, fields, pages, versions] = await Promise.all([
+    db.selectFrom('data_entities').select(['id', 'name', 'code']).orderBy('id').execute(),
+    db.selectFrom('data_fields').select(['id', 'name', 'code']).orderBy('id').execute(),
+    db.selectFrom('pages').select(['id', 'name', 'draft', 'published_version']).orderBy('id').execute(),
+    db
+      .selectFrom('page_versions')
+      .select(['page_id', 'version'])
+      .orderBy('page_id')
+      .orderBy('version')
+      .execute(),
+  ]);
+  const rows: Record<string, number> = {};
+  for (const e of entities) {
+    const r = await (db as unknown as Kysely<Record<string, { _id: string }>>)
+      .selectFrom(`e_${e.id}`)
+      .select((eb) => eb.fn.countAll<number>().as('n'))
+      .executeTakeFirstOrThrow();
+    rows[e.id] = Number(r.n);
+  }
+  return JSON.stringify({
+    projects,
+    roles,
+    routes,
+    members,
+    invites,
+    users,
+    sessions,
+    entities,
+    fields,
+    pages,
+    versions,
+    rows,
+  });
 }

@@ -5,6 +5,7 @@
  */
 import type { FastifyInstance } from 'fastify';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { createEntity, createField } from '../../src/server/data/schema-service.ts';
 import {
   digest,
   freshAccount,
@@ -36,6 +37,8 @@ interface Fx {
   hiddenRoute: string;
   grantedPage: string;
   hiddenPage: string;
+  grantedEntity: string;
+  hiddenEntity: string;
 }
 
 interface Req {
@@ -422,6 +425,130 @@ const ENDPOINTS: Ep[] = [
     build: async (_a, f) => ({ method: 'GET', url: `/api/app/rt/${f.pid}/list` }),
     allowed: (data, f) => containsId(data, f.grantedRoute),
   },
+  // Data model and records.
+  {
+    name: 'data model: entity list',
+    level: 'admin',
+    mutating: false,
+    ids: false,
+    build: async (_a, f) => ({ method: 'GET', url: `/api/admin/project/${f.pid}/entity` }),
+  },
+  {
+    name: 'data model: entity create',
+    level: 'admin',
+    mutating: true,
+    ids: false,
+    build: async (_a, f) => ({
+      method: 'POST',
+      url: `/api/admin/project/${f.pid}/entity/create`,
+      body: { name: 'New' },
+    }),
+  },
+  {
+    name: 'data model: fields of a table',
+    level: 'admin',
+    mutating: false,
+    ids: true,
+    build: async (_a, f, g) => ({
+      method: 'GET',
+      url: `/api/admin/project/${f.pid}/${g.grantedEntity}/field`,
+    }),
+  },
+  {
+    name: 'admin data query',
+    level: 'admin',
+    mutating: false,
+    ids: true,
+    build: async (_a, f, g) => ({
+      method: 'POST',
+      url: `/api/admin/data/${f.pid}/${g.grantedEntity}/query`,
+      body: {},
+    }),
+  },
+  {
+    name: 'admin data save',
+    level: 'admin',
+    mutating: true,
+    ids: true,
+    build: async (_a, f, g) => ({
+      method: 'POST',
+      url: `/api/admin/data/${f.pid}/${g.grantedEntity}/save`,
+      body: { name: 'row' },
+    }),
+  },
+  {
+    name: 'app data query of a granted table',
+    level: 'grant',
+    mutating: false,
+    ids: true,
+    build: async (_a, f, g) => ({
+      method: 'POST',
+      url: `/api/app/simple/${f.pid}/${g.grantedEntity}/query`,
+      body: {},
+    }),
+  },
+  {
+    name: 'app data query of an ungranted table',
+    level: 'hidden',
+    mutating: false,
+    ids: false,
+    build: async (_a, f) => ({
+      method: 'POST',
+      url: `/api/app/simple/${f.pid}/${f.hiddenEntity}/query`,
+      body: {},
+    }),
+  },
+  {
+    name: 'app table search (filter) of a granted table',
+    level: 'grant',
+    mutating: false,
+    ids: true,
+    build: async (_a, f, g) => ({
+      method: 'POST',
+      url: `/api/d/${f.pid}/${g.grantedEntity}/filter`,
+      body: { value: 'x' },
+    }),
+  },
+  // Pages.
+  {
+    name: 'builder page list',
+    level: 'admin',
+    mutating: false,
+    ids: false,
+    build: async (_a, f) => ({ method: 'GET', url: `/api/admin/page/${f.pid}/` }),
+  },
+  {
+    name: 'builder page create',
+    level: 'admin',
+    mutating: true,
+    ids: false,
+    build: async (_a, f) => ({ method: 'POST', url: `/api/admin/page/${f.pid}/create`, body: { name: 'P' } }),
+  },
+  {
+    name: 'builder page publish',
+    level: 'admin',
+    mutating: true,
+    ids: true,
+    build: async (_a, f, g) => ({
+      method: 'POST',
+      url: `/api/admin/page/${f.pid}/${g.grantedPage}/publish`,
+      body: { note: 'n' },
+    }),
+  },
+  {
+    name: 'app page list',
+    level: 'app',
+    mutating: false,
+    ids: false,
+    build: async (_a, f) => ({ method: 'GET', url: `/api/app/page/${f.pid}/` }),
+  },
+  {
+    name: 'page draft preview',
+    level: 'hidden',
+    mutating: false,
+    ids: true,
+    build: async (_a, f, g) => ({ method: 'GET', url: `/api/app/page/${f.pid}/${g.grantedPage}?preview=1` }),
+  },
   {
     name: 'app menu list shows an ungranted entry',
     level: 'hidden',
@@ -431,6 +558,15 @@ const ENDPOINTS: Ep[] = [
     allowed: (data, f) => containsId(data, f.hiddenRoute),
   },
 ];
+
+let entitySeq = 0;
+/** A builder table with one text field `name`. */
+async function seedEntity(app: FastifyInstance, projectId: string): Promise<string> {
+  const { db, dialect } = app.database;
+  const e = await createEntity(db, projectId, { name: `T${++entitySeq}`, code: `t${entitySeq}` });
+  await createField(db, dialect, e, { name: 'Name', field: 'name', type: 'string' });
+  return e.id;
+}
 
 interface World {
   A: Fx;
@@ -457,7 +593,9 @@ async function project(
   const hiddenRoute = await seedRoute(app, p.id, 'table', null, 2);
   const grantedPage = await seedPage(app, p.id);
   const hiddenPage = await seedPage(app, p.id);
-  const grants = { route: [grantedRoute], page: [grantedPage] };
+  const grantedEntity = await seedEntity(app, p.id);
+  const hiddenEntity = await seedEntity(app, p.id);
+  const grants = { route: [grantedRoute], page: [grantedPage], entity: [grantedEntity] };
   const grantRoleId = await seedRole(app, p.id, opts.public ? 'public' : 'common', grants);
   const roleId = await seedRole(app, p.id, 'common');
   return {
@@ -470,6 +608,8 @@ async function project(
     hiddenRoute,
     grantedPage,
     hiddenPage,
+    grantedEntity,
+    hiddenEntity,
     grantRoleId,
   };
 }

@@ -16,8 +16,9 @@ const tags = ['data'];
 
 /** The caller's user as `$$USER` sees it. */
 function userContext(request: FastifyRequest) {
-  const u = caller(request);
-  return { _id: u.id, account: u.account, nickname: u.nickname, phone: u.phone };
+  // Anonymous users of a public project have none: `$$USER` clauses then match nothing.
+  const u = request.user;
+  return u ? { _id: u.id, account: u.account, nickname: u.nickname, phone: u.phone } : null;
 }
 
 export async function runQuery(request: FastifyRequest, project: ProjectRow, meta: EntityMeta, body: unknown) {
