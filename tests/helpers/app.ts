@@ -2,11 +2,10 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import type { FastifyInstance } from 'fastify';
-import pg from 'pg';
 import { buildApp } from '../../src/server/app.ts';
 import { type Config, loadConfig } from '../../src/server/config.ts';
 import { open, seal } from '../../src/shared/envelope.ts';
-import { postgresUrl, type TestDialect } from './db.ts';
+import { postgresUrl, removeTestStorage, type TestDialect } from './db.ts';
 
 export interface TestApp {
   app: FastifyInstance;
@@ -45,13 +44,7 @@ export async function createTestApp(dialect: TestDialect, overrides: Partial<Con
     dialect,
     async close() {
       await app.close();
-      if (databaseUrl && databaseSchema) {
-        const client = new pg.Client({ connectionString: databaseUrl });
-        await client.connect();
-        await client.query(`DROP SCHEMA IF EXISTS "${databaseSchema}" CASCADE`);
-        await client.end();
-      }
-      fs.rmSync(dataDir, { recursive: true, force: true });
+      await removeTestStorage(dataDir, databaseUrl, databaseSchema);
     },
   };
 }

@@ -1,4 +1,6 @@
+import fs from 'node:fs';
 import net from 'node:net';
+import pg from 'pg';
 
 export type TestDialect = 'sqlite' | 'postgres';
 
@@ -33,4 +35,19 @@ export async function postgresUrl(): Promise<string | undefined> {
 /** The dialects the integration suite runs on here. */
 export async function testDialects(): Promise<TestDialect[]> {
   return (await postgresUrl()) ? ['sqlite', 'postgres'] : ['sqlite'];
+}
+
+/** Remove what a test app used: its data folder and, on PostgreSQL, its schema. */
+export async function removeTestStorage(
+  dataDir: string,
+  url: string | undefined,
+  schema: string | undefined,
+): Promise<void> {
+  if (url && schema) {
+    const client = new pg.Client({ connectionString: url });
+    await client.connect();
+    await client.query(`DROP SCHEMA IF EXISTS "${schema}" CASCADE`);
+    await client.end();
+  }
+  fs.rmSync(dataDir, { recursive: true, force: true });
 }

@@ -4,7 +4,6 @@ import net from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
 import type { FastifyInstance } from 'fastify';
-import pg from 'pg';
 import WebSocket from 'ws';
 import { WebsocketProvider } from 'y-websocket';
 import * as Y from 'yjs';
@@ -14,7 +13,7 @@ import { type Config, loadConfig } from '../../src/server/config.ts';
 import { createProject } from '../../src/server/project/service.ts';
 import type { RealtimeOptions } from '../../src/server/realtime/index.ts';
 import { newId } from '../../src/shared/id.ts';
-import { postgresUrl, type TestDialect } from './db.ts';
+import { postgresUrl, removeTestStorage, type TestDialect } from './db.ts';
 
 let seq = 0;
 
@@ -60,13 +59,7 @@ export async function createRealtimeEnv(dialect: TestDialect): Promise<RealtimeE
     },
     async cleanup() {
       for (const a of apps) await a.close().catch(() => {});
-      if (databaseUrl && databaseSchema) {
-        const client = new pg.Client({ connectionString: databaseUrl });
-        await client.connect();
-        await client.query(`DROP SCHEMA IF EXISTS "${databaseSchema}" CASCADE`);
-        await client.end();
-      }
-      fs.rmSync(dataDir, { recursive: true, force: true });
+      await removeTestStorage(dataDir, databaseUrl, databaseSchema);
     },
   };
 }
