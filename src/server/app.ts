@@ -23,6 +23,7 @@ import pagePlugin from './page/plugin.ts';
 import projectPlugin from './project/plugin.ts';
 import { installRealtime, type RealtimeOptions } from './realtime/index.ts';
 import routePlugin from './route/plugin.ts';
+import sharePlugin from './share/plugin.ts';
 
 declare module 'fastify' {
   interface FastifyInstance {
@@ -129,6 +130,7 @@ export async function buildApp(config: Config, options: BuildOptions = {}): Prom
   await app.register(memberPlugin);
   await app.register(routePlugin);
   await app.register(pagePlugin);
+  await app.register(sharePlugin);
   await installRealtime(app, options.realtime);
 
   app.get('/api/health', { schema: { hide: true } }, async () => ({ error: 0, data: { ok: true } }));

@@ -187,6 +187,24 @@ export interface PageUpdatesTable {
   created_at: number;
 }
 
+export interface ShareItemsTable {
+  project_id: string;
+  model: string;
+  type: 'project' | 'public' | 'private';
+  owner_id: string;
+  key: string;
+  /** JSON text. */
+  value: string;
+  created_by: string | null;
+  updated_at: number;
+}
+
+export interface ShareIncrementsTable {
+  project_id: string;
+  key: string;
+  value: number;
+}
+
 export interface DB {
   users: UsersTable;
   sessions: SessionsTable;
@@ -203,4 +221,6 @@ export interface DB {
   routes: RoutesTable;
   invitations: InvitationsTable;
   page_updates: PageUpdatesTable;
+  share_items: ShareItemsTable;
+  share_increments: ShareIncrementsTable;
 }
