@@ -10,8 +10,9 @@ import type { ProjectRow } from '../project/service.ts';
 export type MemberRow = ProjectMembersTable;
 
 /** A member with their account, for management calls. */
-export async function findMember(db: Kysely<DB>, projectId: string, userId: string) {
-  const row = await db
+/** Members of one project joined with their accounts: the base of both lookups below. */
+function memberQuery(db: Kysely<DB>, projectId: string) {
+  return db
     .selectFrom('project_members as m')
     .innerJoin('users as u', 'u.id', 'm.user_id')
     .select([
@@ -27,9 +28,11 @@ export async function findMember(db: Kysely<DB>, projectId: string, userId: stri
       'u.parent_id',
       'u.status as user_status',
     ])
-    .where('m.project_id', '=', projectId)
-    .where('m.user_id', '=', userId)
-    .executeTakeFirst();
+    .where('m.project_id', '=', projectId);
+}
+
+export async function findMember(db: Kysely<DB>, projectId: string, userId: string) {
+  const row = await memberQuery(db, projectId).where('m.user_id', '=', userId).executeTakeFirst();
   if (!row) fail(E.MEMBER_NOT_FOUND);
   return row;
 }
@@ -61,23 +64,7 @@ export function publicMember(m: MemberView, project: ProjectRow) {
 }
 
 export async function listMembers(db: Kysely<DB>, projectId: string, only?: string[]) {
-  let q = db
-    .selectFrom('project_members as m')
-    .innerJoin('users as u', 'u.id', 'm.user_id')
-    .select([
-      'm.project_id',
-      'm.user_id',
-      'm.role_type',
-      'm.role_id',
-      'm.status',
-      'm.created_at',
-      'u.account',
-      'u.phone',
-      'u.nickname',
-      'u.parent_id',
-      'u.status as user_status',
-    ])
-    .where('m.project_id', '=', projectId);
+  let q = memberQuery(db, projectId);
   if (only) {
     if (only.length === 0) return [];
     q = q.where('m.user_id', 'in', only);
