@@ -2,6 +2,7 @@ import net from 'node:net';
 import { io as connect, type Socket } from 'socket.io-client';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { packPayload, SOCKET_NAMESPACE, SOCKET_PATH, unpackPayload } from '../../src/shared/realtime.ts';
+import { seedRole } from '../helpers/access.ts';
 import { testDialects } from '../helpers/db.ts';
 import {
   addPage,
@@ -158,6 +159,38 @@ describe.skipIf(!redisUp)(`two servers over Redis on ${dialect}`, () => {
         5000,
         'convergence across processes',
       );
+
+      // Rights changed on one process act on the other at once: a demotion makes p2's open
+      // connection read-only, and a kick on p1 ends the session p2 had cached.
+      const http = async (port: number, method: string, url: string, token: string, body?: unknown) => {
+        const res = await fetch(`http://127.0.0.1:${port}${url}`, {
+          method,
+          headers: { token, ...(body ? { 'content-type': 'application/json' } : {}) },
+          ...(body ? { body: JSON.stringify(body) } : {}),
+        });
+        return (await res.json()) as { error: number };
+      };
+      const common = await seedRole(a.app, s.projectId, 'common');
+      const demote = `/api/admin/user/${s.projectId}/${s.admin.id}/update`;
+      expect((await http(p1.port, 'POST', demote, s.owner.token, { role: common })).error).toBe(0);
+      await new Promise((r) => setTimeout(r, 300));
+      y.doc.getMap('m').set('k', 'after demotion');
+      x.doc.getMap('m').set('owner', 'still writes');
+      await until(() => y.doc.getMap('m').get('owner') === 'still writes', 5000, 'owner edit reaches p2');
+      await new Promise((r) => setTimeout(r, 300));
+      expect(x.doc.getMap('m').get('k')).toBe('two');
+
+      const info = '/api/common/user/userInfo';
+      expect((await http(p2.port, 'GET', info, s.admin.token)).error).toBe(0);
+      const kick = `/api/admin/user/${s.projectId}/${s.admin.id}/kick`;
+      expect((await http(p1.port, 'GET', kick, s.owner.token)).error).toBe(0);
+      // Within the session cache's 10 s lifetime, only the broadcast clear makes this fail at once.
+      let answer = await http(p2.port, 'GET', info, s.admin.token);
+      for (let i = 0; i < 10 && answer.error === 0; i++) {
+        await new Promise((r) => setTimeout(r, 100));
+        answer = await http(p2.port, 'GET', info, s.admin.token);
+      }
+      expect(answer.error).not.toBe(0);
     } finally {
       p1.proc.kill('SIGTERM');
       p2.proc.kill('SIGTERM');

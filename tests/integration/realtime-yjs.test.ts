@@ -1,6 +1,8 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import * as Y from 'yjs';
 import { CLOSE } from '../../src/shared/realtime.ts';
+import { seedRole } from '../helpers/access.ts';
+import { call } from '../helpers/app.ts';
 import { testDialects } from '../helpers/db.ts';
 import {
   addPage,
@@ -31,8 +33,8 @@ describe.each(dialects)('co-editing endpoint on %s', (dialect) => {
   let r: Running;
   let s: Seed;
   const clients: ReturnType<typeof yClient>[] = [];
-  const client = (token: string, page = s.pageId, target = r) => {
-    const c = yClient(target.url, s.projectId, page, token);
+  const client = (token: string, page = s.pageId, target = r, project = s.projectId) => {
+    const c = yClient(target.url, project, page, token);
     clients.push(c);
     return c;
   };
@@ -164,6 +166,66 @@ describe.each(dialects)('co-editing endpoint on %s', (dialect) => {
     // Compaction refuses too, and leaves the rows as they were.
     await expect(r.app.realtime.yjs.store.compact(page)).rejects.toThrow();
     expect((await rows(r, page)).length).toBe(before.length);
+  });
+
+  it('a demoted builder becomes a reader without reconnecting; a removed member is disconnected', async () => {
+    const t = await seed(r.app);
+    const page = await addPage(r.app, t.projectId);
+    const w = client(t.owner.token, page, r, t.projectId);
+    const a = client(t.admin.token, page, r, t.projectId);
+    await Promise.all([synced(w.provider), synced(a.provider)]);
+    a.doc.getMap('page').set('before', 1);
+    await until(() => w.doc.getMap('page').get('before') === 1, 5000, 'admin writes while admin');
+    const common = await seedRole(r.app, t.projectId, 'common');
+    const demoted = await call(r.app, 'POST', `/api/admin/user/${t.projectId}/${t.admin.id}/update`, {
+      token: t.owner.token,
+      body: { role: common },
+    });
+    expect(demoted.error).toBe(0);
+    const room = r.app.realtime.yjs.rooms.get(page)!;
+    await until(() => [...room.conns].some((c) => c.userId === t.admin.id && !c.writable), 5000, 'demotion');
+    const dropped = r.app.realtime.yjs.stats.droppedReadOnly;
+    a.doc.getMap('page').set('after', 1);
+    await until(() => r.app.realtime.yjs.stats.droppedReadOnly > dropped, 5000, 'drop after demotion');
+    expect(room.doc.getMap('page').get('after')).toBeUndefined();
+    // Same socket all along.
+    expect(a.provider.wsconnected).toBe(true);
+    // Removal ends the connection.
+    const closed = new Promise<number>((res) => a.provider.ws?.addEventListener('close', (e) => res(e.code)));
+    a.provider.shouldConnect = false;
+    const removed = await call(r.app, 'GET', `/api/admin/user/${t.projectId}/${t.admin.id}/remove`, {
+      token: t.owner.token,
+    });
+    expect(removed.error).toBe(0);
+    expect([CLOSE.FORBIDDEN, CLOSE.REVOKED]).toContain(await closed);
+    closeClients();
+  });
+
+  it('an expired project is read-only for its builders too', async () => {
+    const t = await seed(r.app);
+    const page = await addPage(r.app, t.projectId);
+    const w = client(t.owner.token, page, r, t.projectId);
+    await synced(w.provider);
+    w.doc.getMap('page').set('live', 1);
+    const room = r.app.realtime.yjs.rooms.get(page)!;
+    await until(() => room.doc.getMap('page').get('live') === 1, 5000, 'owner writes');
+    await r.app.database.db
+      .updateTable('projects')
+      .set({ expired_at: Date.now() - 1000 })
+      .where('id', '=', t.projectId)
+      .execute();
+    // Expiry needs no event: the periodic check (forced here) applies it to open connections.
+    await r.app.realtime.yjs.recheck();
+    expect([...room.conns].every((c) => !c.writable)).toBe(true);
+    w.doc.getMap('page').set('late', 1);
+    const dropped = r.app.realtime.yjs.stats.droppedReadOnly;
+    await until(() => r.app.realtime.yjs.stats.droppedReadOnly > dropped, 5000, 'drop after expiry');
+    expect(room.doc.getMap('page').get('late')).toBeUndefined();
+    // A new connection of the owner is read-only from the start.
+    const again = client(t.owner.token, page, r, t.projectId);
+    await synced(again.provider);
+    expect([...room.conns].filter((c) => c.userId === t.owner.id).every((c) => !c.writable)).toBe(true);
+    closeClients();
   });
 
   it('closeUserConnections closes co-editing sockets within a second', async () => {

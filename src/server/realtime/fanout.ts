@@ -10,6 +10,8 @@ export interface FanoutHandlers {
   onDoc(docId: string, kind: FanKind, payload: Uint8Array): void;
   /** Another process asks every process to close a user's connections. */
   onCloseUser(userId: string): void;
+  /** Sessions, users, memberships or roles changed on another process. */
+  onSessionsChanged(): void;
 }
 
 const ID_LEN = 8;
@@ -47,6 +49,7 @@ export class RedisFanout {
         const cmd = JSON.parse(message.toString()) as { t: string; from: string; userId?: string };
         if (cmd.from === this.id.toString('hex')) return;
         if (cmd.t === 'close-user' && typeof cmd.userId === 'string') this.handlers.onCloseUser(cmd.userId);
+        else if (cmd.t === 'sessions-changed') this.handlers.onSessionsChanged();
       } catch {
         // Not ours; ignore.
       }
@@ -85,5 +88,12 @@ export class RedisFanout {
       this.ctl,
       JSON.stringify({ t: 'close-user', from: this.id.toString('hex'), userId }),
     );
+  }
+
+  /** Tell every other process that sessions, users, memberships or roles changed. */
+  sessionsChanged(): void {
+    this.pub
+      .publish(this.ctl, JSON.stringify({ t: 'sessions-changed', from: this.id.toString('hex') }))
+      .catch(() => {});
   }
 }

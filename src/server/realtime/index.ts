@@ -2,6 +2,7 @@ import type { FastifyInstance } from 'fastify';
 import type { Redis } from 'ioredis';
 import type { Namespace, Server } from 'socket.io';
 import { SOCKET_PATH } from '../../shared/realtime.ts';
+import { clearSessionCache, onSessionsChanged } from '../account/session-cache.ts';
 import type { RedisFanout } from './fanout.ts';
 import { createSocketServer, room } from './socket.ts';
 import { DocStore } from './store.ts';
@@ -63,6 +64,11 @@ export async function installRealtime(
     fanout = new RedisFanout(pub, sub, opts.redisPrefix, {
       onDoc: (docId, kind, payload) => yjs?.remote(docId, kind, payload),
       onCloseUser: (userId) => closeLocal(userId),
+      onSessionsChanged: () => {
+        // Another process changed sessions or rights: drop our cached sessions, re-check documents.
+        clearSessionCache();
+        void yjs?.recheck();
+      },
     });
     await fanout.start();
   }
@@ -98,8 +104,15 @@ export async function installRealtime(
   };
   app.decorate('realtime', realtime);
 
+  // A ban, kick, demotion or removal here acts at once on every process and on open documents.
+  const stopListening = onSessionsChanged(() => {
+    fanout?.sessionsChanged();
+    void yjs.recheck();
+  });
+
   // Before the database closes: drop connections, then write and compact every loaded document.
   app.addHook('preClose', async () => {
+    stopListening();
     nsp.local.disconnectSockets(true);
     io.engine.close();
     await yjs.close();

@@ -19,6 +19,8 @@ export const LOADED = Symbol('loaded');
 export interface Conn {
   ws: WebSocket;
   userId: string;
+  projectId: string;
+  /** Re-evaluated when memberships or roles change, so a demotion needs no reconnect. */
   writable: boolean;
   /** Awareness client ids this connection controls (removed when it closes). */
   clients: Set<number>;

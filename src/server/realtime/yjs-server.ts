@@ -5,13 +5,18 @@ import { type WebSocket, WebSocketServer } from 'ws';
 import { CLOSE, YJS_PATH } from '../../shared/realtime.ts';
 import { resolveToken } from '../account/service.ts';
 import type { DB } from '../db/schema.ts';
-import { membership } from '../project/service.ts';
+import { findProject, isLimited, membership } from '../project/service.ts';
 import type { FanKind, RedisFanout } from './fanout.ts';
 import type { DocStore } from './store.ts';
 import { type Conn, Room, type RoomHost } from './yjs-room.ts';
 
 const ID = /^[0-9a-f]{24}$/;
 const KEEPALIVE_MS = 30_000;
+/** How often open connections are checked again (a project's expiry passing needs no event). */
+const RECHECK_MS = 60_000;
+
+/** What a user may do with a project's page documents. */
+export type DocAccess = 'write' | 'read' | 'none';
 
 export interface YjsServerOptions {
   db: Kysely<DB>;
@@ -40,7 +45,9 @@ export class YjsServer implements RoomHost {
   /** Every socket by user, including those still authenticating. */
   private readonly byUser = new Map<string, Set<WebSocket>>();
   private readonly keepalive: NodeJS.Timeout;
+  private readonly periodic: NodeJS.Timeout;
   private closing = false;
+  private recheckScheduled: Promise<void> | undefined;
 
   constructor(private readonly opts: YjsServerOptions) {
     this.store = opts.store;
@@ -49,6 +56,48 @@ export class YjsServer implements RoomHost {
     this.log = opts.log;
     this.keepalive = setInterval(() => this.ping(), KEEPALIVE_MS);
     this.keepalive.unref();
+    this.periodic = setInterval(() => void this.recheck(), RECHECK_MS);
+    this.periodic.unref();
+  }
+
+  /**
+   * Owners and admins of an active, unexpired project write; other active members only read (an
+   * expired project is read-only for everyone, like the rest of its dev area); anyone else is out.
+   */
+  async access(projectId: string, userId: string): Promise<DocAccess> {
+    const [member, project] = await Promise.all([
+      membership(this.opts.db, projectId, userId),
+      findProject(this.opts.db, projectId),
+    ]);
+    if (!project || member?.status !== 'active') return 'none';
+    return WRITERS.has(member.role_type) && !isLimited(project) ? 'write' : 'read';
+  }
+
+  /**
+   * Memberships, roles or projects changed (here or on another process): apply the new rights to
+   * open connections without making anyone reconnect. A demoted builder's next updates are dropped;
+   * a removed member is disconnected. Calls during a running check are folded into one more run.
+   */
+  recheck(): Promise<void> {
+    this.recheckScheduled ??= new Promise<void>((resolve) => setImmediate(resolve)).then(async () => {
+      this.recheckScheduled = undefined;
+      const conns = [...this.rooms.values()].flatMap((r) => [...r.conns]);
+      const seen = new Map<string, Promise<DocAccess>>();
+      await Promise.all(
+        conns.map(async (c) => {
+          const key = `${c.projectId}:${c.userId}`;
+          let p = seen.get(key);
+          if (!p) {
+            p = this.access(c.projectId, c.userId).catch(() => (c.writable ? 'write' : 'read'));
+            seen.set(key, p);
+          }
+          const access = await p;
+          if (access === 'none') c.ws.close(CLOSE.FORBIDDEN, 'no longer a member of this project');
+          else c.writable = access === 'write';
+        }),
+      );
+    });
+    return this.recheckScheduled;
   }
 
   /** Whether an upgrade request is ours. */
@@ -92,8 +141,8 @@ export class YjsServer implements RoomHost {
     if (parts.length !== 2 || !ID.test(projectId!) || !ID.test(pageId!)) {
       return ws.close(CLOSE.NOT_FOUND, 'unknown page');
     }
-    const member = await membership(this.opts.db, projectId!, userId);
-    if (member?.status !== 'active') return ws.close(CLOSE.FORBIDDEN, 'not a member of this project');
+    const access = await this.access(projectId!, userId);
+    if (access === 'none') return ws.close(CLOSE.FORBIDDEN, 'not a member of this project');
     const page = await this.opts.db
       .selectFrom('pages')
       .select('id')
@@ -115,7 +164,14 @@ export class YjsServer implements RoomHost {
       return;
     }
     room = loaded;
-    conn = { ws, userId, writable: WRITERS.has(member.role_type), clients: new Set(), alive: true };
+    conn = {
+      ws,
+      userId,
+      projectId: projectId!,
+      writable: access === 'write',
+      clients: new Set(),
+      alive: true,
+    };
     ws.on('pong', () => {
       conn!.alive = true;
     });
@@ -227,6 +283,7 @@ export class YjsServer implements RoomHost {
   async close(): Promise<void> {
     this.closing = true;
     clearInterval(this.keepalive);
+    clearInterval(this.periodic);
     for (const ws of this.wss.clients) ws.terminate();
     const rooms = [...this.rooms.values()];
     await Promise.all(rooms.map((r) => r.unloaded ?? r.ready?.catch(() => {})));
