@@ -228,6 +228,30 @@ describe.each(dialects)('co-editing endpoint on %s', (dialect) => {
     closeClients();
   });
 
+  it('removing a page closes its live document and nothing of it is written afterwards', async () => {
+    const created = await call<{ _id: string }>(r.app, 'POST', `/api/admin/page/${s.projectId}/create`, {
+      token: s.owner.token,
+      body: { name: 'doomed' },
+    });
+    expect(created.error).toBe(0);
+    const page = created.data._id;
+    const w = client(s.owner.token, page);
+    await synced(w.provider);
+    const closed = new Promise<number>((res) => w.provider.ws?.addEventListener('close', (e) => res(e.code)));
+    w.provider.shouldConnect = false;
+    for (let i = 0; i < 20; i++) w.doc.getMap('page').set(`k${i}`, i);
+    const removed = await call(r.app, 'GET', `/api/admin/page/${s.projectId}/${page}/remove`, {
+      token: s.owner.token,
+    });
+    expect(removed.error).toBe(0);
+    expect(await closed).toBe(CLOSE.NOT_FOUND);
+    expect(r.app.realtime.yjs.rooms.has(page)).toBe(false);
+    await new Promise((res) => setTimeout(res, 300));
+    await r.app.realtime.yjs.store.flush();
+    expect(await rows(r, page)).toEqual([]);
+    closeClients();
+  });
+
   it('closeUserConnections closes co-editing sockets within a second', async () => {
     const page = await addPage(r.app, s.projectId);
     const w = client(s.admin.token, page);

@@ -258,6 +258,8 @@ export default async function pagePlugin(app: FastifyInstance): Promise<void> {
     async (request) => {
       const { project } = await admin(request);
       const row = await findPage(db, project.id, params(request).id);
+      // Close the live document first, so no queued edit is written after its rows are gone.
+      await app.realtime.yjs.discard(row.id);
       await db.transaction().execute(async (trx) => {
         await forgetPage(trx, project.id, row.id);
         await trx.deleteFrom('page_versions').where('page_id', '=', row.id).execute();
@@ -265,6 +267,8 @@ export default async function pagePlugin(app: FastifyInstance): Promise<void> {
         await trx.deleteFrom('page_updates').where('doc_id', '=', row.id).execute();
         await trx.deleteFrom('pages').where('id', '=', row.id).where('project_id', '=', project.id).execute();
       });
+      // A connection that opened the page in between is closed too (new ones now find no page).
+      await app.realtime.yjs.discard(row.id, false);
       return { error: 0, data: { _id: row.id } };
     },
   );

@@ -12,6 +12,8 @@ export interface FanoutHandlers {
   onCloseUser(userId: string): void;
   /** Sessions, users, memberships or roles changed on another process. */
   onSessionsChanged(): void;
+  /** A document was removed on another process. */
+  onDiscard(docId: string): void;
 }
 
 const ID_LEN = 8;
@@ -46,10 +48,16 @@ export class RedisFanout {
   private receive(channel: string, message: Buffer): void {
     if (channel === this.ctl) {
       try {
-        const cmd = JSON.parse(message.toString()) as { t: string; from: string; userId?: string };
+        const cmd = JSON.parse(message.toString()) as {
+          t: string;
+          from: string;
+          userId?: string;
+          docId?: string;
+        };
         if (cmd.from === this.id.toString('hex')) return;
         if (cmd.t === 'close-user' && typeof cmd.userId === 'string') this.handlers.onCloseUser(cmd.userId);
         else if (cmd.t === 'sessions-changed') this.handlers.onSessionsChanged();
+        else if (cmd.t === 'discard' && typeof cmd.docId === 'string') this.handlers.onDiscard(cmd.docId);
       } catch {
         // Not ours; ignore.
       }
@@ -95,5 +103,10 @@ export class RedisFanout {
     this.pub
       .publish(this.ctl, JSON.stringify({ t: 'sessions-changed', from: this.id.toString('hex') }))
       .catch(() => {});
+  }
+
+  /** Tell every other process that a document was removed. */
+  async discard(docId: string): Promise<void> {
+    await this.pub.publish(this.ctl, JSON.stringify({ t: 'discard', from: this.id.toString('hex'), docId }));
   }
 }

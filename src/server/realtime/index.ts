@@ -69,6 +69,7 @@ export async function installRealtime(
         clearSessionCache();
         void yjs?.recheck();
       },
+      onDiscard: (docId) => void yjs?.discard(docId, false),
     });
     await fanout.start();
   }

@@ -78,6 +78,13 @@ export class DocStore {
     this.timer ??= setTimeout(() => this.flushQuietly(), this.opts.flushMs);
   }
 
+  /** Drop a removed document's queued updates and counters; waits for a batch already being written. */
+  async discard(docId: string): Promise<void> {
+    this.queue = this.queue.filter((p) => p.docId !== docId);
+    this.appended.delete(docId);
+    await this.chain;
+  }
+
   /** Write everything queued so far; resolves once it is in the database. */
   flush(): Promise<void> {
     if (this.timer) {

@@ -234,6 +234,25 @@ export class YjsServer implements RoomHost {
     })();
   }
 
+  /**
+   * A page was removed: close its connections, forget its queued updates and its room without
+   * writing anything back, so nothing of it is stored again after its rows are deleted.
+   */
+  async discard(docId: string, announce = true): Promise<void> {
+    const room = this.rooms.get(docId);
+    if (room) {
+      this.rooms.delete(docId);
+      for (const c of room.conns) c.ws.close(CLOSE.NOT_FOUND, 'page removed');
+      room.conns.clear();
+      room.state = 'unloading';
+      room.destroy();
+      await this.fanout?.unsubscribe(docId).catch(() => {});
+    }
+    await this.store.discard(docId);
+    this.store.forget(docId);
+    if (announce) await this.fanout?.discard(docId).catch(() => {});
+  }
+
   /** A document message from another process. */
   remote(docId: string, kind: FanKind, payload: Uint8Array): void {
     this.rooms.get(docId)?.receiveRemote(kind, payload);
