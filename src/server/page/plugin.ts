@@ -420,6 +420,17 @@ export default async function pagePlugin(app: FastifyInstance): Promise<void> {
         .where('id', '=', row.id)
         .where('project_id', '=', project.id)
         .execute();
+      // Editors with the page open see the restored version arrive as one change; a page never
+      // opened for co-editing starts from the restored draft when it is.
+      const live =
+        app.realtime.yjs.rooms.has(row.id) ||
+        !!(await db
+          .selectFrom('page_updates')
+          .select('seq')
+          .where('doc_id', '=', row.id)
+          .limit(1)
+          .executeTakeFirst());
+      if (live) await app.realtime.yjs.replace(row.id, load(v.document, row).document);
       return { error: 0, data: draftOf(next) };
     },
   );

@@ -4,6 +4,8 @@ import type { WebSocket } from 'ws';
 import * as awarenessProtocol from 'y-protocols/awareness';
 import * as syncProtocol from 'y-protocols/sync';
 import * as Y from 'yjs';
+import type { PageDocument } from '../../../widgets/restore.ts';
+import { applyPageToDoc } from '../../shared/page-ydoc.ts';
 import { FAN, type FanKind, type RedisFanout } from './fanout.ts';
 import { applyAll, type DocStore } from './store.ts';
 
@@ -14,6 +16,8 @@ export const MSG = { SYNC: 0, AWARENESS: 1, AUTH: 2, QUERY_AWARENESS: 3 } as con
 export const REMOTE = Symbol('remote');
 /** Origin of changes read from the database. */
 export const LOADED = Symbol('loaded');
+/** Origin of the first content of a document, built from the page's saved draft. */
+export const SEEDED = Symbol('seeded');
 
 /** One client connection to a document. */
 export interface Conn {
@@ -34,6 +38,8 @@ export interface RoomHost {
   log: { warn(obj: object, msg: string): void };
   stats: { droppedReadOnly: number };
   unload(room: Room): void;
+  /** The page a document starts from when nothing is stored for it yet (its saved draft). */
+  seed(docId: string): Promise<PageDocument | undefined>;
 }
 
 function send(conn: Conn, message: Uint8Array): void {
@@ -71,8 +77,13 @@ export class Room {
     if (fanout) await fanout.subscribe(this.id);
     const updates = await store.load(this.id);
     applyAll(this.doc, updates, LOADED);
+    // Nothing stored yet: start from the saved draft, so every client (and every process) syncs
+    // the same content instead of each building its own copy. Read before listening, applied after,
+    // so the seed is stored and fanned out like any edit.
+    const seed = updates.length === 0 ? await this.host.seed(this.id) : undefined;
     this.doc.on('update', this.onUpdate);
     this.awareness.on('update', this.onAwareness);
+    if (seed) Y.applyUpdate(this.doc, seedUpdate(seed), SEEDED);
     this.state = 'ready';
     // Ask peers for anything they hold that is not stored yet (their batch may be in flight).
     fanout?.publish(this.id, FAN.QUERY, Y.encodeStateVector(this.doc));
@@ -221,4 +232,17 @@ export class Room {
     this.awareness.destroy();
     this.doc.destroy();
   }
+}
+
+/**
+ * The first content of a document as one update written by client id 0: the same draft gives the
+ * same bytes on every process, so two processes seeding the same document at once add nothing twice.
+ */
+export function seedUpdate(page: PageDocument): Uint8Array {
+  const doc = new Y.Doc();
+  doc.clientID = 0;
+  applyPageToDoc(doc, page);
+  const update = Y.encodeStateAsUpdate(doc);
+  doc.destroy();
+  return update;
 }

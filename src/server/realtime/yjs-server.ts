@@ -2,13 +2,19 @@ import type { IncomingMessage } from 'node:http';
 import type { Duplex } from 'node:stream';
 import type { Kysely } from 'kysely';
 import { type WebSocket, WebSocketServer } from 'ws';
+import type { PageDocument } from '../../../widgets/restore.ts';
+import { applyPageToDoc } from '../../shared/page-ydoc.ts';
 import { CLOSE, YJS_PATH } from '../../shared/realtime.ts';
 import { resolveToken } from '../account/service.ts';
 import type { DB } from '../db/schema.ts';
+import { load } from '../page/service.ts';
 import { findProject, isLimited, membership } from '../project/service.ts';
 import type { FanKind, RedisFanout } from './fanout.ts';
 import type { DocStore } from './store.ts';
 import { type Conn, Room, type RoomHost } from './yjs-room.ts';
+
+/** Origin of a whole-document replacement made by the server (a restored version). */
+export const REPLACED = Symbol('replaced');
 
 const ID = /^[0-9a-f]{24}$/;
 const KEEPALIVE_MS = 30_000;
@@ -251,6 +257,27 @@ export class YjsServer implements RoomHost {
     await this.store.discard(docId);
     this.store.forget(docId);
     if (announce) await this.fanout?.discard(docId).catch(() => {});
+  }
+
+  /** The saved draft of a page, loaded (migrated, broken widgets marked) for a document's first content. */
+  async seed(docId: string): Promise<PageDocument | undefined> {
+    const row = await this.opts.db
+      .selectFrom('pages')
+      .select(['id', 'name', 'draft'])
+      .where('id', '=', docId)
+      .executeTakeFirst();
+    if (!row) return undefined;
+    return load(row.draft, row).document;
+  }
+
+  /**
+   * Put a whole page into a document as one edit (a restored version): open editors receive it like
+   * any change, on every process. A document nobody has open is loaded for it (and unloads later).
+   */
+  async replace(docId: string, page: PageDocument): Promise<void> {
+    const room = await this.room(docId);
+    applyPageToDoc(room.doc, page, REPLACED);
+    if (room.conns.size === 0) room.scheduleIdle();
   }
 
   /** A document message from another process. */
