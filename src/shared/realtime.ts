@@ -24,7 +24,15 @@ export const CLOSE = {
   LOAD_FAILED: 4500,
   /** The user's sessions were revoked (kick, ban). */
   REVOKED: 4001,
+  /** The user may now write: reconnect to get a writable connection (not permanent). */
+  RIGHTS: 4002,
 } as const;
+
+/**
+ * Reason of the y-websocket "permission denied" auth message the co-editing endpoint sends to a
+ * connection that may only read (on connect, and when its rights drop while it is open).
+ */
+export const READ_ONLY_REASON = 'read-only';
 
 /** Encode an event payload: JSON, then gzip. */
 export function packPayload(value: unknown): Uint8Array {

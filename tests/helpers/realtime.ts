@@ -5,6 +5,7 @@ import os from 'node:os';
 import path from 'node:path';
 import type { FastifyInstance } from 'fastify';
 import WebSocket from 'ws';
+import * as authProtocol from 'y-protocols/auth';
 import { WebsocketProvider } from 'y-websocket';
 import * as Y from 'yjs';
 import { createSession, createUser } from '../../src/server/account/service.ts';
@@ -134,6 +135,15 @@ export function yClient(url: string, projectId: string, pageId: string, token: s
     connect: true,
   });
   return { doc, provider };
+}
+
+/** Collect the reasons of "permission denied" auth messages a provider receives. */
+export function deniedReasons(provider: WebsocketProvider): string[] {
+  const reasons: string[] = [];
+  provider.messageHandlers[2] = (_enc, dec) => {
+    authProtocol.readAuthMessage(dec, provider.doc, (_y, reason) => reasons.push(reason));
+  };
+  return reasons;
 }
 
 export function synced(provider: WebsocketProvider, ms = 5000): Promise<void> {

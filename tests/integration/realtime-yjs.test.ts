@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import * as Y from 'yjs';
 import { pageFromDoc, patchProps } from '../../src/shared/page-ydoc.ts';
-import { CLOSE } from '../../src/shared/realtime.ts';
+import { CLOSE, READ_ONLY_REASON } from '../../src/shared/realtime.ts';
 import { getWidget } from '../../widgets/index.ts';
 import { emptyPage, instanceOf } from '../fixtures/pages.ts';
 import { seedRole } from '../helpers/access.ts';
@@ -11,6 +11,7 @@ import {
   addPage,
   closeCode,
   createRealtimeEnv,
+  deniedReasons,
   type RealtimeEnv,
   type Running,
   type Seed,
@@ -82,7 +83,13 @@ describe.each(dialects)('co-editing endpoint on %s', (dialect) => {
     const page = await addPage(r.app, s.projectId);
     const w = client(s.owner.token, page);
     const rd = client(s.reader.token, page);
+    const told = deniedReasons(rd.provider);
+    const toldWriter = deniedReasons(w.provider);
     await Promise.all([synced(w.provider), synced(rd.provider)]);
+    // The reader is told it may only read; the writer is told nothing.
+    await until(() => told.length > 0, 5000, 'read-only notice');
+    expect(told).toEqual([READ_ONLY_REASON]);
+    expect(toldWriter).toEqual([]);
     w.doc.getMap('page').set('title', 'from writer');
     await until(() => rd.doc.getMap('page').get('title') === 'from writer', 5000, 'reader sees writer');
     const dropped = r.app.realtime.yjs.stats.droppedReadOnly;
@@ -177,6 +184,7 @@ describe.each(dialects)('co-editing endpoint on %s', (dialect) => {
     const page = await addPage(r.app, t.projectId);
     const w = client(t.owner.token, page, r, t.projectId);
     const a = client(t.admin.token, page, r, t.projectId);
+    const told = deniedReasons(a.provider);
     await Promise.all([synced(w.provider), synced(a.provider)]);
     a.doc.getMap('page').set('before', 1);
     await until(() => w.doc.getMap('page').get('before') === 1, 5000, 'admin writes while admin');
@@ -188,6 +196,7 @@ describe.each(dialects)('co-editing endpoint on %s', (dialect) => {
     expect(demoted.error).toBe(0);
     const room = r.app.realtime.yjs.rooms.get(page)!;
     await until(() => [...room.conns].some((c) => c.userId === t.admin.id && !c.writable), 5000, 'demotion');
+    await until(() => told.includes(READ_ONLY_REASON), 5000, 'demoted client told');
     const dropped = r.app.realtime.yjs.stats.droppedReadOnly;
     a.doc.getMap('page').set('after', 1);
     await until(() => r.app.realtime.yjs.stats.droppedReadOnly > dropped, 5000, 'drop after demotion');

@@ -1,11 +1,13 @@
 import * as decoding from 'lib0/decoding';
 import * as encoding from 'lib0/encoding';
 import type { WebSocket } from 'ws';
+import * as authProtocol from 'y-protocols/auth';
 import * as awarenessProtocol from 'y-protocols/awareness';
 import * as syncProtocol from 'y-protocols/sync';
 import * as Y from 'yjs';
 import type { PageDocument } from '../../../widgets/restore.ts';
 import { applyPageToDoc } from '../../shared/page-ydoc.ts';
+import { READ_ONLY_REASON } from '../../shared/realtime.ts';
 import { FAN, type FanKind, type RedisFanout } from './fanout.ts';
 import { applyAll, type DocStore } from './store.ts';
 
@@ -40,6 +42,14 @@ export interface RoomHost {
   unload(room: Room): void;
   /** The page a document starts from when nothing is stored for it yet (its saved draft). */
   seed(docId: string): Promise<PageDocument | undefined>;
+}
+
+/** Tell a connection it may only read: y-websocket's auth message, "permission denied". */
+export function sendReadOnly(conn: Conn): void {
+  const enc = encoding.createEncoder();
+  encoding.writeVarUint(enc, MSG.AUTH);
+  authProtocol.writePermissionDenied(enc, READ_ONLY_REASON);
+  send(conn, encoding.toUint8Array(enc));
 }
 
 function send(conn: Conn, message: Uint8Array): void {
@@ -152,6 +162,7 @@ export class Room {
     send(conn, encoding.toUint8Array(enc));
     const states = this.awareness.getStates();
     if (states.size > 0) send(conn, this.awarenessMessage([...states.keys()]));
+    if (!conn.writable) sendReadOnly(conn);
   }
 
   private awarenessMessage(clients: number[]): Uint8Array {

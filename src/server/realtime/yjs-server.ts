@@ -11,7 +11,7 @@ import { load } from '../page/service.ts';
 import { findProject, isLimited, membership } from '../project/service.ts';
 import type { FanKind, RedisFanout } from './fanout.ts';
 import type { DocStore } from './store.ts';
-import { type Conn, Room, type RoomHost } from './yjs-room.ts';
+import { type Conn, Room, type RoomHost, sendReadOnly } from './yjs-room.ts';
 
 /** Origin of a whole-document replacement made by the server (a restored version). */
 export const REPLACED = Symbol('replaced');
@@ -99,7 +99,13 @@ export class YjsServer implements RoomHost {
           }
           const access = await p;
           if (access === 'none') c.ws.close(CLOSE.FORBIDDEN, 'no longer a member of this project');
-          else c.writable = access === 'write';
+          else if (access === 'read' && c.writable) {
+            c.writable = false;
+            sendReadOnly(c);
+          } else if (access === 'write' && !c.writable) {
+            // Promotion: the client reconnects and is told nothing, so it knows it may write again.
+            c.ws.close(CLOSE.RIGHTS, 'rights changed; reconnect');
+          }
         }),
       );
     });
