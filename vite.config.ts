@@ -11,7 +11,11 @@ export default defineConfig({
     chunkSizeWarningLimit: 2000,
   },
   server: {
-    proxy: { '/api': 'http://localhost:8080', '/io': { target: 'ws://localhost:8080', ws: true } },
+    proxy: {
+      '/api': 'http://localhost:8080',
+      '/io': { target: 'ws://localhost:8080', ws: true },
+      '/yjs': { target: 'ws://localhost:8080', ws: true },
+    },
   },
   test: {
     root: '.',

@@ -1,6 +1,19 @@
 /** English strings of the shell. Keys mirror zh.ts. */
 export const en = {
   app: { title: 'Low-code builder' },
+  collab: {
+    you: '{{name}} (you)',
+    readOnly: 'Read only',
+    status: {
+      connecting: 'Connecting…',
+      connected: 'Live',
+      offline: 'Offline — edits sync when back',
+      unavailable: 'Page unavailable — retrying',
+      signedOut: 'Signed out',
+      denied: 'No access',
+      removed: 'Page removed',
+    },
+  },
   lang: { label: 'Language', zh: '中文', en: 'English' },
   notice: {
     errorTitle: 'Error',

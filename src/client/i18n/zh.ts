@@ -3,6 +3,19 @@ import type { Messages } from './index.ts';
 /** 界面中文文案。 */
 export const zh: Messages = {
   app: { title: '低代码平台' },
+  collab: {
+    you: '{{name}}（你）',
+    readOnly: '只读',
+    status: {
+      connecting: '连接中…',
+      connected: '实时协作',
+      offline: '离线 — 恢复后自动同步',
+      unavailable: '页面暂不可用 — 重试中',
+      signedOut: '已退出登录',
+      denied: '无权访问',
+      removed: '页面已删除',
+    },
+  },
   lang: { label: '语言', zh: '中文', en: 'English' },
   notice: {
     errorTitle: '错误！',
