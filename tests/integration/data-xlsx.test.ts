@@ -8,6 +8,9 @@ const dialects = await testDialects();
 
 type Row = Record<string, unknown>;
 
+/** A template placeholder `${name}` (kept out of string literals for the linter). */
+const ph = (name: string) => `$${'{'}${name}}`;
+
 /** An xlsx made with exceljs: a header row, then the rows. */
 async function workbook(
   header: string[],
@@ -414,22 +417,22 @@ describe.each(dialects)('xlsx import and export on %s', (dialect) => {
 
   it('template export: one sheet per record, repeated collection rows, pipes', async () => {
     const tpl = await workbook(
-      ['Order ${title}', '${amount}', '${secret|default:none}', '${title|qrcode:80}'],
+      [`Order ${ph('title')}`, ph('amount'), ph('secret|default:none'), ph('title|qrcode:80')],
       [
-        ['Customer', '${customer}', '${photo|img}', '${title|barcode:180x50}'],
-        ['${#also.name}', '${missing|default:-}'],
-        ['Total', '${amount}'],
+        ['Customer', ph('customer'), ph('photo|img'), ph('title|barcode:180x50')],
+        [ph('#also.name'), ph('missing|default:-')],
+        ['Total', ph('amount')],
       ],
     );
     // `${missing}` names no field: refused.
     const badTpl = await download('order', { mode: 'template', template: tpl.toString('base64') });
     expect(badTpl.json?.error).toBe(1467);
     const good = await workbook(
-      ['Order ${title}', '${amount}', '${status|default:none}', '${title|qrcode:80}'],
+      [`Order ${ph('title')}`, ph('amount'), ph('status|default:none'), ph('title|qrcode:80')],
       [
-        ['Customer', '${customer}', '${photo|img}', '${title|barcode:180x50}'],
-        ['${#also.name}', 'item'],
-        ['Total', '${amount}'],
+        ['Customer', ph('customer'), ph('photo|img'), ph('title|barcode:180x50')],
+        [ph('#also.name'), 'item'],
+        ['Total', ph('amount')],
       ],
     );
     const out = await download('order', {
