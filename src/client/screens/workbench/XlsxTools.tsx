@@ -127,6 +127,7 @@ export function XlsxTools({ project, entity, query, sort, page, onImported }: Pr
         footer={[
           <Button
             key="close"
+            data-testid="xlsx-import-close"
             disabled={progress !== null}
             onClick={() => {
               setOpen(false);
