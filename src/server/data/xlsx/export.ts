@@ -13,7 +13,7 @@ import { FORMULA_LIKE, formatDate, ZONE_OFFSET_MS } from './cells.ts';
 /** Spec: export takes at most 10,000 rows and 30 fields. */
 export const EXPORT_MAX_ROWS = 10_000;
 export const EXPORT_MAX_FIELDS = 30;
-const CHUNK = 1000;
+const CHUNK = 250;
 
 const tick = () => new Promise<void>((resolve) => setImmediate(resolve));
 
@@ -86,7 +86,7 @@ export interface ExportPlan {
 }
 
 /**
- * Stream the rows of a query into `out` as an xlsx, read in chunks of 1,000 (relations resolved per
+ * Stream the rows of a query into `out` as an xlsx, read in chunks of 250 (relations resolved per
  * chunk) and committed row by row, so memory stays flat and the event loop gets a turn per chunk.
  */
 export async function streamExport(db: Kysely<DB>, dialect: Dialect, plan: ExportPlan, out: Writable): Promise<number> {

@@ -279,6 +279,8 @@ export async function importXlsx(
           if (cells.every((c) => { const v = plainCell(c as ExcelJS.CellValue); return v === null || String(v).trim() === ''; })) continue;
           if (++total > maxRows) fail(E.IMPORT_TOO_MANY_ROWS, `at most ${maxRows} rows`);
           pending.push({ row: row.number, cells });
+          // The reader never waits on I/O for an in-memory file: give the event loop a turn often.
+          if (total % 100 === 0) await tick();
           if (pending.length >= size) {
             writing = true;
             await flush();

@@ -1,5 +1,5 @@
-import { Inflate } from 'fflate';
-import { E, fail } from '../../errors.ts';
+import zlib from 'node:zlib';
+import { AppError, E, fail } from '../../errors.ts';
 
 /** How far an uploaded workbook may expand, in total and per compressed byte. */
 export interface ZipLimits {
@@ -72,7 +72,32 @@ function readCentral(buf: Buffer, limits: ZipLimits): Map<number, CentralEntry> 
   return entries;
 }
 
-const tick = () => new Promise<void>((resolve) => setImmediate(resolve));
+/**
+ * Inflate one entry with zlib's streaming inflater (native, off the event loop), counting the output
+ * and dropping it; stops as soon as more than `cap` bytes come out.
+ */
+function inflatedSize(data: Buffer, cap: number, name: string): Promise<number> {
+  return new Promise((resolve, reject) => {
+    const inflater = zlib.createInflateRaw({ chunkSize: 64 * 1024 });
+    let produced = 0;
+    let done = false;
+    const finish = (err: unknown, n?: number) => {
+      if (done) return;
+      done = true;
+      if (err) {
+        inflater.destroy();
+        reject(err);
+      } else resolve(n ?? produced);
+    };
+    inflater.on('data', (chunk: Buffer) => {
+      produced += chunk.length;
+      if (produced > cap) finish(new AppError(E.IMPORT_ZIP_BOMB, `${name} expands beyond its declared size`));
+    });
+    inflater.on('end', () => finish(null));
+    inflater.on('error', () => finish(new AppError(E.IMPORT_NOT_XLSX, `${name} is corrupt`)));
+    inflater.end(data);
+  });
+}
 
 /**
  * Check an uploaded archive BEFORE any library inflates it: the directory's declared sizes first,
@@ -99,25 +124,10 @@ export async function checkZip(buf: Buffer, limits: ZipLimits = DEFAULT_ZIP_LIMI
     const dataStart = p + 30 + nameLen + extraLen;
     const dataEnd = dataStart + entry.compressed;
     if (dataEnd > buf.length) bad('truncated zip entry');
-    let produced = 0;
-    if (method === 0) produced = entry.compressed;
-    else {
-      let ended = false;
-      const inflate = new Inflate((chunk, final) => {
-        produced += chunk.length;
-        if (final) ended = true;
-      });
-      for (let q = dataStart; q < dataEnd; q += 4096) {
-        try {
-          inflate.push(buf.subarray(q, Math.min(q + 4096, dataEnd)), q + 4096 >= dataEnd);
-        } catch {
-          bad(`${entry.name} is corrupt`);
-        }
-        if (produced > entry.uncompressed || total + produced > limits.maxUncompressed) bomb(`${entry.name} expands beyond its declared size`);
-        if ((q - dataStart) % (4096 * 64) === 0) await tick();
-      }
-      if (!ended && entry.compressed > 0) bad(`${entry.name} is truncated`);
-    }
+    const produced =
+      method === 0
+        ? entry.compressed
+        : await inflatedSize(buf.subarray(dataStart, dataEnd), Math.min(entry.uncompressed, limits.maxUncompressed - total), entry.name);
     if (produced !== entry.uncompressed) bad(`${entry.name} does not match its declared size`);
     total += produced;
     seen++;
