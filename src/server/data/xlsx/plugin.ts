@@ -60,6 +60,13 @@ export default async function xlsxPlugin(app: FastifyInstance): Promise<void> {
         tags,
         params,
         querystring: obj({ 'keepGood?': { type: 'string', enum: ['0', '1', 'true', 'false'] } }),
+        // Any bytes: the file is checked by the zip guard and the reader, not by a schema.
+        body: {
+          content: {
+            'application/octet-stream': { schema: { description: 'the xlsx file' } },
+            [XLSX_MIME]: { schema: { description: 'the xlsx file' } },
+          },
+        },
         response: { 200: ok(anyObj()) },
         description:
           'Body: the xlsx file itself (application/octet-stream). The first sheet\'s first non-empty row names fields ' +
@@ -94,6 +101,12 @@ export default async function xlsxPlugin(app: FastifyInstance): Promise<void> {
             fields: { type: 'array', maxItems: 64 },
             template: { type: 'string', maxLength: 3 * 1024 * 1024 },
             name: { type: 'string', maxLength: 100 },
+          },
+        },
+        response: {
+          200: {
+            description: 'the xlsx file',
+            content: { [XLSX_MIME]: { schema: { type: 'string', format: 'binary' } } },
           },
         },
         description:
