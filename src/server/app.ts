@@ -14,6 +14,7 @@ import type { Config } from './config.ts';
 import appRecordsPlugin from './data/app-records-plugin.ts';
 import recordsPlugin from './data/records-plugin.ts';
 import schemaPlugin from './data/schema-plugin.ts';
+import xlsxPlugin from './data/xlsx/plugin.ts';
 import { type Database, openDatabase } from './db/index.ts';
 import { installEnvelope } from './http/envelope.ts';
 import { frameworkErrors, installErrorHandling } from './http/errors.ts';
@@ -131,6 +132,7 @@ export async function buildApp(config: Config, options: BuildOptions = {}): Prom
   await app.register(routePlugin);
   await app.register(pagePlugin);
   await app.register(sharePlugin);
+  await app.register(xlsxPlugin);
   await installRealtime(app, options.realtime);
 
   app.get('/api/health', { schema: { hide: true } }, async () => ({ error: 0, data: { ok: true } }));

@@ -24,6 +24,8 @@ export interface Config {
   rateLimits: { login: number; verifyCode: number; captcha: number };
   /** Whether debug answers (plain data beside the sealed one) may be given. */
   allowDebug: boolean;
+  /** Largest accepted xlsx upload in bytes (IMPORT_LIMIT, default 20 MB). */
+  importLimit: number;
 }
 
 function int(v: string | undefined, fallback: number): number {
@@ -52,6 +54,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env, overrides: Part
       captcha: int(env.RATE_CAPTCHA, 30),
     },
     allowDebug: env.ALLOW_DEBUG !== '0',
+    importLimit: int(env.IMPORT_LIMIT, 20 * 1024 * 1024),
     ...overrides,
   };
 }

@@ -4,10 +4,13 @@ import { E, type ErrorDef } from '../shared/errors.ts';
 export class AppError extends Error {
   readonly def: ErrorDef;
   readonly detail: string | undefined;
-  constructor(def: ErrorDef, detail?: string) {
+  /** Optional structured detail sent beside the message (e.g. an import's row errors). */
+  readonly data: unknown;
+  constructor(def: ErrorDef, detail?: string, data?: unknown) {
     super(detail ? `${def.msg}: ${detail}` : def.msg);
     this.def = def;
     this.detail = detail;
+    this.data = data;
   }
 }
 

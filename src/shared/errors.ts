@@ -56,6 +56,16 @@ export const E = {
   // Data queries (the message names the offending path, e.g. `query.$and[2].value`).
   QUERY_INVALID: def(1450, 400, 'invalid query', '查询条件不正确'),
   QUERY_TOO_COMPLEX: def(1451, 400, 'query too complex', '查询条件过于复杂'),
+  // Spreadsheet import and export.
+  IMPORT_NOT_XLSX: def(1460, 400, 'not a valid xlsx file', '不是有效的 xlsx 文件'),
+  IMPORT_TOO_LARGE: def(1461, 413, 'file too large', '文件过大'),
+  IMPORT_ZIP_BOMB: def(1462, 400, 'file expands too much when unpacked', '文件解压后过大'),
+  IMPORT_ROWS: def(1463, 400, 'import failed: some rows are invalid', '导入失败:部分行数据有误'),
+  IMPORT_HEADER: def(1464, 400, 'a column cannot be imported', '存在无法导入的列'),
+  IMPORT_EMPTY: def(1465, 400, 'no rows to import', '没有可导入的数据'),
+  IMPORT_TOO_MANY_ROWS: def(1466, 400, 'too many rows in one import', '单次导入行数过多'),
+  EXPORT_TEMPLATE: def(1467, 400, 'invalid export template', '导出模板无效'),
+  EXPORT_FIELDS: def(1468, 400, 'invalid export fields', '导出字段无效'),
   // Access: roles, members, menus, invitations.
   ROLE_NOT_FOUND: def(1300, 404, 'role not found', '角色不存在'),
   ROUTE_NOT_FOUND: def(1301, 404, 'menu not found', '菜单不存在'),

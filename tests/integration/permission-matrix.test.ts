@@ -3,6 +3,7 @@
  * project, a public project, an expired project, and own project with another project's ids in the
  * path or body. Each cell asserts allow or deny; denials must be coded (never 500) and change nothing.
  */
+import ExcelJS from 'exceljs';
 import type { FastifyInstance } from 'fastify';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createEntity, createField } from '../../src/server/data/schema-service.ts';
@@ -23,7 +24,7 @@ import { testDialects } from '../helpers/db.ts';
 const dialects = await testDialects();
 
 type Standing = 'owner' | 'admin' | 'commonG' | 'commonN' | 'public' | 'none';
-type Level = 'admin' | 'member' | 'ownerTarget' | 'app' | 'grant' | 'hidden';
+type Level = 'admin' | 'member' | 'ownerTarget' | 'app' | 'grant' | 'grantWrite' | 'hidden';
 type ScopeName = 'own' | 'other' | 'public' | 'expired' | 'foreignIds';
 type ProjectKey = 'A' | 'B' | 'P' | 'E';
 
@@ -45,6 +46,10 @@ interface Req {
   method: 'GET' | 'POST';
   url: string;
   body?: unknown;
+  /** A binary body (file uploads), sent as application/octet-stream instead of `body`. */
+  file?: Buffer;
+  /** The answer is a file download. */
+  export?: boolean;
 }
 
 interface Ep {
@@ -97,6 +102,7 @@ function expectedAllow(level: Level, st: Standing, expired: boolean): boolean {
     case 'app':
       return st !== 'none';
     case 'grant':
+    case 'grantWrite':
       return manager || st === 'commonG' || st === 'public';
     case 'hidden':
       return manager;
@@ -509,6 +515,52 @@ const ENDPOINTS: Ep[] = [
       body: { value: 'x' },
     }),
   },
+  {
+    name: 'app xlsx import into a granted table',
+    level: 'grantWrite',
+    mutating: true,
+    ids: true,
+    build: async (_a, f, g) => ({
+      method: 'POST',
+      url: `/api/app/d/${f.pid}/${g.grantedEntity}/import`,
+      file: await xlsxFile(),
+    }),
+  },
+  {
+    name: 'app xlsx import into an ungranted table',
+    level: 'hidden',
+    mutating: true,
+    ids: false,
+    build: async (_a, f) => ({
+      method: 'POST',
+      url: `/api/app/d/${f.pid}/${f.hiddenEntity}/import`,
+      file: await xlsxFile(),
+    }),
+  },
+  {
+    name: 'app xlsx export of a granted table',
+    level: 'grant',
+    mutating: false,
+    ids: true,
+    build: async (_a, f, g) => ({
+      method: 'POST',
+      url: `/api/app/d/${f.pid}/${g.grantedEntity}/export`,
+      body: { mode: 'all' },
+      export: true,
+    }),
+  },
+  {
+    name: 'app xlsx export of an ungranted table',
+    level: 'hidden',
+    mutating: false,
+    ids: false,
+    build: async (_a, f) => ({
+      method: 'POST',
+      url: `/api/app/d/${f.pid}/${f.hiddenEntity}/export`,
+      body: { mode: 'page' },
+      export: true,
+    }),
+  },
   // Pages.
   {
     name: 'builder page list',
@@ -558,6 +610,50 @@ const ENDPOINTS: Ep[] = [
     allowed: (data, f) => containsId(data, f.hiddenRoute),
   },
 ];
+
+/** Send a file upload, or read a file download (an xlsx answer counts as `error: 0`). */
+async function callFile(app: FastifyInstance, req: Req, token: string | undefined) {
+  const res = await app.inject({
+    method: req.method,
+    url: req.url,
+    headers: { 'content-type': 'application/octet-stream', ...(token ? { token } : {}) },
+    payload: req.file,
+  });
+  const json = JSON.parse(res.body) as { error: number; data?: unknown; msg?: string };
+  return { status: res.statusCode, error: json.error, data: json.data, msg: json.msg, raw: res.body };
+}
+
+async function callExport(app: FastifyInstance, req: Req, token: string | undefined) {
+  const res = await app.inject({
+    method: 'POST',
+    url: req.url,
+    headers: { 'content-type': 'application/json', ...(token ? { token } : {}) },
+    payload: JSON.stringify(req.body ?? {}),
+  });
+  if (String(res.headers['content-type']).includes('spreadsheetml')) {
+    return {
+      status: res.statusCode,
+      error: res.rawPayload.readUInt32LE(0) === 0x04034b50 ? 0 : -1,
+      data: null,
+      raw: '',
+    };
+  }
+  const json = JSON.parse(res.body) as { error: number; data?: unknown; msg?: string };
+  return { status: res.statusCode, error: json.error, data: json.data, msg: json.msg, raw: res.body };
+}
+
+/** A one-row xlsx for the import endpoint. */
+let importFile: Buffer | null = null;
+async function xlsxFile(): Promise<Buffer> {
+  if (!importFile) {
+    const wb = new ExcelJS.Workbook();
+    const ws = wb.addWorksheet('S');
+    ws.addRow(['Name']);
+    ws.addRow(['imported']);
+    importFile = Buffer.from(await wb.xlsx.writeBuffer());
+  }
+  return importFile;
+}
 
 let entitySeq = 0;
 /** A builder table with one text field `name`. */
@@ -687,14 +783,22 @@ async function runCell(
             ? [w.E, w.E]
             : [w.A, w.B];
   const allow =
-    scope === 'foreignIds' ? false : expectedAllow(ep.level, STANDING[actor][f.key], scope === 'expired');
+    scope === 'foreignIds'
+      ? false
+      : expectedAllow(ep.level, STANDING[actor][f.key], scope === 'expired') &&
+        // Writing a granted table needs a signed-in user, even in a public project.
+        !(ep.level === 'grantWrite' && actor === 'anon');
   const req = await ep.build(app, f, g);
   const before = !allow && ep.mutating ? await digest(app) : '';
   const token = w.tokens[actor];
-  const ans = await call(app, req.method, req.url, {
-    ...(req.body !== undefined ? { body: req.body } : {}),
-    ...(token ? { token } : {}),
-  });
+  const ans = req.file
+    ? await callFile(app, req, token)
+    : req.export
+      ? await callExport(app, req, token)
+      : await call(app, req.method, req.url, {
+          ...(req.body !== undefined ? { body: req.body } : {}),
+          ...(token ? { token } : {}),
+        });
   let got: 'allow' | 'deny' = ans.error === 0 && (!ep.allowed || ep.allowed(ans.data, f)) ? 'allow' : 'deny';
   let detail = ans.error === 0 ? 'ok' : `error ${ans.error} ${ans.msg ?? ''}`;
   if (ans.status >= 500 || ans.error === 1) {

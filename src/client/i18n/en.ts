@@ -229,6 +229,26 @@ export const en = {
       future30: 'Next 30 days',
     },
   },
+  xlsx: {
+    import: 'Import',
+    importTitle: 'Import rows from xlsx',
+    importHint: 'Click or drop an .xlsx file here',
+    importRules:
+      'The first row names the fields (name, alias or key); each further row becomes a row of this table. Relations by display name or id.',
+    keepGood: 'Keep the good rows when some rows fail',
+    importStart: 'Import',
+    importSuccess: 'Import success: {{count}} rows',
+    importFailed: 'Import failed',
+    inserted: 'Imported {{count}} rows',
+    skipped: '{{count}} rows were skipped (listed below)',
+    rowsFailed: '{{count}} rows have errors; nothing was imported',
+    ignored: 'Columns ignored (no such field): {{names}}',
+    export: 'Export',
+    exportPage: 'Current page',
+    exportAll: 'All (up to 10,000 rows, 30 fields)',
+    exportTemplate: 'By template…',
+    exported: 'Exported {{name}}',
+  },
   common: {
     ok: 'OK',
     cancel: 'Cancel',
@@ -236,5 +256,6 @@ export const en = {
     edit: 'Edit',
     remove: 'Remove',
     required: 'Required',
+    close: 'Close',
   },
 } as const;

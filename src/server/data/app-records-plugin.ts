@@ -4,7 +4,7 @@ import { optionalUser } from '../access/guard.ts';
 import { caller } from '../account/auth.ts';
 import { E, fail } from '../errors.ts';
 import { anyObj, id, obj, ok } from '../http/schemas.ts';
-import { buildMeta, type EntityMeta } from './meta.ts';
+import { type EntityMeta, metaOf } from './meta.ts';
 import { removeRecord, saveRecord, updateRecord } from './records.ts';
 import { runQuery } from './records-plugin.ts';
 import { findEntity } from './schema-service.ts';
@@ -15,24 +15,29 @@ const recordParams = obj({ project: id(), entity: entityRef, id: { type: 'string
 const tags = ['data'];
 
 /**
+ * The access decision for a data call on `:project/:entity`: the caller's role must be granted the
+ * table; managers get every field, other roles a meta without hidden fields.
+ */
+export async function grantedEntity(request: FastifyRequest, action: 'read' | 'write') {
+  const { db } = request.server.database;
+  const p = request.params as { project: string; entity: string };
+  const { project } = await authorize(request, p.project, { kind: 'app' });
+  const entity = await findEntity(db, project.id, p.entity);
+  const { actor } = await authorize(request, project.id, { kind: 'entity', id: entity.id }, action);
+  if (action === 'write' && !actor.userId) fail(E.AUTH_REQUIRED);
+  const manager = actor.kind === 'owner' || actor.kind === 'admin';
+  const meta: EntityMeta = await metaOf(db, entity, !manager);
+  return { project, meta, actor, manager };
+}
+
+/**
  * End-user data calls. The caller's role must be granted the table; managers see every field, other
  * roles never see hidden fields, cannot filter or sort on them (the query is refused as naming an
  * unknown field), and cannot write them.
  */
 export default async function appRecordsPlugin(app: FastifyInstance): Promise<void> {
   const { db } = app.database;
-
-  async function granted(request: FastifyRequest, action: 'read' | 'write') {
-    const p = request.params as { project: string; entity: string };
-    const { project } = await authorize(request, p.project, { kind: 'app' });
-    const entity = await findEntity(db, project.id, p.entity);
-    const { actor } = await authorize(request, project.id, { kind: 'entity', id: entity.id }, action);
-    if (action === 'write' && !actor.userId) fail(E.AUTH_REQUIRED);
-    const fields = await db.selectFrom('data_fields').selectAll().where('entity_id', '=', entity.id).execute();
-    const manager = actor.kind === 'owner' || actor.kind === 'admin';
-    const meta: EntityMeta = buildMeta(entity, manager ? fields : fields.filter((f) => f.hide !== 1));
-    return { project, meta, actor };
-  }
+  const granted = (request: FastifyRequest, action: 'read' | 'write') => grantedEntity(request, action);
 
   const S = '/api/app/simple/:project/:entity';
   app.post(`${S}/query`, { schema: { tags, params, body: { type: 'object', maxProperties: 32 }, response: { 200: ok(anyObj()) } }, preHandler: optionalUser }, async (request) => {

@@ -59,9 +59,45 @@ export function buildMeta(entity: EntityRow, fields: FieldRow[]): EntityMeta {
   };
 }
 
+interface Cached {
+  version: number;
+  full: EntityMeta;
+  visible: EntityMeta;
+}
+
+/**
+ * Metas by entity id, valid for one entity version (`updated_at`, which every field change bumps via
+ * `bumpEntityVersion`). A data call then reads only the entity row; the field rows come from here.
+ * Keyed per database so test apps sharing a process never mix.
+ */
+const caches = new WeakMap<object, Map<string, Cached>>();
+const MAX_CACHED = 2000;
+
+/** The meta of an entity row: all fields, or without hidden fields (what non-managers see). */
+export async function metaOf(db: Kysely<DB>, entity: EntityRow, visibleOnly = false): Promise<EntityMeta> {
+  let cache = caches.get(db);
+  if (!cache) {
+    cache = new Map();
+    caches.set(db, cache);
+  }
+  let hit = cache.get(entity.id);
+  if (!hit || hit.version !== Number(entity.updated_at)) {
+    const fields = await db.selectFrom('data_fields').selectAll().where('entity_id', '=', entity.id).execute();
+    hit = {
+      version: Number(entity.updated_at),
+      full: buildMeta(entity, fields),
+      visible: buildMeta(
+        entity,
+        fields.filter((f) => f.hide !== 1),
+      ),
+    };
+    if (cache.size >= MAX_CACHED) cache.delete(cache.keys().next().value as string);
+    cache.set(entity.id, hit);
+  }
+  return visibleOnly ? hit.visible : hit.full;
+}
+
 /** Load the meta of a project's entity by `_id` or code (answers the not-found error otherwise). */
 export async function loadMeta(db: Kysely<DB>, projectId: string, ref: string): Promise<EntityMeta> {
-  const entity = await findEntity(db, projectId, ref);
-  const fields = await db.selectFrom('data_fields').selectAll().where('entity_id', '=', entity.id).execute();
-  return buildMeta(entity, fields);
+  return metaOf(db, await findEntity(db, projectId, ref));
 }

@@ -15,7 +15,7 @@ const queryBody = { type: 'object', maxProperties: 32 };
 const tags = ['data'];
 
 /** The caller's user as `$$USER` sees it. */
-function userContext(request: FastifyRequest) {
+export function userContext(request: FastifyRequest) {
   // Anonymous users of a public project have none: `$$USER` clauses then match nothing.
   const u = request.user;
   return u ? { _id: u.id, account: u.account, nickname: u.nickname, phone: u.phone } : null;

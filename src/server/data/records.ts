@@ -11,7 +11,7 @@ import type { Dialect } from '../db/index.ts';
 import type { DB } from '../db/schema.ts';
 import { E, fail } from '../errors.ts';
 import { entityTable, fieldColumn, linkTable } from './ddl.ts';
-import { buildMeta, type EntityMeta } from './meta.ts';
+import { type EntityMeta, metaOf } from './meta.ts';
 import type { FieldRow } from './schema-service.ts';
 import { QueryCompiler } from './sql-query.ts';
 
@@ -83,12 +83,9 @@ export async function queryRecords(
 async function loadTargets(db: Kysely<DB>, targetId: string, ids: string[]): Promise<Map<string, ApiRecord>> {
   const out = new Map<string, ApiRecord>();
   if (ids.length === 0) return out;
-  const [entity, fields] = await Promise.all([
-    db.selectFrom('data_entities').selectAll().where('id', '=', targetId).executeTakeFirst(),
-    db.selectFrom('data_fields').selectAll().where('entity_id', '=', targetId).execute(),
-  ]);
+  const entity = await db.selectFrom('data_entities').selectAll().where('id', '=', targetId).executeTakeFirst();
   if (!entity) return out;
-  const meta = buildMeta(entity, fields);
+  const meta = await metaOf(db, entity);
   for (let i = 0; i < ids.length; i += 500) {
     const chunk = ids.slice(i, i + 500);
     const rows = await sql<Raw>`SELECT ${selectList(meta)} FROM ${sql.table(meta.table)} t WHERE t._id IN (${sql.join(chunk)})`.execute(
@@ -145,13 +142,13 @@ const DATE_TEXT = /^\d{4}-\d{2}-\d{2}([ T]\d{2}:\d{2}(:\d{2}(\.\d{1,3})?)?)?(Z|[
 const ID = /^[0-9a-f]{24}$/;
 const MAX_TEXT = 20_000;
 
-interface Prepared {
+export interface Prepared {
   columns: Record<string, unknown>;
   links: Map<FieldRow, string[]>;
 }
 
 /** Parse a date value: epoch ms, or a date text read in Beijing time unless it names its zone. */
-function parseDate(v: unknown): number | null {
+export function parseDate(v: unknown): number | null {
   if (typeof v === 'number' && Number.isFinite(v) && Math.abs(v) < 8.64e15) return Math.trunc(v);
   if (typeof v === 'string' && DATE_TEXT.test(v)) {
     const hasZone = /(Z|[+-]\d{2}:?\d{2})$/.test(v);
@@ -163,7 +160,7 @@ function parseDate(v: unknown): number | null {
 }
 
 /** Check and convert input values field by field; unknown keys are refused, `_`-prefixed ones ignored. */
-function prepare(meta: EntityMeta, input: Raw, partial: boolean): Prepared {
+export function prepare(meta: EntityMeta, input: Raw, partial: boolean): Prepared {
   const columns: Record<string, unknown> = {};
   const links = new Map<FieldRow, string[]>();
   for (const key of Object.keys(input)) {

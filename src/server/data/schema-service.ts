@@ -1,4 +1,4 @@
-import type { Kysely, Transaction } from 'kysely';
+import { type Kysely, sql, type Transaction } from 'kysely';
 import { newId } from '../../shared/id.ts';
 import type { Dialect } from '../db/index.ts';
 import type { DataEntitiesTable, DataFieldsTable, DataModulesTable, DB } from '../db/schema.ts';
@@ -45,6 +45,20 @@ export function apiField(f: FieldRow) {
     _sort: f.sort,
     _status: f.status,
   };
+}
+
+/**
+ * Mark an entity's fields as changed: `updated_at` is the version the meta cache keys on, so it
+ * must strictly grow even when two changes fall in the same millisecond.
+ */
+export async function bumpEntityVersion(db: Kysely<DB>, entityIds: string[]): Promise<void> {
+  if (entityIds.length === 0) return;
+  const now = Date.now();
+  await db
+    .updateTable('data_entities')
+    .set({ updated_at: sql<number>`CASE WHEN updated_at < ${now} THEN ${now} ELSE updated_at + 1 END` })
+    .where('id', 'in', entityIds)
+    .execute();
 }
 
 export async function listModules(db: Kysely<DB>, projectId: string) {
@@ -237,6 +251,7 @@ export async function removeEntity(db: Kysely<DB>, dialect: Dialect, entity: Ent
     await trx.deleteFrom('data_fields').where('entity_id', '=', entity.id).execute();
     await trx.deleteFrom('data_entities').where('id', '=', entity.id).execute();
     await dropEntityTable(t, entity.id);
+    await bumpEntityVersion(trx, [...new Set(pointing.map((f) => f.entity_id))]);
   });
 }
 
@@ -295,6 +310,7 @@ export async function createField(
   await db.transaction().execute(async (trx) => {
     await trx.insertInto('data_fields').values(row).execute();
     await addFieldStorage(trx as Transaction<unknown>, dialect, entity.id, id, input.type);
+    await bumpEntityVersion(trx, [entity.id]);
   });
   return row;
 }
@@ -322,7 +338,10 @@ export async function updateField(
   if (patch.hide !== undefined) set.hide = patch.hide ? 1 : 0;
   if (patch.sort !== undefined) set.sort = patch.sort;
   if (patch.status !== undefined) set.status = patch.status;
-  await db.updateTable('data_fields').set(set).where('id', '=', field.id).execute();
+  await db.transaction().execute(async (trx) => {
+    await trx.updateTable('data_fields').set(set).where('id', '=', field.id).execute();
+    await bumpEntityVersion(trx, [field.entity_id]);
+  });
   return { ...field, ...set };
 }
 
@@ -330,5 +349,6 @@ export async function removeField(db: Kysely<DB>, field: FieldRow): Promise<void
   await db.transaction().execute(async (trx) => {
     await trx.deleteFrom('data_fields').where('id', '=', field.id).execute();
     await dropFieldStorage(trx as Transaction<unknown>, field.entity_id, field.id, field.type as FieldType);
+    await bumpEntityVersion(trx, [field.entity_id]);
   });
 }

@@ -31,9 +31,11 @@ export function installErrorHandling(app: FastifyInstance): void {
   app.setErrorHandler((err: FastifyError | AppError | QueryError, request, reply) => {
     let def: ErrorDef;
     let msg: string;
+    let data: unknown;
     if (err instanceof AppError || err instanceof QueryError) {
       def = err.def;
       msg = err.message;
+      if (err instanceof AppError) data = err.data;
     } else if ((err as FastifyError).validation) {
       def = E.BAD_REQUEST;
       msg = `${def.msg}: ${err.message}`;
@@ -52,6 +54,8 @@ export function installErrorHandling(app: FastifyInstance): void {
       msg = def.msg;
     }
     if (def.status >= 500) reply.header('connection', 'close');
-    reply.status(def.status).send({ error: def.code, msg });
+    reply
+      .status(def.status)
+      .send(data === undefined ? { error: def.code, msg } : { error: def.code, msg, data });
   });
 }

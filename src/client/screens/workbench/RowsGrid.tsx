@@ -9,6 +9,7 @@ import { FilterBuilder } from './FilterBuilder.tsx';
 import { formatNumber, imageUrls, optionList, relatedChoices } from './field-values.ts';
 import { type Condition, complete, type Match, toQuery } from './filter-query.ts';
 import { useProject } from './workbench-context.ts';
+import { XlsxTools } from './XlsxTools.tsx';
 
 interface Props {
   entity: Entity;
@@ -218,6 +219,14 @@ export default function RowsGrid({ entity, fields }: Props) {
         >
           {t('grid.removeSelected', { count: selected.length })}
         </Button>
+        <XlsxTools
+          project={p}
+          entity={e}
+          query={query}
+          sort={sort}
+          page={page}
+          onImported={() => void load()}
+        />
         <Button icon={<ReloadOutlined />} onClick={() => void load()} aria-label={t('grid.refresh')} />
         <span className="wb-bar-end" data-testid="row-count">
           {t('grid.total', { count })}

@@ -1,0 +1,123 @@
+import type { Writable } from 'node:stream';
+import ExcelJS from 'exceljs';
+import type { Kysely } from 'kysely';
+import type { NormalizedQuery } from '../../../shared/query/index.ts';
+import type { Dialect } from '../../db/index.ts';
+import type { DB } from '../../db/schema.ts';
+import { E, fail } from '../../errors.ts';
+import type { EntityMeta } from '../meta.ts';
+import { type ApiRecord, queryRecords } from '../records.ts';
+import type { FieldRow } from '../schema-service.ts';
+import { FORMULA_LIKE, formatDate, ZONE_OFFSET_MS } from './cells.ts';
+
+/** Spec: export takes at most 10,000 rows and 30 fields. */
+export const EXPORT_MAX_ROWS = 10_000;
+export const EXPORT_MAX_FIELDS = 30;
+const CHUNK = 250;
+
+const tick = () => new Promise<void>((resolve) => setImmediate(resolve));
+
+/** The fields to export: the named ones (each readable by the caller), or the first 30 visible. */
+export function exportFields(meta: EntityMeta, codes: unknown): FieldRow[] {
+  if (codes === undefined || codes === null) return meta.fields.slice(0, EXPORT_MAX_FIELDS);
+  if (!Array.isArray(codes) || codes.length === 0) fail(E.EXPORT_FIELDS, 'fields: a list of field keys');
+  if (codes.length > EXPORT_MAX_FIELDS) fail(E.EXPORT_FIELDS, `fields: at most ${EXPORT_MAX_FIELDS}`);
+  return [...new Set(codes)].map((c) => {
+    const f = typeof c === 'string' ? meta.byCode.get(c) : undefined;
+    if (!f) fail(E.EXPORT_FIELDS, `fields: ${String(c).slice(0, 64)}: no such field`);
+    return f;
+  });
+}
+
+/** Spreadsheet sheet names: no []:*?/\ and at most 31 characters. */
+export function sheetName(name: string, fallback = 'Sheet1'): string {
+  const s = name.replace(/[[\]:*?/\\]/g, '').trim().slice(0, 31);
+  return s || fallback;
+}
+
+/** A record's value of a field as a cell: numbers stay numbers, dates Beijing wall-clock dates. */
+export function cellOf(f: FieldRow, rec: ApiRecord): { value: ExcelJS.CellValue; numFmt?: string } {
+  const v = rec[f.code];
+  switch (f.type) {
+    case 'number':
+      return { value: typeof v === 'number' ? v : null };
+    case 'date': {
+      if (typeof v !== 'number') return { value: null };
+      const text = formatDate(v);
+      return { value: new Date(v + ZONE_OFFSET_MS), numFmt: text.length > 10 ? 'yyyy-mm-dd hh:mm:ss' : 'yyyy-mm-dd' };
+    }
+    case 'relate':
+      return textCell(String(rec[`_${f.code}`] ?? ''));
+    case 'collection': {
+      const list = rec[`___${f.code}`];
+      const names = Array.isArray(list) ? list.map((x) => String((x as ApiRecord | undefined)?.__name ?? '')) : [];
+      return textCell(names.join(', '));
+    }
+    case 'image': {
+      if (typeof v !== 'string') return { value: null };
+      let urls: string[] = [v];
+      if (v.startsWith('[')) {
+        try {
+          urls = (JSON.parse(v) as unknown[]).map(String);
+        } catch {
+          urls = [v];
+        }
+      }
+      return textCell(urls.join('\n'));
+    }
+    default:
+      return textCell(v === null || v === undefined ? '' : String(v));
+  }
+}
+
+/**
+ * Text that a spreadsheet might read as a formula (= + - @, or a leading tab/CR) is stored as a
+ * plain string in a cell formatted as Text ('@'), so no spreadsheet evaluates it, even on edit.
+ */
+export function textCell(s: string): { value: ExcelJS.CellValue; numFmt?: string } {
+  if (s === '') return { value: null };
+  return FORMULA_LIKE.test(s) ? { value: s, numFmt: '@' } : { value: s };
+}
+
+export interface ExportPlan {
+  meta: EntityMeta;
+  fields: FieldRow[];
+  query: NormalizedQuery;
+}
+
+/**
+ * Stream the rows of a query into `out` as an xlsx, read in chunks of 250 (relations resolved per
+ * chunk) and committed row by row, so memory stays flat and the event loop gets a turn per chunk.
+ */
+export async function streamExport(db: Kysely<DB>, dialect: Dialect, plan: ExportPlan, out: Writable): Promise<number> {
+  const wb = new ExcelJS.stream.xlsx.WorkbookWriter({ stream: out, useStyles: true, useSharedStrings: false });
+  const ws = wb.addWorksheet(sheetName(plan.meta.entity.name));
+  ws.columns = plan.fields.map((f) => ({ header: f.name, key: f.code, width: Math.min(40, Math.max(10, f.name.length * 2 + 2)) }));
+  ws.getRow(1).font = { bold: true };
+  ws.getRow(1).commit();
+  const limit = Math.min(plan.query.limit, EXPORT_MAX_ROWS);
+  let written = 0;
+  for (let done = 0; done < limit; ) {
+    const n = Math.min(CHUNK, limit - done);
+    const q: NormalizedQuery = { ...plan.query, offset: plan.query.offset + done, limit: n, count: false };
+    const { data } = await queryRecords(db, dialect, plan.meta, q);
+    for (const rec of data) {
+      const row = ws.addRow([]);
+      plan.fields.forEach((f, i) => {
+        const c = cellOf(f, rec);
+        if (c.value === null) return;
+        const cell = row.getCell(i + 1);
+        cell.value = c.value;
+        if (c.numFmt) cell.numFmt = c.numFmt;
+      });
+      row.commit();
+    }
+    written += data.length;
+    done += n;
+    if (data.length < n) break;
+    await tick();
+  }
+  ws.commit();
+  await wb.commit();
+  return written;
+}

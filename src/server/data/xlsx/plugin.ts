@@ -1,0 +1,163 @@
+import { PassThrough } from 'node:stream';
+import type { FastifyError, FastifyInstance, FastifyReply } from 'fastify';
+import { normalizeOrThrow } from '../../../shared/query/index.ts';
+import { caller } from '../../account/auth.ts';
+import { optionalUser } from '../../access/guard.ts';
+import { AppError, E, fail } from '../../errors.ts';
+import { anyObj, id, obj, ok } from '../../http/schemas.ts';
+import { grantedEntity } from '../app-records-plugin.ts';
+import { type EntityMeta, metaOf } from '../meta.ts';
+import { queryRecords } from '../records.ts';
+import { userContext } from '../records-plugin.ts';
+import { EXPORT_MAX_ROWS, exportFields, streamExport } from './export.ts';
+import { importXlsx } from './import.ts';
+import { loadTemplate, TEMPLATE_MAX_RECORDS, writeTemplate } from './template.ts';
+
+const XLSX_MIME = 'application/vnd.openxmlformats-officedocument.spreadsheetml.sheet';
+const entityRef = { type: 'string', minLength: 1, maxLength: 64 };
+const params = obj({ project: id(), entity: entityRef });
+const tags = ['data'];
+
+/** `attachment` with an ASCII fallback and the UTF-8 name (RFC 6266 / 5987). */
+function disposition(name: string): string {
+  const ascii = name.replace(/[^\x20-\x7e]/g, '_').replace(/["\\]/g, '_');
+  return `attachment; filename="${ascii}"; filename*=UTF-8''${encodeURIComponent(name)}`;
+}
+
+function stamp(now = Date.now()): string {
+  const d = new Date(now + 8 * 3600_000);
+  const p = (n: number) => String(n).padStart(2, '0');
+  return `${d.getUTCFullYear()}${p(d.getUTCMonth() + 1)}${p(d.getUTCDate())}-${p(d.getUTCHours())}${p(d.getUTCMinutes())}`;
+}
+
+/**
+ * Spreadsheet import and export of one table's records (`/api/app/d/{project}/{entity}/…`). Both go
+ * through the same access decision as the data calls: a role must be granted the table (write to
+ * import, read to export); non-managers never see hidden fields in an export and cannot name them in
+ * an import. Builders (owners and admins) use the same calls from the workbench grid.
+ */
+export default async function xlsxPlugin(app: FastifyInstance): Promise<void> {
+  const { db, dialect } = app.database;
+  const limit = app.config.importLimit;
+
+  app.addContentTypeParser(['application/octet-stream', XLSX_MIME], { parseAs: 'buffer', bodyLimit: limit }, (_request, body, done) => {
+    done(null, body);
+  });
+  // Upload failures in this scope get the import codes; everything else goes to the app's handler.
+  app.setErrorHandler((err: FastifyError, _request, _reply) => {
+    if (err.code === 'FST_ERR_CTP_BODY_TOO_LARGE') throw new AppError(E.IMPORT_TOO_LARGE, `at most ${limit} bytes`);
+    if (err.code === 'FST_ERR_CTP_INVALID_MEDIA_TYPE') throw new AppError(E.IMPORT_NOT_XLSX, 'send the file as application/octet-stream');
+    throw err;
+  });
+
+  const D = '/api/app/d/:project/:entity';
+
+  app.post(
+    `${D}/import`,
+    {
+      bodyLimit: limit,
+      schema: {
+        tags,
+        params,
+        querystring: obj({ 'keepGood?': { type: 'string', enum: ['0', '1', 'true', 'false'] } }),
+        // Any bytes: the file is checked by the zip guard and the reader, not by a schema.
+        body: {
+          content: {
+            'application/octet-stream': { schema: { description: 'the xlsx file' } },
+            [XLSX_MIME]: { schema: { description: 'the xlsx file' } },
+          },
+        },
+        response: { 200: ok(anyObj()) },
+        description:
+          'Body: the xlsx file itself (application/octet-stream). The first sheet\'s first non-empty row names fields ' +
+          '(by name, alias or key); each further row becomes a record. With row errors nothing is written (error 1463 ' +
+          'with data.errors, each "row {index}-{value}") unless keepGood=1, which inserts the valid rows.',
+      },
+      preHandler: optionalUser,
+    },
+    async (request) => {
+      const { meta, manager } = await grantedEntity(request, 'write');
+      const file = request.body;
+      if (!Buffer.isBuffer(file)) fail(E.IMPORT_NOT_XLSX, 'send the file as application/octet-stream');
+      const all = manager ? meta.fields : (await metaOf(db, meta.entity)).fields;
+      const keepGood = ['1', 'true'].includes((request.query as { keepGood?: string }).keepGood ?? '');
+      const result = await importXlsx(db, meta, all, file, caller(request).id, { keepGood });
+      return { error: 0, data: result };
+    },
+  );
+
+  app.post(
+    `${D}/export`,
+    {
+      bodyLimit: 4 * 1024 * 1024,
+      schema: {
+        tags,
+        params,
+        body: {
+          type: 'object',
+          maxProperties: 32,
+          properties: {
+            mode: { type: 'string', enum: ['page', 'all', 'template'] },
+            fields: { type: 'array', maxItems: 64 },
+            template: { type: 'string', maxLength: 3 * 1024 * 1024 },
+            name: { type: 'string', maxLength: 100 },
+          },
+        },
+        response: {
+          200: {
+            description: 'the xlsx file',
+            content: { [XLSX_MIME]: { schema: { type: 'string', format: 'binary' } } },
+          },
+        },
+        description:
+          'Answers the xlsx file. mode page: the query\'s page; all: up to 10,000 rows; at most 30 fields ' +
+          '(fields: keys). template: `template` is a base64 xlsx whose first sheet is filled once per record ' +
+          '(at most 500), see README.',
+      },
+      preHandler: optionalUser,
+    },
+    async (request, reply: FastifyReply) => {
+      const { meta, manager } = await grantedEntity(request, 'read');
+      const body = (request.body ?? {}) as Record<string, unknown>;
+      const { mode = 'page', fields: codes, template, name, ...rest } = body as {
+        mode?: 'page' | 'all' | 'template';
+        fields?: unknown;
+        template?: unknown;
+        name?: string;
+      } & Record<string, unknown>;
+      const q = normalizeOrThrow(mode === 'all' ? { ...rest, all: true } : rest, {
+        now: Date.now(),
+        user: userContext(request),
+        fields: meta.queryTypes,
+      });
+      const base = (name?.trim() || meta.entity.name).replace(/[/\\\r\n]/g, '_');
+      reply.header('content-type', XLSX_MIME);
+      reply.header('content-disposition', disposition(`${base}-${stamp()}.xlsx`));
+      reply.header('cache-control', 'no-store');
+      if (mode === 'template') {
+        const sheet = await loadTemplate(meta, template);
+        const { data } = await queryRecords(db, dialect, meta, { ...q, limit: Math.min(q.limit, TEMPLATE_MAX_RECORDS), count: false });
+        const targets = new Map<string, EntityMeta>();
+        for (const f of meta.fields) {
+          if (f.type !== 'collection' || !f.relate_id) continue;
+          const e = await db.selectFrom('data_entities').selectAll().where('id', '=', f.relate_id).executeTakeFirst();
+          if (e) targets.set(f.code, await metaOf(db, e, !manager));
+        }
+        const out = new PassThrough();
+        writeTemplate(meta, targets, sheet, data, out).catch((err) => {
+          request.log.error({ err }, 'template export failed');
+          out.destroy(err as Error);
+        });
+        return reply.send(out);
+      }
+      const fields = exportFields(meta, codes);
+      const out = new PassThrough();
+      streamExport(db, dialect, { meta, fields, query: { ...q, limit: Math.min(q.limit, EXPORT_MAX_ROWS) } }, out).catch((err) => {
+        request.log.error({ err }, 'export failed');
+        out.destroy(err as Error);
+      });
+      return reply.send(out);
+    },
+  );
+}
+
