@@ -43,7 +43,7 @@ export interface TtlCache<T> {
 
 export function createTtlCache<T>(options: TtlCacheOptions = {}): TtlCache<T> {
   const ttl = options.ttlMs ?? CACHE_TTL_MS;
-  const now = options.now ?? Date.now;
+  const now = options.now ?? (() => Date.now());
   const store = options.store;
   const prefix = options.prefix ?? 'lc_cache:';
   const memory = new Map<string, Entry<T>>();
