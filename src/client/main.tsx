@@ -4,10 +4,13 @@ import { setApiEffects } from './api/effects.ts';
 import { initI18n } from './i18n/index.ts';
 import { createAppRouter } from './router.tsx';
 import { Providers } from './shell/Providers.tsx';
+import { applyStartOptions } from './shell/session.ts';
 import { useSession } from './stores/session.ts';
 import './styles.css';
 
 initI18n();
+// URL query options (mode, tokens, bm_*, babel, o_w_full, console) are read once, before routing.
+void applyStartOptions();
 const router = createAppRouter();
 // Going home replaces the current history entry (spec navigation rule 10).
 const goHome = () => void router.navigate('/', { replace: true });

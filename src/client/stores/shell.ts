@@ -60,6 +60,8 @@ interface ShellState {
   custom: string | null;
   menu: MenuNode[];
   menuLoading: boolean;
+  /** The project whose menu `menu` is (null until one loaded). */
+  menuFor: string | null;
   tags: RecentTag[];
   recent: RecentUse[];
   lastUsed: string | null;
@@ -68,7 +70,7 @@ interface ShellState {
   setDebug(debug: boolean): void;
   setProject(id: string | null, name?: string): void;
   setCustom(custom: string | null): void;
-  setMenu(menu: MenuNode[], loading?: boolean): void;
+  setMenu(menu: MenuNode[], loading?: boolean, forProject?: string | null): void;
   pushTag(tag: RecentTag): void;
   closeTag(path: string): void;
   use(item: Omit<RecentUse, 'value'>): void;
@@ -90,6 +92,7 @@ export const useShell = create<ShellState>()((set, get) => ({
   custom: storage('session').getItem(NAV_KEYS.custom),
   menu: [],
   menuLoading: false,
+  menuFor: null,
   tags: readJson<RecentTag[]>(SHELL_KEYS.tags, []).slice(-RECENT_TAGS_LIMIT),
   recent: readJson<RecentUse[]>(SHELL_KEYS.recent, []),
   lastUsed: null,
@@ -112,7 +115,8 @@ export const useShell = create<ShellState>()((set, get) => ({
     else storage('session').removeItem(NAV_KEYS.custom);
     set({ custom });
   },
-  setMenu: (menu, menuLoading = false) => set({ menu, menuLoading }),
+  setMenu: (menu, menuLoading = false, forProject) =>
+    set(forProject === undefined ? { menu, menuLoading } : { menu, menuLoading, menuFor: forProject }),
   pushTag: (tag) => {
     const tags = pushTag(get().tags, tag);
     writeJson(SHELL_KEYS.tags, tags);
@@ -130,6 +134,15 @@ export const useShell = create<ShellState>()((set, get) => ({
   },
   reset: () => {
     for (const k of [SHELL_KEYS.debug, SHELL_KEYS.tags, SHELL_KEYS.recent]) storage('local').removeItem(k);
-    set({ debug: false, tags: [], recent: [], lastUsed: null, menu: [], projectId: null, projectName: '' });
+    set({
+      debug: false,
+      tags: [],
+      recent: [],
+      lastUsed: null,
+      menu: [],
+      menuFor: null,
+      projectId: null,
+      projectName: '',
+    });
   },
 }));
