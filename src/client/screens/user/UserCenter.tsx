@@ -79,7 +79,7 @@ function BasicSettings() {
           <span data-testid="user-phone">{user.phone ?? t('user.noPhone')}</span>
         </Descriptions.Item>
       </Descriptions>
-      <Form form={form} layout="vertical" initialValues={{ nickname: user.nickname }} onFinish={save}>
+      <Form form={form} name="basic" layout="vertical" initialValues={{ nickname: user.nickname }} onFinish={save}>
         <Form.Item
           name="nickname"
           label={t('user.nickname')}
@@ -114,7 +114,7 @@ function PhoneChange() {
     }
   }
   return (
-    <Form form={form} layout="vertical" onFinish={save} data-testid="phone-form">
+    <Form form={form} name="phone-change" layout="vertical" onFinish={save} data-testid="phone-form">
       <Typography.Title level={5}>{t('user.changePhone')}</Typography.Title>
       <PhoneCodeFields form={form} type="phone" />
       <Form.Item name="pwd" label={t('user.loginPwd')} rules={[shared(checkRequired)]}>
@@ -147,7 +147,7 @@ function PasswordChange() {
     }
   }
   return (
-    <Form form={form} layout="vertical" onFinish={save} data-testid="password-form">
+    <Form form={form} name="password-change" layout="vertical" onFinish={save} data-testid="password-form">
       <Typography.Title level={5}>{t('user.changePassword')}</Typography.Title>
       <Form.Item name="pwd" label={t('user.currentPwd')} rules={[shared(checkRequired)]}>
         <Input.Password autoComplete="current-password" />
