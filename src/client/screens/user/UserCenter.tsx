@@ -79,7 +79,13 @@ function BasicSettings() {
           <span data-testid="user-phone">{user.phone ?? t('user.noPhone')}</span>
         </Descriptions.Item>
       </Descriptions>
-      <Form form={form} name="basic" layout="vertical" initialValues={{ nickname: user.nickname }} onFinish={save}>
+      <Form
+        form={form}
+        name="basic"
+        layout="vertical"
+        initialValues={{ nickname: user.nickname }}
+        onFinish={save}
+      >
         <Form.Item
           name="nickname"
           label={t('user.nickname')}
