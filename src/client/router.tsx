@@ -41,13 +41,15 @@ const rootChildren = (): RouteObject[] => [
   { path: '*', element: screen(() => import('./screens/home/NotFound.tsx')) },
 ];
 
-/** A leading segment that is not a 24-hex project id is no custom prefix: not found. */
-function customOnly<T>(
-  loader: (args: { request: Request; params: Record<string, string | undefined> }) => T,
-) {
-  return (args: { request: Request; params: Record<string, string | undefined> }) => {
+/**
+ * Under `/:custom`: the guard runs first (…/logout, sign-in), then a leading segment that is not a
+ * 24-hex project id is no custom prefix: not found.
+ */
+function customOnly(loader: typeof guardLoader) {
+  return async (args: { request: Request; params: Record<string, string | undefined> }) => {
+    const answer = await loader(args);
     if (!PROJECT_ID.test(args.params.custom ?? '')) throw new Response('', { status: 404 });
-    return loader(args);
+    return answer;
   };
 }
 

@@ -243,4 +243,51 @@ test('URL options: mode=mobile is stored, o_u_token signs in, wx_token gets the 
   await expect(page.getByText('Desktop only')).toBeVisible();
   await page.goto('/dev/provider');
   await expect(page.getByTestId('provider-current')).toContainText('No prefix in use');
+
+  // o_w_full hides menu and top bar.
+  await page.goto('/user?o_w_full=1');
+  await expect(page.getByTestId('user-center')).toBeVisible();
+  await expect(page.locator('.top-bar')).toHaveCount(0);
+  await page.evaluate(() => sessionStorage.clear());
+
+  // A leading 24-hex project segment activates that project; …/logout then goes to /{project}/login.
+  const projects = (await (
+    await request.get('/api/common/project/list', { headers: { token: login.data.token } })
+  ).json()) as { data: Array<{ _id: string; _name: string }> };
+  const demo = projects.data.find((p) => p._name === 'Demo')!;
+  await page.goto(`/${demo._id}/user`);
+  await expect(page.getByTestId('user-center')).toBeVisible();
+  await expect(page.getByTestId('shell-title')).toHaveText('Demo');
+  await expect(page.getByTestId('shell-title')).toHaveAttribute('href', `/${demo._id}`);
+  await page.goto(`/${demo._id}/logout`);
+  await expect(page).toHaveURL(new RegExp(`/${demo._id}/login$`));
+  await expect(page.getByRole('button', { name: 'Sign in' })).toBeVisible();
+});
+
+test('early-access mode offers 日本語, Tiếng Việt and 粵語, and the shell speaks them', async ({ page }) => {
+  await page.goto('/login');
+  await page.getByLabel('Account or phone').fill(ADMIN.user);
+  await page.getByLabel('Password').fill(ADMIN.pwd);
+  await page.getByRole('button', { name: 'Sign in' }).click();
+  await expect(page.getByTestId('logout')).toBeVisible();
+  await page.goto('/user');
+  await page.getByRole('tab', { name: 'Language settings' }).click();
+  await page.getByTestId('early-access').click();
+  const pick = async (name: string) => {
+    await page.locator('.top-bar').getByTestId('lang-switch').click();
+    await page.locator('.ant-select-dropdown:visible').getByText(name, { exact: true }).click();
+  };
+  await pick('日本語');
+  await expect(page.getByTestId('logout')).toHaveText('ログアウト');
+  await expect(page.getByRole('tab', { name: '言語設定' })).toBeVisible();
+  await page.reload();
+  await expect(page.getByTestId('logout')).toHaveText('ログアウト');
+  await pick('粵語');
+  await expect(page.getByTestId('logout')).toHaveText('登出');
+  await pick('Tiếng Việt');
+  await expect(page.getByTestId('logout')).toHaveText('Đăng xuất');
+  // Off again: back to English.
+  await page.getByRole('tab', { name: 'Cài đặt ngôn ngữ' }).click();
+  await page.getByTestId('early-access').click();
+  await expect(page.getByTestId('logout')).toHaveText('Log out');
 });

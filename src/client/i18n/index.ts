@@ -71,11 +71,20 @@ export function setLang(lang: UiLang): void {
   void i18next.changeLanguage(lang);
 }
 
+const earlyListeners = new Set<() => void>();
+
+/** Be told when early-access mode changes (for `useSyncExternalStore`). */
+export function onEarlyAccess(listener: () => void): () => void {
+  earlyListeners.add(listener);
+  return () => earlyListeners.delete(listener);
+}
+
 /** Turn early-access mode on or off; off falls back to English from an early language. */
 export function setEarlyAccess(on: boolean): void {
   if (on) localStorage.setItem(EARLY_KEY, '1');
   else localStorage.removeItem(EARLY_KEY);
   if (!on && (EARLY_LANGS as readonly string[]).includes(i18next.language)) setLang('en');
+  for (const l of earlyListeners) l();
 }
 
 export function initI18n(): typeof i18next {

@@ -1,10 +1,13 @@
 import { Segmented, Select } from 'antd';
+import { useSyncExternalStore } from 'react';
 import { useTranslation } from 'react-i18next';
-import { currentUiLang, setLang, type UiLang, uiLangs } from '../i18n/index.ts';
+import { currentUiLang, earlyAccess, onEarlyAccess, setLang, type UiLang, uiLangs } from '../i18n/index.ts';
 
 /** zh / en switch (a list with the early-access languages when that mode is on); stored locally. */
 export function LanguageSwitch() {
   const { t } = useTranslation();
+  // Re-render when early-access mode is switched (it adds jp, vie and yue).
+  useSyncExternalStore(onEarlyAccess, earlyAccess);
   const langs = uiLangs();
   const options = langs.map((l) => ({ value: l, label: t(`lang.${l}`) }));
   if (langs.length > 2) {

@@ -13,11 +13,11 @@ import {
   UserOutlined,
 } from '@ant-design/icons';
 import { App, Button, Dropdown, List, type MenuProps, Popover, Space, Switch, Tooltip } from 'antd';
-import { type ReactNode, useState } from 'react';
+import { type ReactNode, useState, useSyncExternalStore } from 'react';
 import { useTranslation } from 'react-i18next';
 import { useNavigate } from 'react-router';
 import { displayName } from '../../shared/validation.ts';
-import { setLang, uiLangs } from '../i18n/index.ts';
+import { earlyAccess, onEarlyAccess, setLang, uiLangs } from '../i18n/index.ts';
 import { useSession } from '../stores/session.ts';
 import { useShell } from '../stores/shell.ts';
 import { useWorkbench } from '../stores/workbench.ts';
@@ -70,6 +70,7 @@ export function Toolbar({ builder, compact }: { builder: boolean; compact: boole
   const mode = useShell((s) => s.screenMode);
   const debug = useShell((s) => s.debug);
   const [draftsOpen, setDraftsOpen] = useState(false);
+  useSyncExternalStore(onEarlyAccess, earlyAccess);
 
   const logout = async () => {
     await signOut();
