@@ -130,6 +130,7 @@ test('a common-role user: granted menu only, list rows, /no-authority, language,
   await expect(list.getByRole('cell', { name: 'Chair' })).toBeVisible();
   await expect(list.getByText('Rows: 2')).toBeVisible();
   await expect(page.getByTestId('recent-tags').getByText('Orders list')).toBeVisible();
+  await shot(page, 'shell-list-desktop');
 
   // Home: recently used shows the list; the tag stays above the content.
   await page.getByTestId('tool-home').click();
@@ -194,6 +195,8 @@ test('a common-role user: granted menu only, list rows, /no-authority, language,
   await page.getByTestId('menu-open').click();
   const drawerMenu = page.locator('.shell-drawer').getByTestId('app-menu');
   await expect(drawerMenu.getByText('Orders list')).toBeVisible();
+  await page.waitForFunction(() => document.getAnimations().every((a) => a.playState !== 'running'));
+  await shot(page, 'shell-menu-drawer-phone');
   await drawerMenu.getByText('Orders list').click();
   await expect(page).toHaveURL(new RegExp(`/home/${seed.orders}$`));
   await expect(page.getByTestId('list-screen').getByRole('cell', { name: 'Desk' })).toBeVisible();

@@ -286,6 +286,8 @@ export const en = {
     total: 'Rows: {{count}}',
     noProject: 'Choose a system first.',
     refresh: 'Refresh',
+    createdAt: 'Created',
+    updatedAt: 'Updated',
   },
   user: {
     title: 'User center',

@@ -80,7 +80,13 @@ export const jp: ShellMessages = {
     none: 'プレフィックスは使用していません',
     invalid: 'プレフィックスは 16 進数 24 文字です',
   },
-  list: { total: '{{count}} 件', noProject: '先にシステムを選んでください。', refresh: '更新' },
+  list: {
+    total: '{{count}} 件',
+    noProject: '先にシステムを選んでください。',
+    refresh: '更新',
+    createdAt: '作成日時',
+    updatedAt: '更新日時',
+  },
   user: {
     title: 'ユーザーセンター',
     basic: '基本設定',
@@ -180,7 +186,13 @@ export const vie: ShellMessages = {
     none: 'Không dùng tiền tố',
     invalid: 'Tiền tố gồm 24 ký tự thập lục phân',
   },
-  list: { total: 'Số dòng: {{count}}', noProject: 'Hãy chọn hệ thống trước.', refresh: 'Làm mới' },
+  list: {
+    total: 'Số dòng: {{count}}',
+    noProject: 'Hãy chọn hệ thống trước.',
+    refresh: 'Làm mới',
+    createdAt: 'Ngày tạo',
+    updatedAt: 'Ngày cập nhật',
+  },
   user: {
     title: 'Trung tâm người dùng',
     basic: 'Cài đặt cơ bản',
@@ -278,7 +290,13 @@ export const yue: ShellMessages = {
     none: '冇用前綴',
     invalid: '前綴係 24 個十六進制字元',
   },
-  list: { total: '一共 {{count}} 條', noProject: '請先揀系統。', refresh: '重新整理' },
+  list: {
+    total: '一共 {{count}} 條',
+    noProject: '請先揀系統。',
+    refresh: '重新整理',
+    createdAt: '建立時間',
+    updatedAt: '更新時間',
+  },
   user: {
     title: '用戶中心',
     basic: '基本設定',

@@ -286,6 +286,8 @@ export const zh: Messages = {
     total: '共 {{count}} 条',
     noProject: '请先选择系统。',
     refresh: '刷新',
+    createdAt: '创建时间',
+    updatedAt: '更新时间',
   },
   user: {
     title: '用户中心',

@@ -61,7 +61,15 @@ function DraftList() {
  * The toolbar (spec §2): user center, system settings, manage mode, pc/mobile switch, logout, debug,
  * help, drafts, language, home. On phones the secondary actions fold into "More".
  */
-export function Toolbar({ builder, compact }: { builder: boolean; compact: boolean }) {
+export function Toolbar({
+  builder,
+  compact,
+  home,
+}: {
+  builder: boolean;
+  compact: boolean;
+  home: string | null;
+}) {
   const { t } = useTranslation();
   const navigate = useNavigate();
   const { modal } = App.useApp();
@@ -91,7 +99,8 @@ export function Toolbar({ builder, compact }: { builder: boolean; compact: boole
             key: 'system',
             label: t('shell.system'),
             icon: <SettingOutlined />,
-            onClick: () => navigate(withPrefix('/system', custom)),
+            // The administration area is desktop-only (spec: desktop layout minimum width 1000).
+            onClick: () => navigate(mode === 'mobile' ? '/pc-only' : withPrefix('/system', custom)),
             testId: 'tool-system',
           },
         ]
@@ -154,7 +163,7 @@ export function Toolbar({ builder, compact }: { builder: boolean; compact: boole
           type="text"
           icon={<HomeOutlined />}
           aria-label={t('shell.home')}
-          onClick={() => navigate(homePath(null, custom), { replace: true })}
+          onClick={() => navigate(homePath(home, custom), { replace: true })}
         />
         <Button
           type="text"
@@ -204,7 +213,7 @@ export function Toolbar({ builder, compact }: { builder: boolean; compact: boole
           type="text"
           icon={<HomeOutlined />}
           aria-label={t('shell.home')}
-          onClick={() => navigate(homePath(null, custom), { replace: true })}
+          onClick={() => navigate(homePath(home, custom), { replace: true })}
           data-testid="tool-home"
         />
       </Tooltip>

@@ -13,6 +13,8 @@ import { useShell } from '../../stores/shell.ts';
 /** Codes meaning "your role may not read this": the user is sent to /no-authority. */
 const DENIED = new Set([1102, 1201]);
 
+const STAMPS = ['createdAt', 'updatedAt'];
+
 /** A cell's text: relate values show their display name, lists are joined. */
 function cell(v: unknown): string {
   if (v === null || v === undefined) return '';
@@ -30,7 +32,7 @@ function cell(v: unknown): string {
  * /no-authority.
  */
 export default function ListScreen() {
-  const { t } = useTranslation();
+  const { t, i18n } = useTranslation();
   const navigate = useNavigate();
   const { page = '' } = useParams();
   const projectId = useShell((s) => s.projectId);
@@ -78,14 +80,20 @@ export default function ListScreen() {
     for (const r of rows?.data ?? []) {
       for (const k of Object.keys(r)) if (!k.startsWith('_') && !keys.includes(k)) keys.push(k);
     }
-    return keys.map((k) => ({
+    // The record's own fields first; its timestamps last, as dates.
+    const stamps = keys.filter((k) => STAMPS.includes(k));
+    const when = new Intl.DateTimeFormat(i18n.language === 'zh' ? 'zh-CN' : 'en-GB', {
+      dateStyle: 'short',
+      timeStyle: 'short',
+    });
+    return [...keys.filter((k) => !STAMPS.includes(k)), ...stamps].map((k) => ({
       key: k,
       dataIndex: k,
-      title: k,
-      render: (v: unknown) => cell(v),
+      title: STAMPS.includes(k) ? t(`list.${k}`) : k,
+      render: (v: unknown) => (STAMPS.includes(k) && typeof v === 'number' ? when.format(v) : cell(v)),
       ellipsis: true,
     }));
-  }, [rows]);
+  }, [rows, t, i18n.language]);
 
   if (!projectId) return <Result status="info" title={t('list.noProject')} />;
   if (!entry) return null;

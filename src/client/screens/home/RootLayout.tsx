@@ -77,12 +77,12 @@ export default function RootLayout() {
               data-testid="menu-collapse"
             />
           )}
-          <Link to={homePath(null, custom)} replace className="top-title" data-testid="shell-title">
+          <Link to={homePath(current?._home, custom)} replace className="top-title" data-testid="shell-title">
             {title}
           </Link>
           {limited ? <Tag color="red">{t('home.limited')}</Tag> : null}
         </div>
-        <Toolbar builder={builder} compact={mobile} />
+        <Toolbar builder={builder} compact={mobile} home={current?._home ?? null} />
       </Layout.Header>
       <Layout>
         {mobile ? (
