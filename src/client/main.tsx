@@ -1,14 +1,25 @@
+import { Modal } from 'antd';
 import { createRoot } from 'react-dom/client';
 import { RouterProvider } from 'react-router';
 import { setApiEffects } from './api/effects.ts';
 import { initI18n } from './i18n/index.ts';
 import { createAppRouter } from './router.tsx';
+import { installAfterNavigate, PAGE_JUMP_EVENT } from './shell/after-navigate.ts';
 import { Providers } from './shell/Providers.tsx';
+import { applyStartOptions } from './shell/session.ts';
 import { useSession } from './stores/session.ts';
 import './styles.css';
 
 initI18n();
+// URL query options (mode, tokens, bm_*, babel, o_w_full, console) are read once, before routing.
+void applyStartOptions();
 const router = createAppRouter();
+// Navigation rule 8: track the jump, scroll to top, reset modals.
+installAfterNavigate(router, {
+  track: (from, to) => window.dispatchEvent(new CustomEvent(PAGE_JUMP_EVENT, { detail: { from, to } })),
+  scrollTop: () => window.scrollTo(0, 0),
+  closeModals: () => Modal.destroyAll(),
+});
 // Going home replaces the current history entry (spec navigation rule 10).
 const goHome = () => void router.navigate('/', { replace: true });
 setApiEffects({

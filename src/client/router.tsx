@@ -1,6 +1,7 @@
 /** The route table (runtime spec §2), screens loaded lazily. */
 import { type ComponentType, lazy, Suspense } from 'react';
 import { createBrowserRouter, type RouteObject, redirect } from 'react-router';
+import { PROJECT_ID } from './shell/navigation.ts';
 import { PageLoading } from './shell/PageLoading.tsx';
 import { guardLoader, resetLoader } from './shell/session.ts';
 import { storedMode } from './stores/workbench.ts';
@@ -14,19 +15,59 @@ function screen(load: () => Promise<{ default: ComponentType }>) {
   );
 }
 
+/** Sign-in, registration, forgot password and token sign-in (one screen, four modes). */
+const loginChildren = (): RouteObject[] => [
+  { index: true, element: screen(() => import('./screens/login/LoginForm.tsx')) },
+  { path: 'register', element: screen(() => import('./screens/login/RegisterForm.tsx')) },
+  { path: 'forget', element: screen(() => import('./screens/login/ForgetForm.tsx')) },
+  { path: ':token', element: screen(() => import('./screens/login/TokenLogin.tsx')) },
+];
+
+/** The root layout's screens (spec route table), under / and under a {custom} project prefix. */
+const rootChildren = (): RouteObject[] => [
+  {
+    index: true,
+    // The persisted mode (builder spec §4): dev mode opens the workbench.
+    loader: () => (storedMode() === 'dev' ? redirect('/dev') : null),
+    element: screen(() => import('./screens/home/HomeScreen.tsx')),
+  },
+  { path: 'home/:page', element: screen(() => import('./screens/home/ListScreen.tsx')) },
+  { path: 'user', element: screen(() => import('./screens/user/UserCenter.tsx')) },
+  { path: 'upgrade', element: screen(() => import('./screens/home/UpgradeScreen.tsx')) },
+  { path: 'no-authority', element: screen(() => import('./screens/home/NoAuthority.tsx')) },
+  // Administration area (second document): placeholders until its screens land.
+  { path: 'system/*', element: screen(() => import('./screens/system/SystemPlaceholder.tsx')) },
+  // page/:id and display/:id (runtime engineer) go here.
+  { path: '*', element: screen(() => import('./screens/home/NotFound.tsx')) },
+];
+
+/**
+ * Under `/:custom`: the guard runs first (…/logout, sign-in), then a leading segment that is not a
+ * 24-hex project id is no custom prefix: not found.
+ */
+function customOnly(loader: typeof guardLoader) {
+  return async (args: { request: Request; params: Record<string, string | undefined> }) => {
+    const answer = await loader(args);
+    if (!PROJECT_ID.test(args.params.custom ?? '')) throw new Response('', { status: 404 });
+    return answer;
+  };
+}
+
 export const routes: RouteObject[] = [
   {
     path: '/login',
     element: screen(() => import('./screens/login/LoginScreen.tsx')),
-    children: [
-      { index: true, element: screen(() => import('./screens/login/LoginForm.tsx')) },
-      { path: 'register', element: screen(() => import('./screens/login/RegisterForm.tsx')) },
-      { path: 'forget', element: screen(() => import('./screens/login/ForgetForm.tsx')) },
-      { path: ':token', element: screen(() => import('./screens/login/TokenLogin.tsx')) },
-    ],
+    children: loginChildren(),
   },
+  { path: '/pc-only', element: screen(() => import('./screens/home/PcOnly.tsx')) },
   { path: '/reset', loader: resetLoader },
   { path: '/dev/queue', element: screen(() => import('./screens/dev/QueueScreen.tsx')) },
+  {
+    path: '/dev/provider',
+    loader: guardLoader,
+    HydrateFallback: PageLoading,
+    element: screen(() => import('./screens/dev/ProviderScreen.tsx')),
+  },
   {
     // The builder's workbench (mode dev); its screens load only here, never in the end-user entry.
     path: '/dev',
@@ -55,15 +96,24 @@ export const routes: RouteObject[] = [
     // Sign-in is checked again whenever the path changes (a …/logout path must act).
     shouldRevalidate: ({ currentUrl, nextUrl }) => currentUrl.pathname !== nextUrl.pathname,
     element: screen(() => import('./screens/home/RootLayout.tsx')),
-    children: [
-      {
-        index: true,
-        // The persisted mode (builder spec §4): dev mode opens the workbench.
-        loader: () => (storedMode() === 'dev' ? redirect('/dev') : null),
-        element: screen(() => import('./screens/home/HomeScreen.tsx')),
-      },
-      { path: '*', element: screen(() => import('./screens/home/NotFound.tsx')) },
-    ],
+    children: rootChildren(),
+  },
+  // The optional leading {custom} project segment (navigation rule 2).
+  {
+    path: '/:custom/login',
+    loader: customOnly(guardLoader),
+    errorElement: screen(() => import('./screens/home/NotFound.tsx')),
+    element: screen(() => import('./screens/login/LoginScreen.tsx')),
+    children: loginChildren(),
+  },
+  {
+    path: '/:custom',
+    loader: customOnly(guardLoader),
+    HydrateFallback: PageLoading,
+    errorElement: screen(() => import('./screens/home/NotFound.tsx')),
+    shouldRevalidate: ({ currentUrl, nextUrl }) => currentUrl.pathname !== nextUrl.pathname,
+    element: screen(() => import('./screens/home/RootLayout.tsx')),
+    children: rootChildren(),
   },
 ];
 

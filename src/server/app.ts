@@ -25,6 +25,7 @@ import projectPlugin from './project/plugin.ts';
 import { installRealtime, type RealtimeOptions } from './realtime/index.ts';
 import routePlugin from './route/plugin.ts';
 import sharePlugin from './share/plugin.ts';
+import thirdPlugin from './third/plugin.ts';
 
 declare module 'fastify' {
   interface FastifyInstance {
@@ -133,6 +134,7 @@ export async function buildApp(config: Config, options: BuildOptions = {}): Prom
   await app.register(pagePlugin);
   await app.register(sharePlugin);
   await app.register(xlsxPlugin);
+  await app.register(thirdPlugin);
   await installRealtime(app, options.realtime);
 
   app.get('/api/health', { schema: { hide: true } }, async () => ({ error: 0, data: { ok: true } }));

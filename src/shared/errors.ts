@@ -99,6 +99,13 @@ export const E = {
   PAGE_TOO_LARGE: def(1601, 413, 'page document too large', '页面数据过大'),
   PAGE_VERSION_NOT_FOUND: def(1602, 404, 'page version not found', '页面版本不存在'),
   DISPLAY_NOT_FOUND: def(1603, 404, 'display not found', '展示页不存在'),
+  // Shell and third-party login (1680–1699).
+  THIRD_NOT_CONFIGURED: def(
+    1680,
+    501,
+    'messaging-app login is not configured on this server',
+    '本服务器未配置第三方登录',
+  ),
   // Shared key/value service.
   SHARE_NOT_FOUND: def(1700, 404, 'shared item not found', '配置项不存在'),
   SHARE_TOO_LARGE: def(1701, 413, 'shared value too large', '配置内容过大'),

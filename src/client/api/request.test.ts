@@ -1,7 +1,7 @@
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { open, seal } from '../../shared/envelope.ts';
 import { setApiEffects } from './effects.ts';
-import { get, post } from './request.ts';
+import { clearRequestCache, get, post } from './request.ts';
 
 const TOKEN = 'a-token-long-enough-for-its-own-key';
 
@@ -109,5 +109,52 @@ describe('request wrapper', () => {
     answerWith('<html>bad gateway</html>', 502);
     await expect(get('/api/gw')).rejects.toMatchObject({ code: 502 });
     expect(effects.notifyError).toHaveBeenCalledTimes(1);
+  });
+
+  describe('answer cache (client default disabled, 30 min when asked)', () => {
+    afterEach(() => clearRequestCache());
+
+    it('by default every call goes out', async () => {
+      const sent = answerWith({ error: 0, data: 1 });
+      await post('/api/x', { a: 1 }, { share: false });
+      await post('/api/x', { a: 1 }, { share: false });
+      expect(sent).toHaveLength(2);
+    });
+
+    it('a caller asking for the cache gets the stored answer until its ttl', async () => {
+      vi.useFakeTimers({ toFake: ['Date'] });
+      try {
+        const sent = answerWith({ error: 0, data: { n: 1 } });
+        expect(await post('/api/c', { a: 1 }, { share: false, cache: 1000 })).toEqual({ n: 1 });
+        expect(await post('/api/c', { a: 1 }, { share: false, cache: 1000 })).toEqual({ n: 1 });
+        expect(sent).toHaveLength(1);
+        // Another body is another entry.
+        await post('/api/c', { a: 2 }, { share: false, cache: 1000 });
+        expect(sent).toHaveLength(2);
+        vi.setSystemTime(Date.now() + 1000);
+        await post('/api/c', { a: 1 }, { share: false, cache: 1000 });
+        expect(sent).toHaveLength(3);
+        // true means the 30-minute client cache.
+        await get('/api/d', { share: false, cache: true });
+        vi.setSystemTime(Date.now() + 29 * 60_000);
+        await get('/api/d', { share: false, cache: true });
+        expect(sent).toHaveLength(4);
+        clearRequestCache();
+        await get('/api/d', { share: false, cache: true });
+        expect(sent).toHaveLength(5);
+      } finally {
+        vi.useRealTimers();
+      }
+    });
+
+    it('errors are not cached', async () => {
+      answerWith({ error: 1003, msg: 'not found' }, 404);
+      await expect(get('/api/e', { share: false, cache: true, quiet: true })).rejects.toMatchObject({
+        code: 1003,
+      });
+      const sent = answerWith({ error: 0, data: 7 });
+      expect(await get('/api/e', { share: false, cache: true })).toBe(7);
+      expect(sent).toHaveLength(1);
+    });
   });
 });

@@ -9,6 +9,7 @@ import {
   REQUEST_TIMEOUT_MS,
 } from '../../shared/constants.ts';
 import { ENVELOPE_HEADERS, open, seal } from '../../shared/envelope.ts';
+import { CLIENT_CACHE_ENABLED, CLIENT_CACHE_MS, createTtlCache } from '../shell/cache.ts';
 import { ApiError, NETWORK_ERROR } from './api-error.ts';
 import { effects } from './effects.ts';
 import { createQueue } from './queue.ts';
@@ -22,6 +23,11 @@ export interface RequestOptions {
   timeoutMs?: number;
   /** Use this token instead of the stored one. */
   token?: string | null;
+  /**
+   * Keep the answer for this many ms (true: the client cache's 30 min). The client's default cache
+   * is disabled (spec §9), so only callers that ask are cached; errors are never cached.
+   */
+  cache?: boolean | number;
 }
 
 interface Answer {
@@ -100,6 +106,13 @@ async function send<T>(method: string, url: string, body: unknown, opts: Request
   return answer.data as T;
 }
 
+const answers = createTtlCache<unknown>({ ttlMs: CLIENT_CACHE_MS });
+
+/** Forget every cached answer (sign-out, project switch). */
+export function clearRequestCache(): void {
+  answers.clear();
+}
+
 /** Call the API; resolves to the answer's `data`, rejects with an ApiError. */
 export function request<T = unknown>(
   method: 'GET' | 'POST',
@@ -108,9 +121,13 @@ export function request<T = unknown>(
   opts: RequestOptions = {},
 ): Promise<T> {
   const share = opts.share ?? method === 'GET';
-  const key = share
-    ? `${method} ${url} ${JSON.stringify(body ?? null)} ${opts.token ?? getToken() ?? ''}`
-    : undefined;
+  const id = `${method} ${url} ${JSON.stringify(body ?? null)} ${opts.token ?? getToken() ?? ''}`;
+  const key = share ? id : undefined;
+  const cache = opts.cache ?? CLIENT_CACHE_ENABLED;
+  if (cache) {
+    const ttl = typeof cache === 'number' ? cache : CLIENT_CACHE_MS;
+    return answers.load(id, () => queue.run(() => send<T>(method, url, body, opts), key), ttl) as Promise<T>;
+  }
   return queue.run(() => send<T>(method, url, body, opts), key);
 }
 

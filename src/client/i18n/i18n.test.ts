@@ -1,10 +1,15 @@
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { en } from './en.ts';
+import { jp, vie, yue } from './extra.ts';
 import { initialLang } from './index.ts';
 import { zh } from './zh.ts';
 
-function storageWith(lang: string | null): Pick<Storage, 'getItem'> {
-  return { getItem: (k: string) => (k === 'lang' ? lang : null) };
+function storageWith(lang: string | null, early = false): Pick<Storage, 'getItem'> {
+  return { getItem: (k: string) => (k === 'lang' ? lang : k === 'lc_early' && early ? '1' : null) };
+}
+
+function at(o: object, key: string): unknown {
+  return key.split('.').reduce<unknown>((v, p) => (v as Record<string, unknown>)[p], o);
 }
 
 function keys(o: object, prefix = ''): string[] {
@@ -33,5 +38,42 @@ describe('language choice', () => {
     expect(keys(zh).sort()).toEqual(keys(en).sort());
     for (const k of keys(zh))
       expect(k.split('.').reduce<unknown>((o, p) => (o as Record<string, unknown>)[p], zh)).not.toBe('');
+  });
+
+  it.each([
+    ['jp', 'en-US', 'jp'],
+    [null, 'ja-JP', 'jp'],
+    [null, 'vi-VN', 'vie'],
+    ['yue', 'en-US', 'yue'],
+  ])('early access on: stored %s, browser %s → %s', (stored, browser, expected) => {
+    vi.stubGlobal('localStorage', storageWith(stored, true));
+    vi.stubGlobal('navigator', { language: browser });
+    expect(initialLang()).toBe(expected);
+  });
+
+  it('early access off: jp, vie and yue are not offered', () => {
+    vi.stubGlobal('localStorage', storageWith('yue'));
+    vi.stubGlobal('navigator', { language: 'ja-JP' });
+    expect(initialLang()).toBe('en');
+  });
+
+  it.each([
+    ['jp', jp],
+    ['vie', vie],
+    ['yue', yue],
+  ])('%s has every shell string, translated (not a copy of English or Chinese)', (_name, msgs) => {
+    const shellKeys = keys(msgs);
+    const expected = keys(en).filter((k) => shellKeys[0] !== undefined && k.split('.')[0]! in msgs);
+    expect(shellKeys.sort()).toEqual(expected.sort());
+    let same = 0;
+    for (const k of shellKeys) {
+      const v = at(msgs, k) as string;
+      expect(v, k).not.toBe('');
+      const words = (at(en, k) as string).replace(/\{\{\w+\}\}/g, '');
+      if (k.startsWith('lang.') || !/[a-z]/i.test(words)) continue;
+      if (v === at(en, k) || v === at(zh, k)) same++;
+    }
+    // A few words are the same across languages ("Menu" in Vietnamese, 草稿 in Cantonese): at most 5%.
+    expect(same).toBeLessThanOrEqual(Math.ceil(shellKeys.length * 0.05));
   });
 });

@@ -1,51 +1,106 @@
 /**
  * i18next set-up: zh and en; the default is the browser language's first two letters when we have
- * it, else English; the choice is stored locally (runtime spec §1).
+ * it, else English; the choice is stored locally (runtime spec §1). Early-access mode (a local flag,
+ * switched in the user center; the spec does not say how it turns on) adds jp, vie and yue.
  */
 import i18next from 'i18next';
 import { initReactI18next } from 'react-i18next';
 import type { Lang } from '../../shared/validation.ts';
 import { KEYS } from '../api/storage.ts';
 import { en } from './en.ts';
+import { jp, vie, yue } from './extra.ts';
 import { zh } from './zh.ts';
 
 type Widen<T> = { [K in keyof T]: T[K] extends string ? string : Widen<T[K]> };
 /** The shape every language's strings must have. */
 export type Messages = Widen<typeof en>;
 
+/** Interface languages: the main two, and the early-access three. */
+export type UiLang = Lang | 'jp' | 'vie' | 'yue';
 export const LANGS: readonly Lang[] = ['zh', 'en'];
+export const EARLY_LANGS: readonly UiLang[] = ['jp', 'vie', 'yue'];
+/** Local key of the early-access flag. */
+export const EARLY_KEY = 'lc_early';
 
-function isLang(v: unknown): v is Lang {
-  return typeof v === 'string' && (LANGS as readonly string[]).includes(v);
+function read(key: string): string | null {
+  try {
+    return globalThis.localStorage?.getItem(key) ?? null;
+  } catch {
+    return null;
+  }
+}
+
+export function earlyAccess(): boolean {
+  return read(EARLY_KEY) === '1';
+}
+
+/** The languages offered now. */
+export function uiLangs(): readonly UiLang[] {
+  return earlyAccess() ? [...LANGS, ...EARLY_LANGS] : LANGS;
+}
+
+function isUiLang(v: unknown): v is UiLang {
+  return typeof v === 'string' && (uiLangs() as readonly string[]).includes(v);
 }
 
 /** The stored language, else the browser's, else English. */
-export function initialLang(): Lang {
-  const stored = globalThis.localStorage?.getItem(KEYS.lang);
-  if (isLang(stored)) return stored;
+export function initialLang(): UiLang {
+  const stored = read(KEYS.lang);
+  if (isUiLang(stored)) return stored;
   const browser = globalThis.navigator?.language?.slice(0, 2).toLowerCase();
-  return isLang(browser) ? browser : 'en';
+  // Browsers say ja / vi; the product's codes are jp / vie.
+  const mapped = browser === 'ja' ? 'jp' : browser === 'vi' ? 'vie' : browser;
+  return isUiLang(mapped) ? mapped : 'en';
 }
 
-/** The language in use now. */
+/** The interface language in use now. */
+export function currentUiLang(): UiLang {
+  return isUiLang(i18next.language) ? i18next.language : 'en';
+}
+
+/** The language for messages that exist in zh and en only (validation): Cantonese reads Chinese. */
 export function currentLang(): Lang {
-  return isLang(i18next.language) ? i18next.language : 'en';
+  const l = currentUiLang();
+  return l === 'zh' || l === 'yue' ? 'zh' : 'en';
 }
 
 /** Switch and remember the language. */
-export function setLang(lang: Lang): void {
+export function setLang(lang: UiLang): void {
   localStorage.setItem(KEYS.lang, lang);
-  document.documentElement.lang = lang;
+  document.documentElement.lang = lang === 'jp' ? 'ja' : lang === 'vie' ? 'vi' : lang;
   void i18next.changeLanguage(lang);
+}
+
+const earlyListeners = new Set<() => void>();
+
+/** Be told when early-access mode changes (for `useSyncExternalStore`). */
+export function onEarlyAccess(listener: () => void): () => void {
+  earlyListeners.add(listener);
+  return () => earlyListeners.delete(listener);
+}
+
+/** Turn early-access mode on or off; off falls back to English from an early language. */
+export function setEarlyAccess(on: boolean): void {
+  if (on) localStorage.setItem(EARLY_KEY, '1');
+  else localStorage.removeItem(EARLY_KEY);
+  if (!on && (EARLY_LANGS as readonly string[]).includes(i18next.language)) setLang('en');
+  for (const l of earlyListeners) l();
 }
 
 export function initI18n(): typeof i18next {
   const lng = initialLang();
   document.documentElement.lang = lng;
   void i18next.use(initReactI18next).init({
-    resources: { zh: { translation: zh }, en: { translation: en } },
+    resources: {
+      zh: { translation: zh },
+      en: { translation: en },
+      jp: { translation: jp },
+      vie: { translation: vie },
+      yue: { translation: yue },
+    },
     lng,
-    fallbackLng: 'en',
+    // Early languages carry the shell's strings; the rest falls back (Cantonese to Chinese first).
+    fallbackLng: { yue: ['zh', 'en'], default: ['en'] },
     interpolation: { escapeValue: false },
   });
   return i18next;

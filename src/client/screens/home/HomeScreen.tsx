@@ -6,6 +6,7 @@ import { api, type Project } from '../../api/account.ts';
 import { useSession } from '../../stores/session.ts';
 import { CreateProjectForm } from './CreateProjectForm.tsx';
 import { ProjectList } from './ProjectList.tsx';
+import { RecentUsed } from './RecentUsed.tsx';
 
 /** Home: who is signed in, their systems, and a form to create one. */
 export default function HomeScreen() {
@@ -28,6 +29,7 @@ export default function HomeScreen() {
       <Typography.Title level={3}>
         {t('home.welcome', { name: user ? displayName(user) : '' })}
       </Typography.Title>
+      <RecentUsed />
       <Card title={t('home.projects')} className="home-card">
         <ProjectList projects={projects} loading={loading} />
       </Card>

@@ -1,78 +1,116 @@
-import { LogoutOutlined, UserOutlined } from '@ant-design/icons';
-import { Button, Layout, Space, Switch, Tag } from 'antd';
+import { MenuFoldOutlined, MenuOutlined, MenuUnfoldOutlined } from '@ant-design/icons';
+import { Button, Drawer, Layout, Tag } from 'antd';
 import { Suspense, useEffect, useState } from 'react';
 import { useTranslation } from 'react-i18next';
-import { Link, Outlet, useNavigate } from 'react-router';
-import { displayName } from '../../../shared/validation.ts';
-import { api } from '../../api/account.ts';
-import { LanguageSwitch } from '../../shell/LanguageSwitch.tsx';
+import { Link, Outlet, useLocation } from 'react-router';
+import { AppMenu } from '../../shell/AppMenu.tsx';
+import { findEntry } from '../../shell/menu.ts';
+import { homePath, menuPath } from '../../shell/navigation.ts';
 import { PageLoading } from '../../shell/PageLoading.tsx';
-import { signOut } from '../../shell/session.ts';
+import { RecentTags } from '../../shell/RecentTags.tsx';
+import { Toolbar } from '../../shell/Toolbar.tsx';
+import { useAppProject, useNarrow } from '../../shell/use-app-project.ts';
 import { useSession } from '../../stores/session.ts';
-import { useWorkbench } from '../../stores/workbench.ts';
-import { canBuild, selectProject } from '../workbench/project-select.ts';
+import { useShell } from '../../stores/shell.ts';
 
-/** The signed-in frame: top bar with the user, language and logout; the screen below. */
+/**
+ * The signed-in frame (spec §2 root layout): top bar with the toolbar, the side menu (a drawer on
+ * phones and in mobile mode), recent tags, and the screen below. `?o_w_full` hides menu and top bar.
+ */
 export default function RootLayout() {
   const { t } = useTranslation();
-  const navigate = useNavigate();
-  const user = useSession((s) => s.user);
+  const { pathname } = useLocation();
   const limited = useSession((s) => s.limited);
-  const storedProject = useWorkbench((s) => s.projectId);
-  const [builder, setBuilder] = useState(false);
+  const { current, builder } = useAppProject();
+  const mode = useShell((s) => s.screenMode);
+  const collapsed = useShell((s) => s.collapsed);
+  const fullScreen = useShell((s) => s.fullScreen);
+  const custom = useShell((s) => s.custom);
+  const menu = useShell((s) => s.menu);
+  const projectId = useShell((s) => s.projectId);
+  const narrow = useNarrow();
+  const mobile = mode === 'mobile' || narrow;
+  const [drawer, setDrawer] = useState(false);
 
-  // "Manage mode" is offered to the owner or an admin of the current project (builder spec §4, §6).
+  // A visit to a menu entry's path (by click, tag or link) counts as its use and becomes a tag.
   useEffect(() => {
-    api.projects().then(
-      (list) => setBuilder(canBuild(selectProject(list, storedProject, user?._id ?? null))),
-      () => setBuilder(false),
-    );
-  }, [storedProject, user]);
+    if (!projectId) return;
+    const entry = findEntry(menu, (n) => menuPath(n, projectId, custom) === pathname);
+    if (!entry) return;
+    useShell.getState().pushTag({ path: pathname, name: entry.name });
+    useShell.getState().use({ id: entry._id, type: entry._type, name: entry.name });
+  }, [pathname, menu, projectId, custom]);
 
-  function toDev() {
-    useWorkbench.getState().setMode('dev');
-    navigate('/dev');
-  }
+  useEffect(() => {
+    document.documentElement.dataset.screen = mobile ? 'mobile' : 'pc';
+  }, [mobile]);
 
-  async function logout() {
-    await signOut();
-    navigate('/login', { replace: true });
-  }
+  const content = (
+    <Layout.Content className="root-content">
+      <RecentTags />
+      <Suspense fallback={<PageLoading />}>
+        <Outlet />
+      </Suspense>
+    </Layout.Content>
+  );
+  if (fullScreen) return <Layout className="root-layout shell-full">{content}</Layout>;
 
+  const title = current?._name || t('app.title');
   return (
-    <Layout className="root-layout">
+    <Layout className={`root-layout shell-${mobile ? 'mobile' : 'pc'}`}>
       <Layout.Header className="top-bar">
-        <Link to="/" className="top-title">
-          {t('app.title')}
-        </Link>
-        <Space wrap size="small" className="top-actions">
+        <div className="shell-brand">
+          {mobile ? (
+            <Button
+              type="text"
+              icon={<MenuOutlined />}
+              aria-label={t('shell.openMenu')}
+              onClick={() => setDrawer(true)}
+              data-testid="menu-open"
+            />
+          ) : (
+            <Button
+              type="text"
+              icon={collapsed ? <MenuUnfoldOutlined /> : <MenuFoldOutlined />}
+              aria-label={collapsed ? t('shell.expand') : t('shell.collapse')}
+              onClick={() => useShell.getState().setCollapsed(!collapsed)}
+              data-testid="menu-collapse"
+            />
+          )}
+          <Link to={homePath(current?._home, custom)} replace className="top-title" data-testid="shell-title">
+            {title}
+          </Link>
           {limited ? <Tag color="red">{t('home.limited')}</Tag> : null}
-          {builder ? (
-            <span className="wb-mode">
-              <Switch
-                aria-label={t('wb.manageMode')}
-                size="small"
-                checked={false}
-                onChange={toDev}
-                data-testid="manage-mode"
-              />{' '}
-              {t('wb.manageMode')}
-            </span>
-          ) : null}
-          <span data-testid="current-user">
-            <UserOutlined /> {user ? displayName(user) : ''}
-          </span>
-          <LanguageSwitch />
-          <Button size="small" icon={<LogoutOutlined />} onClick={logout} data-testid="logout">
-            {t('home.logout')}
-          </Button>
-        </Space>
+        </div>
+        <Toolbar builder={builder} compact={mobile} home={current?._home ?? null} />
       </Layout.Header>
-      <Layout.Content className="root-content">
-        <Suspense fallback={<PageLoading />}>
-          <Outlet />
-        </Suspense>
-      </Layout.Content>
+      <Layout>
+        {mobile ? (
+          <Drawer
+            open={drawer}
+            onClose={() => setDrawer(false)}
+            placement="left"
+            size={280}
+            title={title}
+            className="shell-drawer"
+            data-testid="menu-drawer"
+          >
+            <AppMenu collapsed={false} onOpen={() => setDrawer(false)} />
+          </Drawer>
+        ) : (
+          <Layout.Sider
+            theme="light"
+            width={220}
+            collapsedWidth={56}
+            collapsed={collapsed}
+            className="shell-sider"
+            aria-label={t('shell.menu')}
+          >
+            <AppMenu collapsed={collapsed} />
+          </Layout.Sider>
+        )}
+        {content}
+      </Layout>
     </Layout>
   );
 }

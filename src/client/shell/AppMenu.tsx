@@ -1,0 +1,67 @@
+import { AppstoreOutlined, FileOutlined, FolderOutlined, TableOutlined } from '@ant-design/icons';
+import { Empty, Menu, type MenuProps, Spin } from 'antd';
+import { useTranslation } from 'react-i18next';
+import { useLocation, useNavigate } from 'react-router';
+import { useShell } from '../stores/shell.ts';
+import type { MenuNode } from './menu.ts';
+import { menuPath } from './navigation.ts';
+
+type Item = Required<MenuProps>['items'][number];
+
+const ICONS: Record<string, React.ReactNode> = {
+  dir: <FolderOutlined />,
+  table: <TableOutlined />,
+  page: <FileOutlined />,
+  display: <AppstoreOutlined />,
+};
+
+/** The side menu: directories, lists and custom pages, sorted and nested (spec §2). */
+export function AppMenu({ collapsed, onOpen }: { collapsed: boolean; onOpen?: () => void }) {
+  const { t } = useTranslation();
+  const navigate = useNavigate();
+  const { pathname } = useLocation();
+  const menu = useShell((s) => s.menu);
+  const loading = useShell((s) => s.menuLoading);
+  const projectId = useShell((s) => s.projectId);
+  const custom = useShell((s) => s.custom);
+
+  const toItem = (n: MenuNode): Item => {
+    const path = projectId ? menuPath(n, projectId, custom) : null;
+    if (n._type === 'dir') {
+      return {
+        key: `dir:${n._id}`,
+        icon: ICONS.dir,
+        label: n.name,
+        children: n._children.length
+          ? n._children.map(toItem)
+          : [{ key: `empty:${n._id}`, label: t('shell.noMenu'), disabled: true }],
+      };
+    }
+    return {
+      key: path ?? `none:${n._id}`,
+      icon: ICONS[n._type] ?? ICONS.page,
+      label: n.name,
+      disabled: !path,
+    };
+  };
+
+  if (loading && menu.length === 0) return <Spin className="shell-menu-spin" />;
+  if (menu.length === 0) {
+    return collapsed ? null : <Empty className="shell-menu-empty" description={t('shell.noMenu')} />;
+  }
+  return (
+    <Menu
+      mode="inline"
+      inlineCollapsed={collapsed}
+      selectedKeys={[pathname]}
+      defaultOpenKeys={menu.filter((n) => n._type === 'dir').map((n) => `dir:${n._id}`)}
+      items={menu.map(toItem)}
+      onClick={({ key }) => {
+        if (!key.startsWith('/')) return;
+        navigate(key);
+        onOpen?.();
+      }}
+      data-testid="app-menu"
+    />
+  );
+}
