@@ -27,6 +27,22 @@ export const routes: RouteObject[] = [
   },
   { path: '/reset', loader: resetLoader },
   { path: '/dev/queue', element: screen(() => import('./screens/dev/QueueScreen.tsx')) },
+  // Page runtime: the draft for builders, standalone app pages and their print layout.
+  {
+    path: '/dev/preview',
+    loader: guardLoader,
+    HydrateFallback: PageLoading,
+    element: screen(() => import('./screens/page/PreviewScreen.tsx')),
+  },
+  {
+    path: '/app/:project',
+    loader: guardLoader,
+    HydrateFallback: PageLoading,
+    children: [
+      { path: ':page', element: screen(() => import('./screens/page/AppPageScreen.tsx')) },
+      { path: 'print/:page', element: screen(() => import('./screens/page/AppPrintScreen.tsx')) },
+    ],
+  },
   {
     // The builder's workbench (mode dev); its screens load only here, never in the end-user entry.
     path: '/dev',
@@ -62,6 +78,8 @@ export const routes: RouteObject[] = [
         loader: () => (storedMode() === 'dev' ? redirect('/dev') : null),
         element: screen(() => import('./screens/home/HomeScreen.tsx')),
       },
+      { path: 'page/:id', element: screen(() => import('./screens/page/PageScreen.tsx')) },
+      { path: 'display/:id', element: screen(() => import('./screens/page/DisplayScreen.tsx')) },
       { path: '*', element: screen(() => import('./screens/home/NotFound.tsx')) },
     ],
   },
