@@ -34,6 +34,7 @@ import type { GridPos, PageDocument, WidgetInstance } from '../../../widgets/res
 import { type ExprScope, isBinding, resolveValue } from '../../shared/expr/index.ts';
 import { type ActionHost, runActions } from './actions.ts';
 import { loadWidgetData, queryEntity, widgetQuery } from './data-source.ts';
+import { FormDrafts } from './FormDrafts.tsx';
 import {
   createPageStore,
   type PageStore,
@@ -58,6 +59,7 @@ export interface RendererContext {
   store: PageStore;
   params: Record<string, unknown>;
   user: unknown;
+  runtimeMode: 'runtime' | 'preview';
 }
 
 const PageCtx = createContext<RendererContext | null>(null);
@@ -263,7 +265,15 @@ function WidgetBox({ w, g }: { w: WidgetInstance; g: GridGeometry }) {
       </Render>
     </Suspense>
   );
-  return local ? <WidgetRuntimeProvider runtime={local}>{body}</WidgetRuntimeProvider> : body;
+  const withDrafts =
+    w.kind === 'form' && ctx.runtimeMode === 'runtime' ? (
+      <FormDrafts page={ctx.doc.id} form={w.id} store={ctx.store}>
+        {body}
+      </FormDrafts>
+    ) : (
+      body
+    );
+  return local ? <WidgetRuntimeProvider runtime={local}>{withDrafts}</WidgetRuntimeProvider> : withDrafts;
 }
 
 export interface PageRendererProps {
@@ -394,8 +404,8 @@ export function PageRenderer(p: PageRendererProps) {
   }, []);
 
   const ctx = useMemo<RendererContext>(
-    () => ({ project, doc, mode, store, params, user: p.user }),
-    [project, doc, mode, store, params, p.user],
+    () => ({ project, doc, mode, store, params, user: p.user, runtimeMode: p.runtimeMode ?? 'runtime' }),
+    [project, doc, mode, store, params, p.user, p.runtimeMode],
   );
   const canvas: CSSProperties =
     mode === 'mobile'
