@@ -32,13 +32,13 @@ async function api<T>(
 async function demo(request: APIRequestContext): Promise<Ctx> {
   const login = await request.post('/api/common/user/login', { data: ADMIN });
   const token = ((await login.json()) as { data: { token: string } }).data.token;
-  const projects = await api<{ _id: string; name: string }[]>(
+  const projects = await api<{ _id: string; _name: string }[]>(
     request,
     token,
     'GET',
     '/api/common/project/list',
   );
-  const project = projects.find((p) => p.name === 'Demo')!._id;
+  const project = projects.find((p) => p._name === 'Demo')!._id;
   const pages = await api<{ _id: string; name: string }[]>(
     request,
     token,
@@ -98,7 +98,7 @@ test('the demo page shows its rows; the button opens the detail page in a modal;
   await expect(modal.getByText('客户资料 / Customer')).toBeVisible();
   await modal.getByLabel('姓名 Name').fill('E2E 客户');
   await modal.getByLabel('金额 Amount').fill('12.5');
-  await modal.getByRole('button', { name: '保存' }).click();
+  await modal.getByRole('button', { name: /保\s?存/ }).click();
   await expect(page.getByText('保存 succeeded')).toBeVisible();
   await expect(modal).toHaveCount(0);
   const rows = await api<{ count: number }>(
@@ -211,6 +211,7 @@ test('code commands run in the sandbox: api.notify shows a notice, fetch is not 
 
   // The programs API answers a coded error: it is shown and the list stops there.
   await page.getByRole('button', { name: 'Run program' }).click();
-  await expect(page.locator('.ant-notification-notice-error')).toBeVisible();
+  await expect(page.getByText(/^1003: not found: POST \/api\/common\/program\//)).toBeVisible();
+  await shot(page, 'runtime-program-error');
   await expect(page.getByText('should not show')).toHaveCount(0);
 });

@@ -4,7 +4,7 @@
  * page's actions (navigation, the modal stack, notices, program calls, forms, the sandbox) and the
  * modal stack it opens pages into.
  */
-import { Modal, Result, Spin } from 'antd';
+import { App, Modal, Result, Spin } from 'antd';
 import { type ReactNode, useCallback, useEffect, useMemo, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { useNavigate } from 'react-router';
@@ -21,7 +21,7 @@ import { ActionError, type ActionHost, snapModalWidth } from './actions.ts';
 import { entityMeta, queryEntity, saveRecord } from './data-source.ts';
 import { clearDraft } from './drafts.ts';
 import { installBackHandler, useModals } from './modal-stack.ts';
-import { notify } from './notices.ts';
+import { notify, setNoticeApi } from './notices.ts';
 import { type PageMode, PageRenderer, preloadKinds } from './PageRenderer.tsx';
 import { bumpReload, type PageStore, setStateVar, setWidgetValue } from './page-store.ts';
 import { type SandboxHost, sandbox } from './sandbox.ts';
@@ -337,6 +337,11 @@ export function useProjectSetup(project: string | null) {
 
 /** The modal stack: pages opened by openModal, each an antd Modal above the page (z-index 4000). */
 export function ModalStack({ standalone = false }: { standalone?: boolean }) {
+  const { notification } = App.useApp();
+  useEffect(() => {
+    setNoticeApi({ open: (n) => notification.open({ ...n, placement: 'topRight' }) });
+    return () => setNoticeApi(null);
+  }, [notification]);
   const stack = useModals((s) => s.stack);
   const close = useModals((s) => s.close);
   useEffect(() => installBackHandler(), []);

@@ -153,6 +153,9 @@ export async function runAction(
   }
 }
 
+/** Codes the request wrapper acts on itself (queue page, limit flag, partner modal). */
+const HANDLED_CODES = new Set([102, 104, 105]);
+
 export interface RunResult {
   ran: number;
   skipped: number;
@@ -187,8 +190,8 @@ export async function runActions(
       const base = e instanceof Error ? e.message : String(e);
       const message = typeof code === 'number' ? `${code}: ${base}` : base;
       out.error = { index: i, message };
-      // Calls answered with 102/104/105 were already handled by the request wrapper.
-      if ((e as { silent?: unknown }).silent !== true) host.notify('error', message);
+      // Calls answered with 102/104/105 were already acted on by the request wrapper.
+      if (!(typeof code === 'number' && HANDLED_CODES.has(code))) host.notify('error', message);
       return out;
     }
   }
