@@ -1,6 +1,7 @@
 /** The route table (runtime spec §2), screens loaded lazily. */
 import { type ComponentType, lazy, Suspense } from 'react';
 import { createBrowserRouter, type RouteObject, redirect } from 'react-router';
+import { prefetchPage, storedProject } from './runtime/page-prefetch.ts';
 import { PageLoading } from './shell/PageLoading.tsx';
 import { guardLoader, resetLoader } from './shell/session.ts';
 import { storedMode } from './stores/workbench.ts';
@@ -39,7 +40,11 @@ export const routes: RouteObject[] = [
     loader: guardLoader,
     HydrateFallback: PageLoading,
     children: [
-      { path: ':page', element: screen(() => import('./screens/page/AppPageScreen.tsx')) },
+      {
+        path: ':page',
+        loader: ({ params }) => prefetchPage(params.project ?? null, params.page),
+        element: screen(() => import('./screens/page/AppPageScreen.tsx')),
+      },
       { path: 'print/:page', element: screen(() => import('./screens/page/AppPrintScreen.tsx')) },
     ],
   },
@@ -78,7 +83,11 @@ export const routes: RouteObject[] = [
         loader: () => (storedMode() === 'dev' ? redirect('/dev') : null),
         element: screen(() => import('./screens/home/HomeScreen.tsx')),
       },
-      { path: 'page/:id', element: screen(() => import('./screens/page/PageScreen.tsx')) },
+      {
+        path: 'page/:id',
+        loader: ({ params }) => prefetchPage(storedProject(), params.id),
+        element: screen(() => import('./screens/page/PageScreen.tsx')),
+      },
       { path: 'display/:id', element: screen(() => import('./screens/page/DisplayScreen.tsx')) },
       { path: '*', element: screen(() => import('./screens/home/NotFound.tsx')) },
     ],

@@ -130,6 +130,16 @@ test('mobile mode lays the page out at phone width', async ({ page, request }) =
   expect(button!.y).toBeLessThan(count!.y);
   expect(button!.width).toBeGreaterThan(box!.width * 0.9);
   await shot(page, 'runtime-demo-phone');
+
+  // On a phone the back button closes the top modal and stays on the page.
+  await canvas.getByRole('button', { name: '新增客户 / New customer' }).click();
+  const modal = page.locator('.lc-runtime-modal');
+  await expect(modal.getByText('客户资料 / Customer')).toBeVisible();
+  await shot(page, 'runtime-demo-phone-modal');
+  await page.goBack();
+  await expect(modal).toHaveCount(0);
+  await expect(page).toHaveURL(new RegExp(`/page/${c.list}\\?mode=mobile$`));
+  await expect(canvas.getByText('客户一览 / Customers')).toBeVisible();
 });
 
 test('a builder previews an unpublished draft while the published page stays as it was', async ({
@@ -189,6 +199,7 @@ test('code commands run in the sandbox: api.notify shows a notice, fetch is not 
     },
     widgets: [
       button('run', 'Run code', 0, [{ type: 'runCode', code }]),
+      button('loop', 'Loop', 12, [{ type: 'runCode', code: 'while (true) {}' }]),
       button('program', 'Run program', 6, [
         { type: 'runProgram', program: 'missing' },
         { type: 'notify', message: 'should not show' },
@@ -214,4 +225,10 @@ test('code commands run in the sandbox: api.notify shows a notice, fetch is not 
   await expect(page.getByText(/^1003: not found: POST \/api\/common\/program\//)).toBeVisible();
   await shot(page, 'runtime-program-error');
   await expect(page.getByText('should not show')).toHaveCount(0);
+
+  // Code that never ends is stopped after the time limit with an error notice; the next run works.
+  await page.getByRole('button', { name: 'Loop' }).click();
+  await expect(page.getByText(/code ran longer than 5 s and was stopped/)).toBeVisible();
+  await page.getByRole('button', { name: 'Run code' }).click();
+  await expect(page.getByText('hello from the sandbox').first()).toBeVisible();
 });

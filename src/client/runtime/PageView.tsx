@@ -8,7 +8,7 @@ import { App, Modal, Result, Spin } from 'antd';
 import { type ReactNode, useCallback, useEffect, useMemo, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { useNavigate } from 'react-router';
-import type { PageDocument, WidgetInstance } from '../../../widgets/restore.ts';
+import type { WidgetInstance } from '../../../widgets/restore.ts';
 import { MODAL_Z_INDEX } from '../../shared/constants.ts';
 import type { ExprScope } from '../../shared/expr/index.ts';
 import { bool, list, obj, str } from '../../shared/props.ts';
@@ -23,27 +23,16 @@ import { clearDraft } from './drafts.ts';
 import { installBackHandler, useModals } from './modal-stack.ts';
 import { notify, setNoticeApi } from './notices.ts';
 import { type PageMode, PageRenderer, preloadKinds } from './PageRenderer.tsx';
+import { type AppPageAnswer, fetchPage } from './page-prefetch.ts';
 import { bumpReload, type PageStore, setStateVar, setWidgetValue } from './page-store.ts';
 import { type SandboxHost, sandbox } from './sandbox.ts';
 import type { ApiMethod } from './sandbox-protocol.ts';
 
-export interface AppPage {
-  _id: string;
-  name: string;
-  version: number | null;
-  preview: boolean;
-  document: PageDocument;
-}
+export type AppPage = AppPageAnswer;
+export { fetchPage };
 
 /** Codes that mean "you may not see this": the shell's /no-authority route. */
 export const NO_ACCESS_CODES = new Set([1102, 1201]);
-
-export function fetchPage(project: string, id: string, preview: boolean): Promise<AppPage> {
-  const q = preview ? '?preview=1' : '';
-  return get<AppPage>(`/api/app/page/${encodeURIComponent(project)}/${encodeURIComponent(id)}${q}`, {
-    quiet: true,
-  });
-}
 
 /** Where a page opens as a route: standalone app pages stay standalone. */
 export function pageHref(
