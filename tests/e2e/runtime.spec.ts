@@ -80,6 +80,11 @@ test('the demo page shows its rows; the button opens the detail page in a modal;
   await expect(canvas.locator('[data-wid="chart"] canvas')).toBeVisible();
   await shot(page, 'runtime-demo-desktop');
 
+  // Paging asks the server for the next page (rows 11–20), not the same rows again.
+  await table.locator('.ant-pagination-item-2').click();
+  await expect(table.getByRole('cell', { name: '徐娟', exact: true })).toBeVisible();
+  await expect(table.getByRole('cell', { name: '张伟', exact: true })).toHaveCount(0);
+
   await canvas.getByRole('button', { name: '新增客户 / New customer' }).click();
   const modal = page.locator('.lc-runtime-modal');
   await expect(modal.getByText('客户资料 / Customer')).toBeVisible();

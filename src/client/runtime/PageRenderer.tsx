@@ -202,6 +202,7 @@ function WidgetBox({ w, g }: { w: WidgetInstance; g: GridGeometry }) {
       values: readsWidgets ? s.values : null,
       own: s.data[w.id],
       reload: s.reload[w.id] ?? 0,
+      page: s.pages[w.id],
     })),
   );
   const record = rt.scope.record;
@@ -226,7 +227,7 @@ function WidgetBox({ w, g }: { w: WidgetInstance; g: GridGeometry }) {
   const hidden = w.hidden === undefined ? false : Boolean(resolveValue(w.hidden, scope));
 
   // Data-bound kinds load through the data API; a refreshWidget bumps `reload`.
-  const query = def && !hidden ? widgetQuery(w.kind, props, ctx.params) : null;
+  const query = def && !hidden ? widgetQuery(w.kind, props, ctx.params, slice.page) : null;
   const queryKey = query ? JSON.stringify(query) : '';
   // biome-ignore lint/correctness/useExhaustiveDependencies: queryKey is the query's identity; reload forces a new load
   useEffect(() => {
@@ -331,6 +332,13 @@ export function PageRenderer(p: PageRendererProps) {
         if (!h) return;
         const w = index.get(e.widget);
         const list = w?.events?.[e.event];
+        if (e.event === 'onPageChange') {
+          const pg = recordOf(e.payload);
+          if (pg)
+            store.setState((s) => ({
+              pages: { ...s.pages, [e.widget]: { index: Number(pg.index), size: Number(pg.size) } },
+            }));
+        }
         const extra = e.event === 'onRowClick' || e.event === 'onClick' ? recordOf(e.payload) : undefined;
         if (Array.isArray(list) && list.length) {
           if (w?.kind === 'form' && e.event === 'onSubmit')

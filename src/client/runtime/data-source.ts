@@ -81,6 +81,7 @@ export function widgetQuery(
   kind: string,
   props: Record<string, unknown>,
   params: Record<string, unknown> = {},
+  page?: { index: number; size: number },
 ): { entity: string; body: QueryBody | null } | null {
   const entity = str(props.entity).trim();
   if (!entity) return null;
@@ -97,6 +98,11 @@ export function widgetQuery(
       index: 1,
       size: Math.max(1, Math.min(1000, Math.trunc(num(props.pageSize, PAGE_SIZE_DEFAULT)))),
     };
+  }
+  if (page && body.page && !SINGLE_ROW.has(kind) && !AGGREGATING.has(kind)) {
+    const index = Math.max(1, Math.trunc(num(page.index, 1)));
+    const size = Math.max(1, Math.min(1000, Math.trunc(num(page.size, body.page.size))));
+    body.page = { index, size };
   }
   const sort = obj(props.sortBy);
   if (str(sort.field))

@@ -15,6 +15,8 @@ export interface PageStoreState {
   data: Record<string, WidgetData>;
   /** Bumped by refreshWidget: a data widget reloads when its number changes. */
   reload: Record<string, number>;
+  /** The page a paged data widget shows (its onPageChange). */
+  pages: Record<string, { index: number; size: number }>;
 }
 
 export type PageStore = StoreApi<PageStoreState>;
@@ -55,6 +57,7 @@ export function createPageStore(doc: PageDocument): PageStore {
     values: {},
     data: {},
     reload: {},
+    pages: {},
   }));
   // Persist state variables that ask for it whenever they change.
   const persisted = Object.entries(doc.state ?? {}).filter(([, v]) => (v.persist ?? 'none') !== 'none');

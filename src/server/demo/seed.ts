@@ -79,7 +79,7 @@ export function detailDocument(): Record<string, unknown> {
           submitText: '保存',
           showReset: true,
         },
-        layout: grid(0, 5, 120, 28, { x: 0, y: 5, w: 38, h: 30 }),
+        layout: grid(0, 5, 120, 28, { x: 0, y: 5, w: 38, h: 46 }),
         events: { onSubmit: [{ type: 'submitForm', form: 'form' }, { type: 'closeModal' }] },
       },
     ],
