@@ -172,6 +172,11 @@ test('a builder previews an unpublished draft while the published page stays as 
   await page.goto(`/page/${c.detail}`);
   await expect(page.locator('.lc-page').getByText('客户资料 / Customer')).toBeVisible();
   await expect(page.getByText('Draft title (not published)')).toHaveCount(0);
+
+  // The standalone app route shows the published page without the shell.
+  await page.goto(`/app/${c.project}/${c.detail}`);
+  await expect(page.locator('.lc-app-page .lc-page').getByText('客户资料 / Customer')).toBeVisible();
+  await expect(page.getByTestId('current-user')).toHaveCount(0);
 });
 
 test('code commands run in the sandbox: api.notify shows a notice, fetch is not reachable', async ({
@@ -236,4 +241,28 @@ test('code commands run in the sandbox: api.notify shows a notice, fetch is not 
   await expect(page.getByText(/code ran longer than 5 s and was stopped/)).toBeVisible();
   await page.getByRole('button', { name: 'Run code' }).click();
   await expect(page.getByText('hello from the sandbox').first()).toBeVisible();
+
+  // The project's setup script runs once when the page opens; code commands run after it and see
+  // what it defined in the worker.
+  await api(request, c.token, 'POST', `/api/admin/project/${c.project}/custom/set`, {
+    code: "globalThis.greet = (n) => 'greetings, ' + n; api.notify('setup ran');",
+  });
+  try {
+    const withGreet = await api<{ _id: string }>(request, c.token, 'POST', `${G}/create`, {
+      name: `Setup ${Date.now().toString(36)}`,
+      document: {
+        ...document,
+        widgets: [button('greet', 'Greet', 0, [{ type: 'runCode', code: "api.notify(greet('Ann'))" }])],
+      },
+    });
+    await api(request, c.token, 'POST', `${G}/${withGreet._id}/publish`, {});
+    await page.goto(`/page/${withGreet._id}`);
+    await expect(page.getByText('setup ran')).toBeVisible();
+    await page.getByRole('button', { name: 'Greet' }).click();
+    await expect(page.getByText('greetings, Ann')).toBeVisible();
+    // Setup ran once, not again for the code command (the notice may have timed out by now).
+    expect(await page.getByText('setup ran').count()).toBeLessThanOrEqual(1);
+  } finally {
+    await api(request, c.token, 'POST', `/api/admin/project/${c.project}/custom/set`, { code: '' });
+  }
 });
