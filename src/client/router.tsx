@@ -88,7 +88,11 @@ export const routes: RouteObject[] = [
         loader: ({ params }) => prefetchPage(storedProject(), params.id),
         element: screen(() => import('./screens/page/PageScreen.tsx')),
       },
-      { path: 'display/:id', element: screen(() => import('./screens/page/DisplayScreen.tsx')) },
+      {
+        path: 'display/:id',
+        loader: ({ params }) => prefetchPage(storedProject(), params.id, true),
+        element: screen(() => import('./screens/page/DisplayScreen.tsx')),
+      },
       { path: '*', element: screen(() => import('./screens/home/NotFound.tsx')) },
     ],
   },

@@ -61,6 +61,8 @@ interface ViewProps {
   standalone?: boolean;
   /** Key of the modal this page is shown in. */
   modalKey?: number;
+  /** Read through the displays call (the /display/{id} screen). */
+  display?: boolean;
 }
 
 export function PageView(props: ViewProps) {
@@ -75,7 +77,7 @@ export function PageView(props: ViewProps) {
     let live = true;
     setPage(null);
     setError(null);
-    fetchPage(project, pageId, preview)
+    fetchPage(project, pageId, preview, props.display === true)
       .then(async (p) => {
         performance.mark('lc:page-json');
         await preloadKinds(p.document);
@@ -93,7 +95,7 @@ export function PageView(props: ViewProps) {
     return () => {
       live = false;
     };
-  }, [project, pageId, preview, navigate, props.modalKey]);
+  }, [project, pageId, preview, navigate, props.modalKey, props.display]);
 
   const params = useMemo(() => props.params ?? {}, [props.params]);
   const standalone = props.standalone === true;

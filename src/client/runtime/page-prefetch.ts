@@ -17,14 +17,21 @@ export interface AppPageAnswer {
 const PREFETCH_TTL_MS = 10_000;
 const started = new Map<string, { at: number; promise: Promise<AppPageAnswer> }>();
 
-export function pageUrl(project: string, id: string, preview: boolean): string {
+/** The page call; displays (the /display/{id} screen) come from the displays call. */
+export function pageUrl(project: string, id: string, preview: boolean, display = false): string {
   const q = preview ? '?preview=1' : '';
-  return `/api/app/page/${encodeURIComponent(project)}/${encodeURIComponent(id)}${q}`;
+  const base = display && !preview ? '/api/app/dp' : '/api/app/page';
+  return `${base}/${encodeURIComponent(project)}/${encodeURIComponent(id)}${q}`;
 }
 
 /** Fetches a page, reusing a fetch the route loader started in the last few seconds. */
-export function fetchPage(project: string, id: string, preview: boolean): Promise<AppPageAnswer> {
-  const key = pageUrl(project, id, preview);
+export function fetchPage(
+  project: string,
+  id: string,
+  preview: boolean,
+  display = false,
+): Promise<AppPageAnswer> {
+  const key = pageUrl(project, id, preview, display);
   const hit = started.get(key);
   started.delete(key);
   if (hit && Date.now() - hit.at < PREFETCH_TTL_MS) return hit.promise;
@@ -32,9 +39,9 @@ export function fetchPage(project: string, id: string, preview: boolean): Promis
 }
 
 /** Route loader helper: begins the fetch and returns at once. */
-export function prefetchPage(project: string | null, id: string | undefined, preview = false): null {
+export function prefetchPage(project: string | null, id: string | undefined, display = false): null {
   if (!project || !id || !/^[0-9a-f]{24}$/.test(id) || !/^[0-9a-f]{24}$/.test(project)) return null;
-  const key = pageUrl(project, id, preview);
+  const key = pageUrl(project, id, false, display);
   const promise = get<AppPageAnswer>(key, { quiet: true });
   promise.catch(() => {});
   started.set(key, { at: Date.now(), promise });

@@ -2,5 +2,5 @@
 import PageScreen from './PageScreen.tsx';
 
 export default function DisplayScreen() {
-  return <PageScreen />;
+  return <PageScreen display />;
 }

@@ -1,4 +1,4 @@
-/** /page/{id} (and /display/{id}): a published page of the current project inside the root layout. */
+/** /page/{id} (and /display/{id}): a published page (or display) of the current project in the root layout. */
 import { Result } from 'antd';
 import { useMemo } from 'react';
 import { useTranslation } from 'react-i18next';
@@ -7,7 +7,7 @@ import { ModalStack, PageView, useProjectSetup } from '../../runtime/PageView.ts
 import { useWorkbench } from '../../stores/workbench.ts';
 import { pageParams, viewMode } from './view-mode.ts';
 
-export default function PageScreen() {
+export default function PageScreen({ display = false }: { display?: boolean }) {
   const { id = '' } = useParams();
   const [search] = useSearchParams();
   const { t } = useTranslation();
@@ -20,7 +20,14 @@ export default function PageScreen() {
   if (!project) return <Result status="info" title={t('runtime.noProject')} />;
   return (
     <div className="lc-page-screen" data-mode={mode}>
-      <PageView key={`${project}/${id}`} project={project} pageId={id} mode={mode} params={params} />
+      <PageView
+        key={`${project}/${id}`}
+        project={project}
+        pageId={id}
+        mode={mode}
+        params={params}
+        display={display}
+      />
       <ModalStack />
     </div>
   );
