@@ -4,7 +4,7 @@
  * code running in the sandbox (api.notify works, fetch does not exist there).
  */
 import { type APIRequestContext, expect, type Page, test } from '@playwright/test';
-import { ADMIN, DESKTOP, PHONE, shot } from './helpers.ts';
+import { ADMIN, DESKTOP, PHONE, registerByApi, shot, uniqueAccount, uniquePhone } from './helpers.ts';
 
 interface Ctx {
   token: string;
@@ -265,4 +265,16 @@ test('code commands run in the sandbox: api.notify shows a notice, fetch is not 
   } finally {
     await api(request, c.token, 'POST', `/api/admin/project/${c.project}/custom/set`, { code: '' });
   }
+});
+
+test('a user who may not see the page is sent to /no-authority', async ({ page, request }) => {
+  const c = await demo(request);
+  const user = uniqueAccount('outsider');
+  await registerByApi(request, { user, pwd: 'abc12345', phone: uniquePhone(), nickname: 'Outsider' });
+  const login = await request.post('/api/common/user/login', { data: { user, pwd: 'abc12345' } });
+  const token = ((await login.json()) as { data: { token: string } }).data.token;
+  await signedIn(page, { ...c, token });
+  await page.goto(`/page/${c.list}`);
+  await expect(page).toHaveURL(/\/no-authority$/);
+  await expect(page.locator('.lc-page')).toHaveCount(0);
 });
