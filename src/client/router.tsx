@@ -1,6 +1,7 @@
 /** The route table (runtime spec §2), screens loaded lazily. */
 import { type ComponentType, lazy, Suspense } from 'react';
 import { createBrowserRouter, type RouteObject, redirect } from 'react-router';
+import { prefetchPage, storedProject } from './runtime/page-prefetch.ts';
 import { PROJECT_ID } from './shell/navigation.ts';
 import { PageLoading } from './shell/PageLoading.tsx';
 import { guardLoader, resetLoader } from './shell/session.ts';
@@ -37,7 +38,16 @@ const rootChildren = (): RouteObject[] => [
   { path: 'no-authority', element: screen(() => import('./screens/home/NoAuthority.tsx')) },
   // Administration area (second document): placeholders until its screens land.
   { path: 'system/*', element: screen(() => import('./screens/system/SystemPlaceholder.tsx')) },
-  // page/:id and display/:id (runtime engineer) go here.
+  {
+    path: 'page/:id',
+    loader: ({ params }) => prefetchPage(storedProject(), params.id),
+    element: screen(() => import('./screens/page/PageScreen.tsx')),
+  },
+  {
+    path: 'display/:id',
+    loader: ({ params }) => prefetchPage(storedProject(), params.id, true),
+    element: screen(() => import('./screens/page/DisplayScreen.tsx')),
+  },
   { path: '*', element: screen(() => import('./screens/home/NotFound.tsx')) },
 ];
 
@@ -62,6 +72,26 @@ export const routes: RouteObject[] = [
   { path: '/pc-only', element: screen(() => import('./screens/home/PcOnly.tsx')) },
   { path: '/reset', loader: resetLoader },
   { path: '/dev/queue', element: screen(() => import('./screens/dev/QueueScreen.tsx')) },
+  // Page runtime: the draft for builders, standalone app pages and their print layout.
+  {
+    path: '/dev/preview',
+    loader: guardLoader,
+    HydrateFallback: PageLoading,
+    element: screen(() => import('./screens/page/PreviewScreen.tsx')),
+  },
+  {
+    path: '/app/:project',
+    loader: guardLoader,
+    HydrateFallback: PageLoading,
+    children: [
+      {
+        path: ':page',
+        loader: ({ params }) => prefetchPage(params.project ?? null, params.page),
+        element: screen(() => import('./screens/page/AppPageScreen.tsx')),
+      },
+      { path: 'print/:page', element: screen(() => import('./screens/page/AppPrintScreen.tsx')) },
+    ],
+  },
   {
     path: '/dev/provider',
     loader: guardLoader,

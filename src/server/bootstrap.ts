@@ -2,6 +2,7 @@ import { randomInt } from 'node:crypto';
 import type { FastifyInstance } from 'fastify';
 import { checkAccount, checkPassword, message } from '../shared/validation.ts';
 import { createUser } from './account/service.ts';
+import { type DemoContent, seedDemo } from './demo/seed.ts';
 import { createProject } from './project/service.ts';
 
 export interface FirstRun {
@@ -9,6 +10,7 @@ export interface FirstRun {
   password: string;
   generated: boolean;
   projectId: string;
+  demo: DemoContent;
 }
 
 function randomPassword(): string {
@@ -22,7 +24,8 @@ function randomPassword(): string {
 
 /**
  * On an empty database: create the owner account (ADMIN_ACCOUNT / ADMIN_PASSWORD, else `builder`
- * with a random password) and a demo project. Answers what was created, or null when not first run.
+ * with a random password) and a demo project holding a small working app (src/server/demo). Answers
+ * what was created, or null when not first run.
  */
 export async function firstRun(app: FastifyInstance): Promise<FirstRun | null> {
   const { db } = app.database;
@@ -37,5 +40,7 @@ export async function firstRun(app: FastifyInstance): Promise<FirstRun | null> {
   if (badPassword) throw new Error(`ADMIN_PASSWORD: ${message(badPassword)}`);
   const owner = await createUser(db, { account, phone: null, nickname: 'Owner', pwd: password });
   const project = await createProject(db, owner.id, 'Demo', { tier: 3 });
-  return { account, password, generated, projectId: project.id };
+  // The demo app (tables with rows, pages, a menu), through the builder's own calls.
+  const demo = await seedDemo(app, owner.id, project.id);
+  return { account, password, generated, projectId: project.id, demo };
 }

@@ -35,6 +35,8 @@ export function TableWidget({ id, props }: WidgetRenderProps) {
           total: data.meta.total,
           simple: on('simplePage'),
           showQuickJumper: on('pageIndex'),
+          // The runtime loads the asked page from the server (rows are never all in the browser).
+          onChange: (index, size) => dispatch('onPageChange', { index, size }),
         }}
         onRow={(record) => ({ onClick: () => dispatch('onRowClick', record) })}
       />

@@ -360,4 +360,16 @@ export const en = {
     required: 'Required',
     close: 'Close',
   },
+  runtime: {
+    broken: 'Widget {{kind}} cannot be shown',
+    loadFailed: 'The page could not be opened',
+    noProject: 'Choose a system first',
+    previewMissing: 'Preview needs a page and a project',
+    previewBanner: 'Preview: this is the draft, not the published page',
+    pc: 'Desktop',
+    mobile: 'Phone',
+    draftFound: 'Unsent input from {{time}} was kept as a draft',
+    draftRestore: 'Restore',
+    draftDiscard: 'Discard',
+  },
 } as const;

@@ -358,4 +358,16 @@ export const zh: Messages = {
     required: '必填',
     close: '关闭',
   },
+  runtime: {
+    broken: '组件 {{kind}} 无法显示',
+    loadFailed: '页面打开失败',
+    noProject: '请先选择系统',
+    previewMissing: '预览需要页面和系统',
+    previewBanner: '预览：这是草稿，不是已发布的页面',
+    pc: '电脑',
+    mobile: '手机',
+    draftFound: '{{time}} 未提交的内容已保存为草稿',
+    draftRestore: '恢复',
+    draftDiscard: '丢弃',
+  },
 };

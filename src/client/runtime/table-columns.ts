@@ -21,6 +21,16 @@ export function cellText(v: unknown): string {
   return String(v);
 }
 
+/** Dates are stored as epoch milliseconds: shown as YYYY-MM-DD (date) or YYYY-MM-DD HH:mm (time). */
+export function dateText(v: unknown, type: 'date' | 'time'): string {
+  if (v === null || v === undefined || v === '') return '';
+  const d = new Date(typeof v === 'number' ? v : String(v));
+  if (Number.isNaN(d.getTime())) return cellText(v);
+  const p = (n: number) => String(n).padStart(2, '0');
+  const day = `${d.getFullYear()}-${p(d.getMonth() + 1)}-${p(d.getDate())}`;
+  return type === 'date' ? day : `${day} ${p(d.getHours())}:${p(d.getMinutes())}`;
+}
+
 export function rowKey(row: Record<string, unknown>): string {
   return String(row._id ?? JSON.stringify(row));
 }
@@ -37,7 +47,10 @@ export function dataColumns(
       dataIndex: f.key,
       title: f.name,
       sorter: opts.sort ? true : undefined,
-      render: (_v, row) => cellText(row[`_${f.key}`] ?? row[f.key]),
+      render: (_v, row) =>
+        f.type === 'date' || f.type === 'time'
+          ? dateText(row[f.key], f.type)
+          : cellText(row[`_${f.key}`] ?? row[f.key]),
     }));
   if (opts.index) cols.unshift({ key: '__index', title: '#', width: 56, render: (_v, _r, i) => i + 1 });
   return cols;

@@ -7,16 +7,18 @@ export function useECharts(option: Record<string, unknown>): RefObject<HTMLDivEl
   const ref = useRef<HTMLDivElement | null>(null);
   const chart = useRef<Chart | null>(null);
   const json = JSON.stringify(option);
+  // The latest option: data may arrive before echarts has loaded, and init must draw that, not the first.
+  const latest = useRef(json);
+  latest.current = json;
 
   // The chart is created once; option changes are applied by the effect below.
-  // biome-ignore lint/correctness/useExhaustiveDependencies: json changes go through the second effect
   useEffect(() => {
     let disposed = false;
     let observer: ResizeObserver | undefined;
     import('echarts').then((echarts) => {
       if (disposed || !ref.current) return;
       chart.current = echarts.init(ref.current) as unknown as Chart;
-      chart.current.setOption(JSON.parse(json), true);
+      chart.current.setOption(JSON.parse(latest.current), true);
       if (typeof ResizeObserver !== 'undefined') {
         observer = new ResizeObserver(() => chart.current?.resize());
         observer.observe(ref.current);

@@ -7,7 +7,7 @@ import { anyObj, id, obj, ok } from '../http/schemas.ts';
 import { type EntityMeta, metaOf } from './meta.ts';
 import { removeRecord, saveRecord, updateRecord } from './records.ts';
 import { runQuery } from './records-plugin.ts';
-import { findEntity } from './schema-service.ts';
+import { apiField, findEntity } from './schema-service.ts';
 
 const entityRef = { type: 'string', minLength: 1, maxLength: 64 };
 const params = obj({ project: id(), entity: entityRef });
@@ -43,6 +43,11 @@ export default async function appRecordsPlugin(app: FastifyInstance): Promise<vo
   app.post(`${S}/query`, { schema: { tags, params, body: { type: 'object', maxProperties: 32 }, response: { 200: ok(anyObj()) } }, preHandler: optionalUser }, async (request) => {
     const { project, meta } = await granted(request, 'read');
     return { error: 0, data: await runQuery(request, project, meta, request.body) };
+  });
+  // The fields the caller may see (the page runtime's table columns and form fields).
+  app.post(`${S}/meta`, { schema: { tags, params, body: { type: 'object', maxProperties: 0 }, response: { 200: ok(anyObj()) } }, preHandler: optionalUser }, async (request) => {
+    const { meta } = await granted(request, 'read');
+    return { error: 0, data: { entity: { _id: meta.entity.id, _name: meta.entity.name, _code: meta.entity.code }, field: meta.fields.map(apiField) } };
   });
   app.post(`${S}/save`, { schema: { tags, params, body: anyObj(), response: { 200: ok(anyObj()) } }, preHandler: optionalUser }, async (request) => {
     const { meta } = await granted(request, 'write');

@@ -1,0 +1,366 @@
+/**
+ * A page fetched and rendered: the published version (`GET /api/app/page/{project}/{id}`) or, for
+ * builders in /dev/preview, the draft (`?preview=1`). Builds the action host that carries out the
+ * page's actions (navigation, the modal stack, notices, program calls, forms, the sandbox) and the
+ * modal stack it opens pages into.
+ */
+import { App, Modal, Result, Spin } from 'antd';
+import { type ReactNode, useCallback, useEffect, useMemo, useState } from 'react';
+import { useTranslation } from 'react-i18next';
+import { useNavigate } from 'react-router';
+import type { WidgetInstance } from '../../../widgets/restore.ts';
+import { MODAL_Z_INDEX } from '../../shared/constants.ts';
+import type { ExprScope } from '../../shared/expr/index.ts';
+import { bool, list, obj, str } from '../../shared/props.ts';
+import { isSafeUrl } from '../../shared/sanitize.ts';
+import { ApiError } from '../api/api-error.ts';
+import { get, post } from '../api/request.ts';
+import { currentLang } from '../i18n/index.ts';
+import { useSession } from '../stores/session.ts';
+import { ActionError, type ActionHost, snapModalWidth } from './actions.ts';
+import { entityMeta, queryEntity, saveRecord } from './data-source.ts';
+import { clearDraft } from './drafts.ts';
+import { installBackHandler, useModals } from './modal-stack.ts';
+import { notify, setNoticeApi } from './notices.ts';
+import { type PageMode, PageRenderer, preloadKinds } from './PageRenderer.tsx';
+import { type AppPageAnswer, fetchPage } from './page-prefetch.ts';
+import { bumpReload, type PageStore, setStateVar, setWidgetValue } from './page-store.ts';
+import { type SandboxHost, sandbox } from './sandbox.ts';
+import type { ApiMethod } from './sandbox-protocol.ts';
+
+export type AppPage = AppPageAnswer;
+export { fetchPage };
+
+/** Codes that mean "you may not see this": the shell's /no-authority route. */
+export const NO_ACCESS_CODES = new Set([1102, 1201]);
+
+/** Where a page opens as a route: standalone app pages stay standalone. */
+export function pageHref(
+  project: string,
+  page: string,
+  params: Record<string, unknown>,
+  standalone: boolean,
+) {
+  const qs = new URLSearchParams();
+  for (const [k, v] of Object.entries(params))
+    if (v !== undefined && v !== null) qs.set(k, typeof v === 'object' ? JSON.stringify(v) : String(v));
+  const q = qs.toString();
+  const path = standalone ? `/app/${project}/${page}` : `/page/${page}`;
+  return q ? `${path}?${q}` : path;
+}
+
+const setupStarted = new Set<string>();
+
+interface ViewProps {
+  project: string;
+  pageId: string;
+  mode: PageMode;
+  params?: Record<string, unknown>;
+  preview?: boolean;
+  /** Standalone /app/… pages open further pages as /app/… too. */
+  standalone?: boolean;
+  /** Key of the modal this page is shown in. */
+  modalKey?: number;
+  /** Read through the displays call (the /display/{id} screen). */
+  display?: boolean;
+}
+
+export function PageView(props: ViewProps) {
+  const { project, pageId, mode, preview = false } = props;
+  const { t } = useTranslation();
+  const navigate = useNavigate();
+  const user = useSession((s) => s.user);
+  const [page, setPage] = useState<AppPage | null>(null);
+  const [error, setError] = useState<{ code: number; msg: string } | null>(null);
+
+  useEffect(() => {
+    let live = true;
+    setPage(null);
+    setError(null);
+    fetchPage(project, pageId, preview, props.display === true)
+      .then(async (p) => {
+        performance.mark('lc:page-json');
+        await preloadKinds(p.document);
+        if (live) setPage(p);
+      })
+      .catch((e: unknown) => {
+        if (!live) return;
+        const code = e instanceof ApiError ? e.code : -1;
+        if (NO_ACCESS_CODES.has(code) && props.modalKey === undefined) {
+          navigate('/no-authority', { replace: true });
+          return;
+        }
+        setError({ code, msg: e instanceof Error ? e.message : String(e) });
+      });
+    return () => {
+      live = false;
+    };
+  }, [project, pageId, preview, navigate, props.modalKey, props.display]);
+
+  const params = useMemo(() => props.params ?? {}, [props.params]);
+  const standalone = props.standalone === true;
+  const modalKey = props.modalKey;
+
+  const host = useCallback(
+    (pg: { store: PageStore; index: Map<string, WidgetInstance>; scope: () => ExprScope }): ActionHost =>
+      createHost({ project, pageId, mode, standalone, modalKey, navigate, ...pg, user }),
+    [project, pageId, mode, standalone, modalKey, navigate, user],
+  );
+
+  // biome-ignore lint/correctness/useExhaustiveDependencies: PageView is this component (nested pages)
+  const renderPage = useCallback(
+    (id: string): ReactNode => <PageView project={project} pageId={id} mode={mode} standalone={standalone} />,
+    [project, mode, standalone],
+  );
+
+  if (error)
+    return (
+      <Result status="warning" title={t('runtime.loadFailed')} subTitle={`${error.code}: ${error.msg}`} />
+    );
+  if (!page)
+    return (
+      <div style={{ padding: 48, textAlign: 'center' }}>
+        <Spin />
+      </div>
+    );
+  return (
+    <PageRenderer
+      project={project}
+      doc={page.document}
+      mode={mode}
+      params={params}
+      user={user}
+      runtimeMode={preview ? 'preview' : 'runtime'}
+      lang={currentLang() === 'zh' ? 'zh' : 'en'}
+      host={host}
+      renderPage={renderPage}
+    />
+  );
+}
+
+interface HostInput {
+  project: string;
+  pageId: string;
+  mode: PageMode;
+  standalone: boolean;
+  modalKey?: number;
+  navigate: ReturnType<typeof useNavigate>;
+  store: PageStore;
+  index: Map<string, WidgetInstance>;
+  scope: () => ExprScope;
+  user: unknown;
+}
+
+/** The effects of actions for one rendered page. */
+export function createHost(h: HostInput): ActionHost {
+  const host: ActionHost = {
+    scope: h.scope,
+    openPage(page, params, target) {
+      const href = pageHref(h.project, page, params, h.standalone);
+      if (target === 'blank') window.open(href, '_blank', 'noopener');
+      else void h.navigate(href);
+    },
+    openModal(req) {
+      useModals
+        .getState()
+        .open({ ...req, width: snapModalWidth(req.width), project: h.project, mode: h.mode });
+    },
+    closeModal(result) {
+      useModals.getState().close(result, h.modalKey);
+    },
+    navigate(url, replace) {
+      if (!isSafeUrl(url)) throw new ActionError('navigate: unsafe URL', 'navigate');
+      if (url.startsWith('/') && !url.startsWith('//')) void h.navigate(url, { replace });
+      else if (replace) window.location.replace(url);
+      else window.location.assign(url);
+    },
+    async runProgram(program, params) {
+      // The programs API (spec: POST /api/common/program/{project}/exec/{name}/{key}); its coded
+      // error, if any, stops the action list and is shown as a notice.
+      return post(
+        `/api/common/program/${encodeURIComponent(h.project)}/exec/${encodeURIComponent(program)}/${encodeURIComponent(h.pageId)}`,
+        { data: params },
+        { quiet: true },
+      );
+    },
+    refreshWidget(widget) {
+      bumpReload(h.store, widget);
+    },
+    setValue(target, value) {
+      if (target.startsWith('state.')) setStateVar(h.store, target.slice(6), value);
+      else setWidgetValue(h.store, target, value);
+    },
+    async submitForm(formId, values) {
+      const form = h.index.get(formId);
+      if (form?.kind !== 'form') throw new ActionError(`submitForm: ${formId} is not a form`, 'submitForm');
+      if (!values) {
+        // Let the form validate its inputs and fire onSubmit with them (which saves).
+        const el = document.querySelector<HTMLFormElement>(`[data-wid="${CSS.escape(formId)}"] form`);
+        if (!el) throw new ActionError(`submitForm: ${formId} is not on the page`, 'submitForm');
+        el.requestSubmit();
+        return;
+      }
+      const entity = str(form.props.entity);
+      if (!entity) throw new ActionError('submitForm: the form has no table', 'submitForm');
+      const clean = await checkFormValues(h.project, entity, form, values);
+      const id = str(obj(h.scope().params).id) || undefined;
+      await saveRecord(h.project, entity, clean, id);
+      clearDraft(h.pageId, formId);
+      setWidgetValue(h.store, formId, values);
+      const name = str(form.props.submitText, '') || str(form.name, '') || 'submit';
+      notify('success', `${name}${i18nSuccess()}`);
+      bumpReload(h.store, formId);
+    },
+    notify(level, message, title) {
+      notify(level, message, title);
+    },
+    async runCode(code) {
+      await sandbox().run(code, sandboxHost(host, h));
+    },
+  };
+  return host;
+}
+
+function i18nSuccess(): string {
+  return currentLang() === 'zh' ? '成功' : ' succeeded';
+}
+
+/**
+ * Checks a form's values against its declared fields (required) and the table's field types before
+ * saving; the server checks again. Answers the values to send: only the table's fields.
+ */
+export async function checkFormValues(
+  project: string,
+  entity: string,
+  form: WidgetInstance,
+  values: Record<string, unknown>,
+): Promise<Record<string, unknown>> {
+  const meta = await entityMeta(project, entity);
+  const byKey = new Map(meta.fields.map((f) => [f.key, f]));
+  const out: Record<string, unknown> = {};
+  for (const f of list(form.props.fields).map(obj)) {
+    const key = str(f.field);
+    const v = values[key];
+    if (bool(f.required) && (v === undefined || v === null || v === ''))
+      throw new ActionError(
+        `${str(f.label, key)}: ${currentLang() === 'zh' ? '必填' : 'required'}`,
+        'submitForm',
+      );
+  }
+  for (const [k, v] of Object.entries(values)) {
+    const f = byKey.get(k);
+    if (!f || v === undefined) continue;
+    if (f.type === 'number' && v !== null && v !== '') {
+      const n = typeof v === 'number' ? v : Number(v);
+      if (!Number.isFinite(n))
+        throw new ActionError(
+          `${f.name}: ${currentLang() === 'zh' ? '必须是数字' : 'must be a number'}`,
+          'submitForm',
+        );
+      out[k] = n;
+    } else out[k] = v;
+  }
+  return out;
+}
+
+/** What builder code may do, carried out by the page's action host (same checks as actions). */
+function sandboxHost(host: ActionHost, h: HostInput): SandboxHost {
+  return {
+    context: () => {
+      const s = host.scope();
+      return { user: s.user ?? null, params: s.params ?? {}, state: s.state ?? {} };
+    },
+    async call(method: ApiMethod, args: unknown[]) {
+      const [a, b] = args;
+      switch (method) {
+        case 'notify': {
+          const level = b === 'error' || b === 'warning' || b === 'success' ? b : 'info';
+          return host.notify(level, str(a));
+        }
+        case 'navigate':
+          return host.navigate(str(a), false);
+        case 'openModal':
+          return host.openModal({ page: str(a), params: obj(b), width: 600 });
+        case 'setValue':
+          return host.setValue(str(a), b);
+        case 'getValue': {
+          const target = str(a);
+          const s = h.store.getState();
+          return target.startsWith('state.') ? s.state[target.slice(6)] : s.values[target];
+        }
+        case 'query':
+          return queryEntity(h.project, str(a), obj(b));
+        case 'runProgram':
+          return host.runProgram(str(a), obj(b));
+        default:
+          throw new Error(`unknown api.${String(method)}`);
+      }
+    },
+  };
+}
+
+/** Runs the project's setup script in the sandbox, once per project and window. */
+export function useProjectSetup(project: string | null) {
+  const user = useSession((s) => s.user);
+  useEffect(() => {
+    if (!project || setupStarted.has(project)) return;
+    setupStarted.add(project);
+    const sb = sandbox();
+    sb.onError = (msg) => notify('error', msg);
+    get<{ custom?: { code?: string } }>(`/api/common/app/${encodeURIComponent(project)}/init`, {
+      quiet: true,
+    })
+      .then((init) => {
+        const code = str(init.custom?.code);
+        if (!code.trim()) return;
+        sb.setup(code, {
+          context: () => ({ user, params: {}, state: {} }),
+          async call(method, args) {
+            if (method === 'notify') return notify(args[1] === 'error' ? 'error' : 'info', str(args[0]));
+            if (method === 'query') return queryEntity(project, str(args[0]), obj(args[1]));
+            throw new Error(`api.${method} is not available in the setup script`);
+          },
+        });
+      })
+      .catch(() => setupStarted.delete(project));
+  }, [project, user]);
+}
+
+/** The modal stack: pages opened by openModal, each an antd Modal above the page (z-index 4000). */
+export function ModalStack({ standalone = false }: { standalone?: boolean }) {
+  const { notification } = App.useApp();
+  useEffect(() => {
+    setNoticeApi({ open: (n) => notification.open({ ...n, placement: 'topRight' }) });
+    return () => setNoticeApi(null);
+  }, [notification]);
+  const stack = useModals((s) => s.stack);
+  const close = useModals((s) => s.close);
+  useEffect(() => installBackHandler(), []);
+  useEffect(() => () => useModals.getState().clear(), []);
+  return (
+    <>
+      {stack.map((m, i) => (
+        <Modal
+          key={m.key}
+          open
+          title={m.title}
+          width={m.width}
+          zIndex={MODAL_Z_INDEX + i}
+          footer={null}
+          destroyOnHidden
+          onCancel={() => close(undefined, m.key)}
+          className="lc-runtime-modal"
+        >
+          <PageView
+            project={m.project}
+            pageId={m.page}
+            mode={m.mode}
+            params={m.params}
+            standalone={standalone}
+            modalKey={m.key}
+          />
+        </Modal>
+      ))}
+    </>
+  );
+}

@@ -1,0 +1,133 @@
+/**
+ * Data for data-bound widgets and page data sources. Every read goes through the end-user data API
+ * (`/api/app/simple/{project}/{entity}/…`), which applies the signed-in user's grants on the server:
+ * the runtime never sees rows or fields the user may not read.
+ */
+import { PAGE_SIZE_DEFAULT } from '../../shared/constants.ts';
+import { num, obj, str } from '../../shared/props.ts';
+import { post } from '../api/request.ts';
+import type { FieldMeta, WidgetData } from './widget-context.ts';
+
+export interface QueryBody {
+  query?: unknown;
+  page?: { index: number; size: number };
+  sort?: { field: string; order: 'asc' | 'desc' }[];
+  count?: boolean;
+}
+
+interface QueryAnswer {
+  data: Record<string, unknown>[];
+  count?: number;
+}
+
+interface MetaAnswer {
+  entity: { _id: string; _name: string; _code: string };
+  field: { _key: string; _name: string; _type: string; _hide: boolean; _option?: Record<string, unknown> }[];
+}
+
+export interface EntityMeta {
+  name: string;
+  fields: (FieldMeta & { option?: Record<string, unknown> })[];
+}
+
+const base = (project: string, entity: string) =>
+  `/api/app/simple/${encodeURIComponent(project)}/${encodeURIComponent(entity)}`;
+
+const metaCache = new Map<string, Promise<EntityMeta>>();
+
+/** The fields of a table the user may see (hidden fields are already left out for non-managers). */
+export function entityMeta(project: string, entity: string): Promise<EntityMeta> {
+  const key = `${project}/${entity}`;
+  let hit = metaCache.get(key);
+  if (!hit) {
+    hit = post<MetaAnswer>(`${base(project, entity)}/meta`, {}, { quiet: true }).then((m) => ({
+      name: m.entity._name,
+      fields: m.field.map((f) => ({
+        key: f._key,
+        name: f._name,
+        type: f._type,
+        hide: f._hide,
+        ...(f._option ? { option: f._option } : {}),
+      })),
+    }));
+    hit.catch(() => metaCache.delete(key));
+    metaCache.set(key, hit);
+  }
+  return hit;
+}
+
+export function queryEntity(project: string, entity: string, body: QueryBody): Promise<QueryAnswer> {
+  return post<QueryAnswer>(`${base(project, entity)}/query`, body, { quiet: true });
+}
+
+export function saveRecord(project: string, entity: string, values: Record<string, unknown>, id?: string) {
+  const url = id
+    ? `${base(project, entity)}/${encodeURIComponent(id)}/update`
+    : `${base(project, entity)}/save`;
+  return post<Record<string, unknown>>(url, values, { quiet: true });
+}
+
+/** Kinds that show one record (forms): they read the first row only. */
+const SINGLE_ROW = new Set(['form', 'print-form']);
+/** Kinds that aggregate rows client-side (charts): they want a larger page. */
+const AGGREGATING = new Set(['graph', 'simple-graph']);
+
+/**
+ * What a widget's props say about its data: the bound entity and the query. Forms show the record
+ * named by the page parameter `id` (e.g. a detail modal opened with `{ id: record._id }`), else they
+ * start empty and only load the field meta (body null).
+ */
+export function widgetQuery(
+  kind: string,
+  props: Record<string, unknown>,
+  params: Record<string, unknown> = {},
+  page?: { index: number; size: number },
+): { entity: string; body: QueryBody | null } | null {
+  const entity = str(props.entity).trim();
+  if (!entity) return null;
+  const body: QueryBody = { count: true };
+  if (SINGLE_ROW.has(kind)) {
+    const recordId = str(params.id);
+    if (!recordId) return { entity, body: null };
+    body.query = { field: '_id', type: '_id', opt: 'eq', value: recordId };
+    body.page = { index: 1, size: 1 };
+  } else if (AGGREGATING.has(kind)) {
+    body.page = { index: 1, size: 1000 };
+  } else {
+    body.page = {
+      index: 1,
+      size: Math.max(1, Math.min(1000, Math.trunc(num(props.pageSize, PAGE_SIZE_DEFAULT)))),
+    };
+  }
+  if (page && body.page && !SINGLE_ROW.has(kind) && !AGGREGATING.has(kind)) {
+    const index = Math.max(1, Math.trunc(num(page.index, 1)));
+    const size = Math.max(1, Math.min(1000, Math.trunc(num(page.size, body.page.size))));
+    body.page = { index, size };
+  }
+  const sort = obj(props.sortBy);
+  if (str(sort.field))
+    body.sort = [{ field: str(sort.field), order: sort.order === 'desc' ? 'desc' : 'asc' }];
+  return { entity, body };
+}
+
+/** Loads a widget's rows and field meta as WidgetData; errors become a message, never a throw. */
+export async function loadWidgetData(
+  project: string,
+  entity: string,
+  body: QueryBody | null,
+): Promise<WidgetData> {
+  try {
+    const [meta, answer] = await Promise.all([
+      entityMeta(project, entity),
+      body ? queryEntity(project, entity, body) : Promise.resolve<QueryAnswer>({ data: [], count: 0 }),
+    ]);
+    return {
+      rows: answer.data,
+      meta: { fields: meta.fields, total: answer.count ?? answer.data.length },
+      loading: false,
+    };
+  } catch (e) {
+    const msg = e instanceof Error ? e.message : String(e);
+    return { rows: [], meta: {}, loading: false, error: msg };
+  }
+}

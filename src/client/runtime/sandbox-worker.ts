@@ -1,0 +1,100 @@
+/**
+ * The sandbox worker: runs builder code (the project's setup script, code commands) away from the
+ * page. A dedicated Worker has no DOM; before any builder code runs, its network doors are removed
+ * (fetch, XMLHttpRequest, WebSocket, EventSource, importScripts, nested workers, caches, IndexedDB),
+ * so the code can reach the outside only through the page API below, which the page carries out
+ * with the user's own permissions. `new Function` is used here, inside the worker only: the worker
+ * is the isolation boundary, never the page.
+ */
+import {
+  API_METHODS,
+  type ApiMethod,
+  type FromWorker,
+  type RunContext,
+  type ToWorker,
+} from './sandbox-protocol.ts';
+
+const scope = self as unknown as Record<string, unknown>;
+const post = (m: FromWorker) => (self as unknown as { postMessage(m: unknown): void }).postMessage(m);
+
+const BLOCKED = [
+  'fetch',
+  'XMLHttpRequest',
+  'WebSocket',
+  'EventSource',
+  'importScripts',
+  'Worker',
+  'SharedWorker',
+  'caches',
+  'indexedDB',
+  'WebTransport',
+  'BroadcastChannel',
+  'Request',
+  'navigator',
+];
+for (const name of BLOCKED) {
+  for (let o: object | null = scope; o; o = Object.getPrototypeOf(o)) {
+    if (Object.getOwnPropertyDescriptor(o, name)?.configurable !== false) {
+      try {
+        Object.defineProperty(o, name, { value: undefined, writable: false, configurable: false });
+      } catch {
+        // Not redefinable on this prototype: the own property above shadows it.
+      }
+    }
+  }
+}
+
+let callSeq = 0;
+const pending = new Map<number, { resolve(v: unknown): void; reject(e: Error): void }>();
+
+function makeApi(run: number, context: RunContext) {
+  const call = (method: ApiMethod, args: unknown[]) =>
+    new Promise<unknown>((resolve, reject) => {
+      const id = ++callSeq;
+      pending.set(id, { resolve, reject });
+      post({ type: 'call', run, call: id, method, args: JSON.parse(JSON.stringify(args ?? [])) });
+    });
+  const api: Record<string, unknown> = {
+    user: context.user,
+    params: context.params,
+    state: context.state,
+  };
+  for (const m of API_METHODS) api[m] = (...args: unknown[]) => call(m, args);
+  return Object.freeze(api);
+}
+
+self.addEventListener('message', (e: MessageEvent<ToWorker>) => {
+  const m = e.data;
+  if (m.type === 'reply') {
+    const p = pending.get(m.call);
+    if (!p) return;
+    pending.delete(m.call);
+    if (m.ok) p.resolve(m.value);
+    else p.reject(new Error(m.error));
+    return;
+  }
+  if (m.type === 'run') {
+    const api = makeApi(m.run, m.context);
+    let result: Promise<unknown>;
+    try {
+      const fn = new Function('api', `"use strict";\nreturn (async () => {\n${m.code}\n})();`) as (
+        api: unknown,
+      ) => Promise<unknown>;
+      result = fn(api);
+    } catch (err) {
+      result = Promise.reject(err);
+    }
+    result.then(
+      () => post({ type: 'done', run: m.run, ok: true }),
+      (err: unknown) =>
+        post({
+          type: 'done',
+          run: m.run,
+          ok: false,
+          error: err instanceof Error ? err.message : String(err),
+        }),
+    );
+  }
+});
+
+post({ type: 'ready' });

@@ -1,0 +1,185 @@
+/**
+ * The page side of the sandbox: one dedicated Worker per window runs the project's setup script
+ * (once, 100 ms after the first page asks for it) and then code commands. Code commands wait until
+ * setup is ready (queued waiters are flushed then). A run longer than the time limit kills the
+ * worker; a fresh one starts (and runs setup again) for the next run.
+ */
+import type { ApiMethod, FromWorker, RunContext, ToWorker } from './sandbox-protocol.ts';
+
+export const SANDBOX_TIME_LIMIT_MS = 5000;
+export const SETUP_DEBOUNCE_MS = 100;
+
+/** What the page does for builder code (the documented `api`). */
+export interface SandboxHost {
+  context(): RunContext;
+  call(method: ApiMethod, args: unknown[]): Promise<unknown> | unknown;
+}
+
+export class SandboxError extends Error {}
+
+interface Running {
+  host: SandboxHost;
+  resolve(): void;
+  reject(e: Error): void;
+  timer: ReturnType<typeof setTimeout>;
+}
+
+export interface SandboxOptions {
+  timeLimitMs?: number;
+  createWorker?: () => Worker;
+}
+
+const defaultWorker = () =>
+  new Worker(new URL('./sandbox-worker.ts', import.meta.url), { type: 'module', name: 'lc-sandbox' });
+
+export class Sandbox {
+  private worker: Worker | null = null;
+  private runs = new Map<number, Running>();
+  private seq = 0;
+  private setupCode = '';
+  private setupHost: SandboxHost | null = null;
+  private setupState: 'none' | 'scheduled' | 'running' | 'ready' = 'none';
+  private setupTimer: ReturnType<typeof setTimeout> | null = null;
+  private waiters: (() => void)[] = [];
+  readonly timeLimitMs: number;
+  private readonly create: () => Worker;
+  /** Setup failures and timeouts are reported here (the page shows a notice). */
+  onError: (message: string) => void = () => {};
+
+  constructor(opts: SandboxOptions = {}) {
+    this.timeLimitMs = opts.timeLimitMs ?? SANDBOX_TIME_LIMIT_MS;
+    this.create = opts.createWorker ?? defaultWorker;
+  }
+
+  private ensureWorker(): Worker {
+    if (this.worker) return this.worker;
+    const w = this.create();
+    w.addEventListener('message', (e: MessageEvent<FromWorker>) => void this.onMessage(w, e.data));
+    w.addEventListener('error', (e) => {
+      e.preventDefault();
+      this.kill(new SandboxError(e.message || 'sandbox error'));
+    });
+    this.worker = w;
+    return w;
+  }
+
+  private async onMessage(w: Worker, m: FromWorker): Promise<void> {
+    if (m.type === 'done') {
+      const r = this.runs.get(m.run);
+      if (!r) return;
+      this.runs.delete(m.run);
+      clearTimeout(r.timer);
+      if (m.ok) r.resolve();
+      else r.reject(new SandboxError(m.error));
+    } else if (m.type === 'call') {
+      const r = this.runs.get(m.run);
+      const reply = (msg: ToWorker) => {
+        if (this.worker === w) w.postMessage(msg);
+      };
+      if (!r) return reply({ type: 'reply', call: m.call, ok: false, error: 'run finished' });
+      try {
+        const value = await r.host.call(m.method, Array.isArray(m.args) ? m.args : []);
+        reply({
+          type: 'reply',
+          call: m.call,
+          ok: true,
+          value: value === undefined ? null : JSON.parse(JSON.stringify(value)),
+        });
+      } catch (e) {
+        const code = (e as { code?: unknown }).code;
+        const msg = e instanceof Error ? e.message : String(e);
+        reply({
+          type: 'reply',
+          call: m.call,
+          ok: false,
+          error: typeof code === 'number' ? `${code}: ${msg}` : msg,
+        });
+      }
+    }
+  }
+
+  /** Stops the worker (time limit, crash); pending runs fail; setup runs again on the next run. */
+  private kill(reason: Error): void {
+    this.worker?.terminate();
+    this.worker = null;
+    for (const [, r] of this.runs) {
+      clearTimeout(r.timer);
+      r.reject(reason);
+    }
+    this.runs.clear();
+    if (this.setupState === 'ready' && this.setupCode) this.setupState = 'none';
+  }
+
+  /** Runs code in the worker; resolves when its async body finished, rejects on error or time-out. */
+  private exec(code: string, host: SandboxHost): Promise<void> {
+    const w = this.ensureWorker();
+    const run = ++this.seq;
+    return new Promise<void>((resolve, reject) => {
+      const timer = setTimeout(() => {
+        this.runs.delete(run);
+        const err = new SandboxError(`code ran longer than ${this.timeLimitMs / 1000} s and was stopped`);
+        reject(err);
+        this.kill(err);
+      }, this.timeLimitMs);
+      this.runs.set(run, { host, resolve, reject, timer });
+      w.postMessage({ type: 'run', run, code, context: host.context() } satisfies ToWorker);
+    });
+  }
+
+  /** Sets the setup script; it runs once, SETUP_DEBOUNCE_MS after the last call. */
+  setup(code: string, host: SandboxHost): void {
+    this.setupCode = code;
+    this.setupHost = host;
+    if (this.setupState === 'ready' || this.setupState === 'running') return;
+    this.setupState = 'scheduled';
+    if (this.setupTimer) clearTimeout(this.setupTimer);
+    this.setupTimer = setTimeout(() => void this.runSetup(), SETUP_DEBOUNCE_MS);
+  }
+
+  private async runSetup(): Promise<void> {
+    this.setupTimer = null;
+    this.setupState = 'running';
+    if (this.setupCode.trim() && this.setupHost) {
+      try {
+        await this.exec(this.setupCode, this.setupHost);
+      } catch (e) {
+        // Spec: setup errors are logged (and shown once as a notice).
+        console.error('setup script failed', e);
+        this.onError(e instanceof Error ? e.message : String(e));
+      }
+    }
+    this.setupState = 'ready';
+    const waiting = this.waiters;
+    this.waiters = [];
+    for (const w of waiting) w();
+  }
+
+  /** Resolves once setup has run (at once when there is no setup scheduled). */
+  ready(): Promise<void> {
+    if (this.setupState === 'ready') return Promise.resolve();
+    if (this.setupState === 'none') {
+      if (!this.setupCode || !this.setupHost) return Promise.resolve();
+      this.setup(this.setupCode, this.setupHost);
+    }
+    return new Promise((resolve) => this.waiters.push(resolve));
+  }
+
+  /** Runs a code command after setup is ready. */
+  async run(code: string, host: SandboxHost): Promise<void> {
+    await this.ready();
+    return this.exec(code, host);
+  }
+
+  dispose(): void {
+    if (this.setupTimer) clearTimeout(this.setupTimer);
+    this.kill(new SandboxError('sandbox closed'));
+  }
+}
+
+let shared: Sandbox | null = null;
+
+/** The window's sandbox. */
+export function sandbox(): Sandbox {
+  shared ??= new Sandbox();
+  return shared;
+}

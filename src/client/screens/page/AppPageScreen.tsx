@@ -1,0 +1,46 @@
+/**
+ * /app/{project}/{page} and /app/{project}/print/{page}: a published page on its own, without the
+ * shell (signed-in users). The print variant drops the page chrome and opens the print dialog once
+ * the page has painted.
+ */
+import { useEffect, useMemo } from 'react';
+import { useParams, useSearchParams } from 'react-router';
+import { ModalStack, PageView, useProjectSetup } from '../../runtime/PageView.tsx';
+import { pageParams, viewMode } from './view-mode.ts';
+
+export function AppPage({ print }: { print: boolean }) {
+  const { project = '', page = '' } = useParams();
+  const [search] = useSearchParams();
+  const mode = viewMode(search);
+  const key = search.toString();
+  // biome-ignore lint/correctness/useExhaustiveDependencies: the query string is the params' identity
+  const params = useMemo(() => pageParams(search), [key]);
+  useProjectSetup(project);
+  useEffect(() => {
+    if (!print) return;
+    const timer = setInterval(() => {
+      if (document.querySelector('.lc-page [data-wid]')) {
+        clearInterval(timer);
+        window.print();
+      }
+    }, 300);
+    return () => clearInterval(timer);
+  }, [print]);
+  return (
+    <div className={print ? 'lc-app-page lc-print' : 'lc-app-page'} style={{ padding: print ? 0 : 16 }}>
+      <PageView
+        key={`${project}/${page}`}
+        project={project}
+        pageId={page}
+        mode={mode}
+        params={params}
+        standalone
+      />
+      <ModalStack standalone />
+    </div>
+  );
+}
+
+export default function AppPageScreen() {
+  return <AppPage print={false} />;
+}

@@ -1,0 +1,5 @@
+import { AppPage } from './AppPageScreen.tsx';
+
+export default function AppPrintScreen() {
+  return <AppPage print />;
+}

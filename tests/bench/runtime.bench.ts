@@ -1,0 +1,265 @@
+/**
+ * bench:runtime — the end-user page runtime in Debian's Chromium (Playwright), against baselines
+ * measured in the same run:
+ *  1. the end-user entry bundle: JS/CSS reachable from dist/client/index.html through static imports
+ *     (lazy chunks excluded), gzip size; goal ≤ 300 KB, with no monaco / echarts / quill / designer
+ *     chunk in it;
+ *  2. a published page of 200 widgets: time from its JSON arriving to the page committed (marks
+ *     `lc:page-json` → `lc:page-rendered` set by PageView / PageRenderer); goal ≤ 500 ms. Baseline:
+ *     the same JSON parsed and its 200 widgets drawn as plain positioned divs, in the same page;
+ *  3. a cold load (fresh browser context, no cache) of that page to the first widget painted (mark
+ *     `lc:first-widget`); goal ≤ 1.5 s. Baseline: the first contentful paint of the same load.
+ * Set BENCH_NO_BUILD=1 to reuse an existing dist/client.
+ */
+import { execSync } from 'node:child_process';
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { gzipSync } from 'node:zlib';
+import { chromium } from '@playwright/test';
+import { WIDGETS } from '../../widgets/index.ts';
+import type { PageDocument, WidgetInstance } from '../../widgets/restore.ts';
+import { instanceOf } from '../fixtures/pages.ts';
+
+const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../..');
+const dist = path.join(root, 'dist/client');
+const ROUNDS = Number(process.env.BENCH_ROUNDS ?? 5);
+const HEAVY = /monaco|echarts|quill|designer/i;
+
+function kb(n: number) {
+  return `${(n / 1024).toFixed(1)} KB`;
+}
+
+function median(xs: number[]): number {
+  const s = [...xs].sort((a, b) => a - b);
+  return s[Math.floor(s.length / 2)]!;
+}
+
+// ---- 1. Entry bundle --------------------------------------------------------------------------
+
+function entryBundle() {
+  const html = fs.readFileSync(path.join(dist, 'index.html'), 'utf8');
+  const start = [...html.matchAll(/(?:src|href)="\/?(assets\/[^"]+\.(?:js|css))"/g)].map((m) => m[1]!);
+  const seen = new Set<string>();
+  const queue = [...start];
+  while (queue.length) {
+    const file = queue.shift()!;
+    if (seen.has(file)) continue;
+    seen.add(file);
+    if (!file.endsWith('.js')) continue;
+    const code = fs.readFileSync(path.join(dist, file), 'utf8');
+    // Static imports only (`import … from "./x.js"`, `import "./x.js"`); `import("./x.js")` is lazy.
+    for (const m of code.matchAll(/(?:\bfrom|\bimport)\s*["']\.\/([^"']+\.js)["']/g))
+      queue.push(`assets/${m[1]}`);
+  }
+  let total = 0;
+  const rows: { file: string; gz: number; heavy: boolean }[] = [];
+  for (const file of seen) {
+    const buf = fs.readFileSync(path.join(dist, file));
+    const gz = gzipSync(buf, { level: 9 }).length;
+    total += gz;
+    const heavy = HEAVY.test(file) || /monaco-editor|echarts\/lib|quill\/core/.test(buf.toString('utf8'));
+    rows.push({ file, gz, heavy });
+  }
+  return { total, rows };
+}
+
+// ---- 2/3. Rendering ----------------------------------------------------------------------------
+
+const KINDS = [
+  'text',
+  'number',
+  'button',
+  'textbox',
+  'switch',
+  'checkbox',
+  'radio',
+  'dropdown',
+  'datepicker',
+  'image',
+];
+
+function bigPage(): PageDocument {
+  const defs = KINDS.map((k) => WIDGETS.find((w) => w.kind === k)!);
+  const widgets: WidgetInstance[] = [];
+  for (let i = 0; i < 196; i++) {
+    const w = instanceOf(defs[i % defs.length]!, `w${i}`);
+    const col = i % 4;
+    const row = Math.floor(i / 4);
+    w.layout = { pc: { x: col * 30, y: row * 5, w: 28, h: 4 }, mobile: { x: 0, y: i * 5, w: 38, h: 4 } };
+    if (w.kind === 'text') w.props.text = `Widget ${i} for {{ user.nickname }}`;
+    if (w.kind === 'number') w.props.value = { $expr: 'state.count + 1' };
+    widgets.push(w);
+  }
+  // Four data widgets over the demo customers table.
+  for (let i = 0; i < 4; i++) {
+    const t = instanceOf(WIDGETS.find((w) => w.kind === 'table')!, `t${i}`);
+    t.props.entity = 'customer';
+    t.props.pageSize = 10;
+    t.layout = {
+      pc: { x: 0, y: 250 + i * 45, w: 120, h: 44 },
+      mobile: { x: 0, y: 1000 + i * 45, w: 38, h: 44 },
+    };
+    widgets.push(t);
+  }
+  return {
+    id: 'bench',
+    title: 'Bench 200',
+    version: 1,
+    layout: {
+      pc: { cols: 120, rowHeight: 10, width: 1200 },
+      mobile: { cols: 38, rowHeight: 10, width: 375 },
+    },
+    state: { count: { type: 'number', default: 41 } },
+    widgets,
+  };
+}
+
+async function main() {
+  if (process.env.BENCH_NO_BUILD !== '1') {
+    console.log('building the client…');
+    execSync('npx vite build', { cwd: root, stdio: 'ignore' });
+  }
+  const bundle = entryBundle();
+  console.log('\n1. End-user entry bundle (static imports from index.html, gzip -9)');
+  for (const r of bundle.rows.sort((a, b) => b.gz - a.gz))
+    console.log(`   ${r.heavy ? '!!' : '  '} ${r.file.padEnd(48)} ${kb(r.gz)}`);
+  const heavy = bundle.rows.filter((r) => r.heavy);
+  console.log(
+    `   total ${kb(bundle.total)} (goal ≤ 300 KB: ${bundle.total <= 300 * 1024 ? 'met' : 'NOT met'})`,
+  );
+  console.log(
+    `   monaco / echarts / quill / designer in the entry: ${heavy.length ? heavy.map((h) => h.file).join(', ') : 'none'}`,
+  );
+
+  // The real server in this process, on a fresh data folder, with the client just built.
+  const { buildApp } = await import('../../src/server/app.ts');
+  const { loadConfig } = await import('../../src/server/config.ts');
+  const { firstRun } = await import('../../src/server/bootstrap.ts');
+  const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'lc-bench-rt-'));
+  const app = await buildApp(
+    loadConfig({}, { dataDir, clientDir: dist, adminAccount: 'builder', adminPassword: 'builder123' }),
+    { logger: false },
+  );
+  const created = (await firstRun(app))!;
+  await app.listen({ port: 0, host: '127.0.0.1' });
+  const base = `http://127.0.0.1:${(app.server.address() as { port: number }).port}`;
+  const json = async <T>(url: string, body?: unknown, token?: string): Promise<T> => {
+    const res = await fetch(base + url, {
+      method: body === undefined ? 'GET' : 'POST',
+      headers: { 'content-type': 'application/json', ...(token ? { token } : {}) },
+      ...(body === undefined ? {} : { body: JSON.stringify(body) }),
+    });
+    const a = (await res.json()) as { error: number; msg?: string; data: T };
+    if (a.error !== 0) throw new Error(`${url}: ${a.error} ${a.msg}`);
+    return a.data;
+  };
+  const { token } = await json<{ token: string }>('/api/common/user/login', {
+    user: 'builder',
+    pwd: 'builder123',
+  });
+  const project = created.projectId;
+  const doc = bigPage();
+  const page = await json<{ _id: string }>(
+    `/api/admin/page/${project}/create`,
+    { name: 'Bench 200', document: doc },
+    token,
+  );
+  await json(`/api/admin/page/${project}/${page._id}/publish`, {}, token);
+  const published = await json<{ document: PageDocument }>(
+    `/api/app/page/${project}/${page._id}`,
+    undefined,
+    token,
+  );
+  const docText = JSON.stringify(published.document);
+
+  const browser = await chromium.launch({
+    executablePath: process.env.CHROMIUM_PATH || '/usr/bin/chromium',
+    args: [
+      '--headless',
+      '--no-sandbox',
+      '--disable-gpu',
+      '--disable-background-networking',
+      '--disable-component-update',
+      '--disable-sync',
+      '--no-first-run',
+    ],
+  });
+  const init = ([t, p]: readonly [string, string]) => {
+    localStorage.setItem('token', t);
+    localStorage.setItem('lc_project', p);
+  };
+
+  const render: number[] = [];
+  const plain: number[] = [];
+  const first: number[] = [];
+  const fcp: number[] = [];
+  for (let r = 0; r < ROUNDS; r++) {
+    // A fresh context each round: no HTTP cache, so this is also the cold load.
+    const ctx = await browser.newContext({ viewport: { width: 1280, height: 800 } });
+    await ctx.addInitScript(init, [token, project] as const);
+    const tab = await ctx.newPage();
+    await tab.goto(`${base}/page/${page._id}`);
+    await tab.waitForFunction(() => performance.getEntriesByName('lc:render').length > 0, null, {
+      timeout: 60_000,
+    });
+    const m = await tab.evaluate(() => ({
+      render: performance.getEntriesByName('lc:render')[0]!.duration,
+      first: performance.getEntriesByName('lc:first-widget')[0]?.startTime ?? Number.NaN,
+      fcp: performance.getEntriesByName('first-contentful-paint')[0]?.startTime ?? Number.NaN,
+      widgets: document.querySelectorAll('.lc-page [data-wid]').length,
+    }));
+    if (m.widgets !== 200) throw new Error(`expected 200 widgets on the page, saw ${m.widgets}`);
+    // Baseline in the same tab: parse the same JSON and draw its widgets as plain positioned divs.
+    const base0 = await tab.evaluate((text) => {
+      const t0 = performance.now();
+      const d = JSON.parse(text) as {
+        widgets: {
+          id: string;
+          kind: string;
+          layout: { pc: { x: number; y: number; w: number; h: number } };
+        }[];
+      };
+      const host = document.createElement('div');
+      host.style.cssText = 'position:relative;width:1200px';
+      for (const w of d.widgets) {
+        const el = document.createElement('div');
+        const p = w.layout.pc;
+        el.style.cssText = `position:absolute;left:${(p.x / 120) * 100}%;width:${(p.w / 120) * 100}%;top:${p.y * 10}px;height:${p.h * 10}px`;
+        el.textContent = `${w.kind} ${w.id}`;
+        host.appendChild(el);
+      }
+      document.body.appendChild(host);
+      void host.offsetHeight;
+      const t1 = performance.now();
+      host.remove();
+      return t1 - t0;
+    }, docText);
+    render.push(m.render);
+    first.push(m.first);
+    fcp.push(m.fcp);
+    plain.push(base0);
+    await ctx.close();
+  }
+  await browser.close();
+  await app.close();
+  fs.rmSync(dataDir, { recursive: true, force: true });
+
+  const r = median(render);
+  const b = median(plain);
+  const f = median(first);
+  const p = median(fcp);
+  console.log(`\n2. A published page of 200 widgets, JSON arrived → committed (median of ${ROUNDS})`);
+  console.log(`   runtime ${r.toFixed(1)} ms (rounds: ${render.map((x) => x.toFixed(0)).join(', ')})`);
+  console.log(`   baseline (JSON.parse + 200 plain divs) ${b.toFixed(1)} ms; ratio ${(r / b).toFixed(1)}×`);
+  console.log(`   goal ≤ 500 ms: ${r <= 500 ? 'met' : 'NOT met'}`);
+  console.log(`\n3. Cold load to the first widget painted (median of ${ROUNDS}, from navigation start)`);
+  console.log(`   first widget ${f.toFixed(0)} ms (rounds: ${first.map((x) => x.toFixed(0)).join(', ')})`);
+  console.log(
+    `   baseline: first contentful paint of the same load ${p.toFixed(0)} ms; ratio ${(f / p).toFixed(2)}×`,
+  );
+  console.log(`   goal ≤ 1500 ms: ${f <= 1500 ? 'met' : 'NOT met'}`);
+}
+
+await main();

@@ -1,0 +1,280 @@
+/**
+ * The page runtime as users meet it: the demo page with real rows, the button opening a modal with
+ * the detail form, phone layout, the builder's draft preview beside the published page, and builder
+ * code running in the sandbox (api.notify works, fetch does not exist there).
+ */
+import { type APIRequestContext, expect, type Page, test } from '@playwright/test';
+import { ADMIN, DESKTOP, PHONE, registerByApi, shot, uniqueAccount, uniquePhone } from './helpers.ts';
+
+interface Ctx {
+  token: string;
+  project: string;
+  list: string;
+  detail: string;
+}
+
+async function api<T>(
+  request: APIRequestContext,
+  token: string,
+  method: 'GET' | 'POST',
+  url: string,
+  body?: unknown,
+) {
+  const res =
+    method === 'GET'
+      ? await request.get(url, { headers: { token } })
+      : await request.post(url, { headers: { token }, data: body ?? {} });
+  const json = (await res.json()) as { error: number; msg?: string; data: T };
+  expect(json.error, `${url}: ${json.msg}`).toBe(0);
+  return json.data;
+}
+
+async function demo(request: APIRequestContext): Promise<Ctx> {
+  const login = await request.post('/api/common/user/login', { data: ADMIN });
+  const token = ((await login.json()) as { data: { token: string } }).data.token;
+  const projects = await api<{ _id: string; _name: string }[]>(
+    request,
+    token,
+    'GET',
+    '/api/common/project/list',
+  );
+  const project = projects.find((p) => p._name === 'Demo')!._id;
+  const pages = await api<{ _id: string; name: string }[]>(
+    request,
+    token,
+    'GET',
+    `/api/app/page/${project}/`,
+  );
+  const list = pages.find((p) => p.name.startsWith('客户一览'))!._id;
+  const detail = pages.find((p) => p.name.startsWith('客户详情'))!._id;
+  return { token, project, list, detail };
+}
+
+/** Signed in as the builder with the Demo project chosen, before any page script runs. */
+async function signedIn(page: Page, c: Ctx) {
+  await page.addInitScript(
+    ([token, project]) => {
+      localStorage.setItem('token', token);
+      localStorage.setItem('lc_project', project);
+      localStorage.setItem('lang', 'en');
+    },
+    [c.token, c.project] as const,
+  );
+}
+
+test('the demo page shows its rows; the button opens the detail page in a modal; saving adds a row', async ({
+  page,
+  request,
+}) => {
+  const c = await demo(request);
+  await signedIn(page, c);
+  await page.setViewportSize(DESKTOP);
+  await page.goto(`/page/${c.list}`);
+  const canvas = page.locator('.lc-page');
+  await expect(canvas.getByText('客户一览 / Customers')).toBeVisible();
+  // Rows of the demo table came through the data API (30 customers, 10 a page).
+  const table = canvas.locator('[data-wid="table"]');
+  await expect(table.locator('tbody tr.ant-table-row')).toHaveCount(10);
+  await expect(table.getByRole('columnheader', { name: '姓名 Name' })).toBeVisible();
+  await expect(canvas.locator('[data-wid="count"]')).toHaveText('30');
+  await expect(canvas.locator('[data-wid="chart"] canvas')).toBeVisible();
+  await shot(page, 'runtime-demo-desktop');
+
+  // Paging asks the server for the next page (rows 11–20), not the same rows again.
+  await table.locator('.ant-pagination-item-2').click();
+  await expect(table.getByRole('cell', { name: '徐娟', exact: true })).toBeVisible();
+  await expect(table.getByRole('cell', { name: '张伟', exact: true })).toHaveCount(0);
+
+  await canvas.getByRole('button', { name: '新增客户 / New customer' }).click();
+  const modal = page.locator('.lc-runtime-modal');
+  await expect(modal.getByText('客户资料 / Customer')).toBeVisible();
+  expect(
+    await page
+      .locator('.ant-modal-wrap')
+      .last()
+      .evaluate((el) => getComputedStyle(el).zIndex),
+  ).toBe('4000');
+  await shot(page, 'runtime-demo-modal');
+  await modal.getByRole('button', { name: 'Close' }).click();
+  await expect(modal).toHaveCount(0);
+
+  // Open again and save a customer: the notice says "保存 succeeded" and the count grows.
+  await canvas.getByRole('button', { name: '新增客户 / New customer' }).click();
+  await expect(modal.getByText('客户资料 / Customer')).toBeVisible();
+  await modal.getByLabel('姓名 Name').fill('E2E 客户');
+  await modal.getByLabel('金额 Amount').fill('12.5');
+  await modal.getByRole('button', { name: /保\s?存/ }).click();
+  await expect(page.getByText('保存 succeeded')).toBeVisible();
+  await expect(modal).toHaveCount(0);
+  const rows = await api<{ count: number }>(
+    request,
+    c.token,
+    'POST',
+    `/api/app/simple/${c.project}/customer/query`,
+    {
+      query: { field: 'name', type: 'text', opt: 'eq', value: 'E2E 客户' },
+      count: true,
+    },
+  );
+  expect(rows.count).toBe(1);
+});
+
+test('mobile mode lays the page out at phone width', async ({ page, request }) => {
+  const c = await demo(request);
+  await signedIn(page, c);
+  await page.setViewportSize(PHONE);
+  await page.goto(`/page/${c.list}?mode=mobile`);
+  const canvas = page.locator('.lc-page');
+  await expect(canvas).toHaveAttribute('data-mode', 'mobile');
+  await expect(canvas.locator('[data-wid="table"] tbody tr.ant-table-row').first()).toBeVisible();
+  const box = await canvas.boundingBox();
+  expect(box!.width).toBeLessThanOrEqual(PHONE.width);
+  // The button sits above the count on a phone, full width (its mobile position), not to the right.
+  const button = await canvas.locator('[data-wid="add"]').boundingBox();
+  const count = await canvas.locator('[data-wid="count"]').boundingBox();
+  expect(button!.y).toBeLessThan(count!.y);
+  expect(button!.width).toBeGreaterThan(box!.width * 0.9);
+  await shot(page, 'runtime-demo-phone');
+
+  // On a phone the back button closes the top modal and stays on the page.
+  await canvas.getByRole('button', { name: '新增客户 / New customer' }).click();
+  const modal = page.locator('.lc-runtime-modal');
+  await expect(modal.getByText('客户资料 / Customer')).toBeVisible();
+  await shot(page, 'runtime-demo-phone-modal');
+  await page.goBack();
+  await expect(modal).toHaveCount(0);
+  await expect(page).toHaveURL(new RegExp(`/page/${c.list}\\?mode=mobile$`));
+  await expect(canvas.getByText('客户一览 / Customers')).toBeVisible();
+});
+
+test('a builder previews an unpublished draft while the published page stays as it was', async ({
+  page,
+  request,
+}) => {
+  const c = await demo(request);
+  const G = `/api/admin/page/${c.project}`;
+  const draft = await api<{ document: { widgets: { id: string; props: Record<string, unknown> }[] } }>(
+    request,
+    c.token,
+    'GET',
+    `${G}/${c.detail}`,
+  );
+  const doc = draft.document;
+  doc.widgets.find((w) => w.id === 'title')!.props.text = 'Draft title (not published)';
+  await api(request, c.token, 'POST', `${G}/${c.detail}/update`, { document: doc });
+
+  await signedIn(page, c);
+  await page.goto(`/dev/preview?page=${c.detail}&project=${c.project}`);
+  await expect(page.getByTestId('preview-banner')).toBeVisible();
+  await expect(page.locator('.lc-page').getByText('Draft title (not published)')).toBeVisible();
+  await shot(page, 'runtime-preview');
+
+  await page.goto(`/page/${c.detail}`);
+  await expect(page.locator('.lc-page').getByText('客户资料 / Customer')).toBeVisible();
+  await expect(page.getByText('Draft title (not published)')).toHaveCount(0);
+
+  // The standalone app route shows the published page without the shell.
+  await page.goto(`/app/${c.project}/${c.detail}`);
+  await expect(page.locator('.lc-app-page .lc-page').getByText('客户资料 / Customer')).toBeVisible();
+  await expect(page.getByTestId('current-user')).toHaveCount(0);
+});
+
+test('code commands run in the sandbox: api.notify shows a notice, fetch is not reachable', async ({
+  page,
+  request,
+}) => {
+  const c = await demo(request);
+  const G = `/api/admin/page/${c.project}`;
+  const code = [
+    "api.notify('hello from the sandbox');",
+    "api.notify('fetch is ' + typeof fetch + ', XMLHttpRequest is ' + typeof XMLHttpRequest);",
+    'const rows = await api.query("customer", { page: { index: 1, size: 1 }, count: true });',
+    "api.notify('customers: ' + rows.count);",
+  ].join('\n');
+  const button = (id: string, text: string, y: number, actions: unknown[]) => ({
+    id,
+    kind: 'button',
+    version: 1,
+    props: { text },
+    layout: { pc: { x: 0, y, w: 20, h: 4 }, mobile: { x: 0, y, w: 38, h: 4 } },
+    events: { onClick: actions },
+  });
+  const document = {
+    id: 'x',
+    title: 'Sandbox',
+    version: 1,
+    layout: {
+      pc: { cols: 120, rowHeight: 10, width: 1200 },
+      mobile: { cols: 38, rowHeight: 10, width: 375 },
+    },
+    widgets: [
+      button('run', 'Run code', 0, [{ type: 'runCode', code }]),
+      button('loop', 'Loop', 12, [{ type: 'runCode', code: 'while (true) {}' }]),
+      button('program', 'Run program', 6, [
+        { type: 'runProgram', program: 'missing' },
+        { type: 'notify', message: 'should not show' },
+      ]),
+    ],
+  };
+  const created = await api<{ _id: string }>(request, c.token, 'POST', `${G}/create`, {
+    name: `Sandbox ${Date.now().toString(36)}`,
+    document,
+  });
+  await api(request, c.token, 'POST', `${G}/${created._id}/publish`, {});
+
+  await signedIn(page, c);
+  await page.goto(`/page/${created._id}`);
+  await page.getByRole('button', { name: 'Run code' }).click();
+  await expect(page.getByText('hello from the sandbox')).toBeVisible();
+  await expect(page.getByText('fetch is undefined, XMLHttpRequest is undefined')).toBeVisible();
+  await expect(page.getByText('customers: ')).toBeVisible();
+  await shot(page, 'runtime-sandbox');
+
+  // The programs API answers a coded error: it is shown and the list stops there.
+  await page.getByRole('button', { name: 'Run program' }).click();
+  await expect(page.getByText(/^1003: not found: POST \/api\/common\/program\//)).toBeVisible();
+  await shot(page, 'runtime-program-error');
+  await expect(page.getByText('should not show')).toHaveCount(0);
+
+  // Code that never ends is stopped after the time limit with an error notice; the next run works.
+  await page.getByRole('button', { name: 'Loop' }).click();
+  await expect(page.getByText(/code ran longer than 5 s and was stopped/)).toBeVisible();
+  await page.getByRole('button', { name: 'Run code' }).click();
+  await expect(page.getByText('hello from the sandbox').first()).toBeVisible();
+
+  // The project's setup script runs once when the page opens; code commands run after it and see
+  // what it defined in the worker.
+  await api(request, c.token, 'POST', `/api/admin/project/${c.project}/custom/set`, {
+    code: "globalThis.greet = (n) => 'greetings, ' + n; api.notify('setup ran');",
+  });
+  try {
+    const withGreet = await api<{ _id: string }>(request, c.token, 'POST', `${G}/create`, {
+      name: `Setup ${Date.now().toString(36)}`,
+      document: {
+        ...document,
+        widgets: [button('greet', 'Greet', 0, [{ type: 'runCode', code: "api.notify(greet('Ann'))" }])],
+      },
+    });
+    await api(request, c.token, 'POST', `${G}/${withGreet._id}/publish`, {});
+    await page.goto(`/page/${withGreet._id}`);
+    await expect(page.getByText('setup ran')).toBeVisible();
+    await page.getByRole('button', { name: 'Greet' }).click();
+    await expect(page.getByText('greetings, Ann')).toBeVisible();
+    // Setup ran once, not again for the code command (the notice may have timed out by now).
+    expect(await page.getByText('setup ran').count()).toBeLessThanOrEqual(1);
+  } finally {
+    await api(request, c.token, 'POST', `/api/admin/project/${c.project}/custom/set`, { code: '' });
+  }
+});
+
+test('a user who may not see the page is sent to /no-authority', async ({ page, request }) => {
+  const c = await demo(request);
+  const user = uniqueAccount('outsider');
+  await registerByApi(request, { user, pwd: 'abc12345', phone: uniquePhone(), nickname: 'Outsider' });
+  const login = await request.post('/api/common/user/login', { data: { user, pwd: 'abc12345' } });
+  const token = ((await login.json()) as { data: { token: string } }).data.token;
+  await signedIn(page, { ...c, token });
+  await page.goto(`/page/${c.list}`);
+  await expect(page).toHaveURL(/\/no-authority$/);
+  await expect(page.locator('.lc-page')).toHaveCount(0);
+});
