@@ -88,6 +88,7 @@ test('builder manages pages, versions and menus; field order by drag', async ({ 
   await expect(editor.locator('.ant-spin-spinning')).toHaveCount(0);
   await page.reload();
   await expect(fieldNames(page)).toHaveText(['Note', 'Amount', 'Title']);
+  await shot(page, 'workbench-fields-drag');
 
   // Pages area: empty, then a page from the list template bound to Orders.
   await page.getByTestId('wb-menu').getByRole('link', { name: 'Pages' }).click();
@@ -100,6 +101,7 @@ test('builder manages pages, versions and menus; field order by drag', async ({ 
   // The table is asked for before anything is created.
   await expect(page.locator('#page-create_table_help')).toContainText('Choose the table');
   await pick(page, page.locator('#page-create_table'), 'Orders');
+  await shot(page, 'workbench-page-create');
   await okModal(page);
   const row = (name: string) => page.getByTestId(`page-row-${name}`);
   await expect(row('Order list').getByTestId('page-state')).toHaveText('Never published');
@@ -217,4 +219,11 @@ test('builder manages pages, versions and menus; field order by drag', async ({ 
   await confirm(page, 'Remove');
   await expect(menu('Sales')).toHaveCount(0);
   await expect(menu('All orders')).toBeVisible();
+
+  // The same screens in Chinese.
+  await page.getByTestId('lang-switch').getByText('中文').click();
+  await expect(page.getByTestId('menus-screen').getByRole('heading')).toHaveText('菜单');
+  await page.getByTestId('wb-menu').getByRole('link', { name: '页面' }).click();
+  await expect(row('Orders overview').getByTestId('page-state')).toHaveText(/已发布 v1\s*草稿已修改未发布/);
+  await shot(page, 'workbench-pages-zh');
 });
