@@ -80,10 +80,16 @@ test('builder manages pages, versions and menus; field order by drag', async ({ 
   await expect(page.locator('.ant-message')).toContainText('Field moved to position 1');
   await expect(fieldNames(page)).toHaveText(['Note', 'Title', 'Amount']);
   // The keyboard moves a row too: Space picks Amount up, ArrowUp moves it, Space drops it.
+  // Each step is announced in the live region; the next key waits for it.
+  const live = page.locator('[id^="DndLiveRegion"]');
   await editor.locator('tr.ant-table-row', { hasText: 'Amount' }).getByTestId('field-drag').focus();
   await page.keyboard.press('Space');
+  // Picked up, then over its own place: the drag is live once that is announced.
+  await expect(live).toContainText('Field Amount is over position 3.');
   await page.keyboard.press('ArrowUp');
+  await expect(live).toContainText('Field Amount is over position 2.');
   await page.keyboard.press('Space');
+  await expect(live).toContainText('Field Amount dropped at position 2.');
   await expect(fieldNames(page)).toHaveText(['Note', 'Amount', 'Title']);
   await expect(editor.locator('.ant-spin-spinning')).toHaveCount(0);
   await page.reload();
@@ -174,10 +180,24 @@ test('builder manages pages, versions and menus; field order by drag', async ({ 
     /Published v1\s*Draft changed since publish/,
   );
   // Links: designer, preview and the published page.
+  const pid = await page.evaluate(() => localStorage.getItem('lc_project'));
   await expect(row('Orders overview').getByRole('link', { name: 'Orders overview' })).toHaveAttribute(
     'href',
     `/dev/design/${created._id}`,
   );
+  await row('Orders overview').getByTestId('page-more').click();
+  const more = page.locator('.ant-dropdown:visible');
+  await expect(more.getByTestId('page-preview')).toHaveAttribute(
+    'href',
+    `/dev/preview?page=${created._id}&project=${pid}`,
+  );
+  await expect(more.getByTestId('page-open')).toHaveAttribute('href', `/app/${pid}/${created._id}`);
+  await page.keyboard.press('Escape');
+  await expect(more).toHaveCount(0);
+  await row('Orders overview').getByTestId('page-design').click();
+  await expect(page).toHaveURL(new RegExp(`/dev/design/${created._id}$`));
+  await page.goBack();
+  await expect(row('Orders overview')).toBeVisible();
 
   // Menus: a directory and a page entry pointing at the page.
   await page.getByTestId('wb-menu').getByRole('link', { name: 'Menus' }).click();

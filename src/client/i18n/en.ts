@@ -140,6 +140,12 @@ export const en = {
     saved: 'Saved',
     drag: 'Drag to reorder',
     dragMoved: 'Field moved to position {{n}}',
+    dragHelp:
+      'To pick up a field, press Space or Enter. Move it with the arrow keys, drop it with Space or Enter, cancel with Escape.',
+    dragStart: 'Picked up field {{name}}.',
+    dragOver: 'Field {{name}} is over position {{n}}.',
+    dragDrop: 'Field {{name}} dropped at position {{n}}.',
+    dragCancel: 'Moving field {{name}} was cancelled.',
     types: {
       string: 'Text',
       number: 'Number',

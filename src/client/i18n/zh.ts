@@ -141,6 +141,11 @@ export const zh: Messages = {
     saved: '已保存',
     drag: '拖动排序',
     dragMoved: '字段已移到第 {{n}} 位',
+    dragHelp: '按空格或回车拿起字段，用方向键移动，再按空格或回车放下，按 Esc 取消。',
+    dragStart: '已拿起字段 {{name}}。',
+    dragOver: '字段 {{name}} 位于第 {{n}} 位。',
+    dragDrop: '字段 {{name}} 已放到第 {{n}} 位。',
+    dragCancel: '已取消移动字段 {{name}}。',
     types: {
       string: '文本',
       number: '数字',

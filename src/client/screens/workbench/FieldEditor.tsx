@@ -12,6 +12,7 @@ import {
   type DragEndEvent,
   KeyboardSensor,
   PointerSensor,
+  type UniqueIdentifier,
   useSensor,
   useSensors,
 } from '@dnd-kit/core';
@@ -82,6 +83,8 @@ export function FieldEditor({ entity, entities, fields, reload }: Props) {
     useSensor(PointerSensor, { activationConstraint: { distance: 4 } }),
     useSensor(KeyboardSensor, { coordinateGetter: sortableKeyboardCoordinates }),
   );
+  const nameOf = (id: UniqueIdentifier) => shown.find((f) => f._id === id)?._name ?? String(id);
+  const placeOf = (id: UniqueIdentifier) => shown.findIndex((f) => f._id === id) + 1;
   function dragEnd({ active, over }: DragEndEvent) {
     if (!over || active.id === over.id) return;
     const from = shown.findIndex((f) => f._id === active.id);
@@ -142,7 +145,24 @@ export function FieldEditor({ entity, entities, fields, reload }: Props) {
           {t('field.add')}
         </Button>
       </div>
-      <DndContext sensors={sensors} collisionDetection={closestCenter} onDragEnd={dragEnd}>
+      <DndContext
+        sensors={sensors}
+        collisionDetection={closestCenter}
+        onDragEnd={dragEnd}
+        accessibility={{
+          screenReaderInstructions: { draggable: t('field.dragHelp') },
+          announcements: {
+            onDragStart: ({ active }) => t('field.dragStart', { name: nameOf(active.id) }),
+            onDragOver: ({ active, over }) =>
+              over ? t('field.dragOver', { name: nameOf(active.id), n: placeOf(over.id) }) : undefined,
+            onDragEnd: ({ active, over }) =>
+              over
+                ? t('field.dragDrop', { name: nameOf(active.id), n: placeOf(over.id) })
+                : t('field.dragCancel', { name: nameOf(active.id) }),
+            onDragCancel: ({ active }) => t('field.dragCancel', { name: nameOf(active.id) }),
+          },
+        }}
+      >
         <SortableContext items={shown.map((f) => f._id)} strategy={verticalListSortingStrategy}>
           <Table<Field>
             rowKey="_id"

@@ -14,7 +14,7 @@ import { App, Button, Dropdown, Form, Input, Modal, Select, Space, Spin, Table, 
 import dayjs from 'dayjs';
 import { useCallback, useEffect, useState } from 'react';
 import { useTranslation } from 'react-i18next';
-import { Link } from 'react-router';
+import { Link, useNavigate } from 'react-router';
 import { type PageSummary, pagesApi } from '../../api/pages.ts';
 import { type Entity, wb } from '../../api/workbench.ts';
 import { NameModal } from './NameModal.tsx';
@@ -37,6 +37,7 @@ const TIME = 'YYYY-MM-DD HH:mm';
 export default function PagesScreen() {
   const { t } = useTranslation();
   const { modal, message } = App.useApp();
+  const navigate = useNavigate();
   const p = useProject()._id;
   const [pages, setPages] = useState<PageSummary[] | null>(null);
   const [dialog, setDialog] = useState<Dialog>(null);
@@ -114,11 +115,14 @@ export default function PagesScreen() {
             width: 330,
             render: (_, r) => (
               <Space size={4} wrap>
-                <Link to={designUrl(r._id)}>
-                  <Button size="small" icon={<FormatPainterOutlined />} data-testid="page-design">
-                    {t('pages.design')}
-                  </Button>
-                </Link>
+                <Button
+                  size="small"
+                  icon={<FormatPainterOutlined />}
+                  onClick={() => navigate(designUrl(r._id))}
+                  data-testid="page-design"
+                >
+                  {t('pages.design')}
+                </Button>
                 <Button
                   size="small"
                   icon={<SendOutlined />}
@@ -143,7 +147,12 @@ export default function PagesScreen() {
                         key: 'preview',
                         icon: <EyeOutlined />,
                         label: (
-                          <a href={previewUrl(r._id)} target="_blank" rel="noreferrer">
+                          <a
+                            href={previewUrl(r._id)}
+                            target="_blank"
+                            rel="noreferrer"
+                            data-testid="page-preview"
+                          >
                             {t('pages.preview')}
                           </a>
                         ),
@@ -156,7 +165,7 @@ export default function PagesScreen() {
                           r.version === null ? (
                             t('pages.openPublished')
                           ) : (
-                            <a href={appUrl(r._id)} target="_blank" rel="noreferrer">
+                            <a href={appUrl(r._id)} target="_blank" rel="noreferrer" data-testid="page-open">
                               {t('pages.openPublished')}
                             </a>
                           ),
