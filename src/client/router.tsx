@@ -116,6 +116,8 @@ export const routes: RouteObject[] = [
           { path: ':entity', element: screen(() => import('./screens/workbench/EntityScreen.tsx')) },
         ],
       },
+      { path: 'pages', element: screen(() => import('./screens/workbench/PagesScreen.tsx')) },
+      { path: 'menus', element: screen(() => import('./screens/workbench/MenusScreen.tsx')) },
       { path: '*', element: screen(() => import('./screens/home/NotFound.tsx')) },
     ],
   },

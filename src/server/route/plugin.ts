@@ -142,7 +142,9 @@ export default async function routePlugin(app: FastifyInstance): Promise<void> {
           .executeTakeFirst();
         if (child) fail(E.ROUTE_PARENT, 'a directory with entries must stay a directory');
       }
-      await checkValue(db, project.id, next.type, next.value);
+      // A target removed since is not checked again on a rename; a changed type or value is.
+      if (b.type !== undefined || b.value !== undefined)
+        await checkValue(db, project.id, next.type, next.value);
       await db
         .updateTable('routes')
         .set({

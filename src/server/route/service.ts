@@ -73,14 +73,25 @@ export async function checkParent(
   }
 }
 
-/** A page-type entry's value is a custom page of this project. */
+/** A table-type entry's value is a data table of this project, a page-type entry's a custom page. */
 export async function checkValue(
   db: Kysely<DB>,
   projectId: string,
   type: RouteRow['type'],
   value: string | null,
 ): Promise<void> {
-  if (type !== 'page' || !value) return;
+  if (!value) return;
+  if (type === 'table') {
+    const entity = await db
+      .selectFrom('data_entities')
+      .select('id')
+      .where('id', '=', value)
+      .where('project_id', '=', projectId)
+      .executeTakeFirst();
+    if (!entity) fail(E.ENTITY_NOT_FOUND, 'value: not a data table of this project');
+    return;
+  }
+  if (type !== 'page') return;
   const page = await db
     .selectFrom('pages')
     .select('id')

@@ -2,6 +2,7 @@ import {
   AppstoreOutlined,
   DatabaseOutlined,
   EyeOutlined,
+  FileOutlined,
   LogoutOutlined,
   MenuOutlined,
   SettingOutlined,
@@ -88,10 +89,11 @@ export default function DevLayout() {
     navigate('/login', { replace: true });
   }
 
-  const area = pathname.startsWith('/dev/data') ? 'data' : '';
+  const area = /^\/dev\/(data|pages|menus)(\/|$)/.exec(pathname)?.[1] ?? '';
   const menu = [
     { key: 'data', icon: <DatabaseOutlined />, label: <Link to="/dev/data">{t('wb.data')}</Link> },
-    { key: 'menus', icon: <MenuOutlined />, label: <a href="/system/menu">{t('wb.menus')}</a> },
+    { key: 'pages', icon: <FileOutlined />, label: <Link to="/dev/pages">{t('pages.area')}</Link> },
+    { key: 'menus', icon: <MenuOutlined />, label: <Link to="/dev/menus">{t('wb.menus')}</Link> },
     { key: 'settings', icon: <SettingOutlined />, label: <a href="/system/project">{t('wb.settings')}</a> },
     {
       key: 'preview',

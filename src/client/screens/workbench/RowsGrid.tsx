@@ -8,6 +8,7 @@ import { DATE_FORMAT, FieldInput } from './FieldInput.tsx';
 import { FilterBuilder } from './FilterBuilder.tsx';
 import { formatNumber, imageUrls, optionList, relatedChoices } from './field-values.ts';
 import { type Condition, complete, type Match, toQuery } from './filter-query.ts';
+import { pagerTotal, type Total, totalFromPage } from './grid-count.ts';
 import { useProject } from './workbench-context.ts';
 import { XlsxTools } from './XlsxTools.tsx';
 
@@ -38,7 +39,7 @@ export default function RowsGrid({ entity, fields }: Props) {
   const p = useProject()._id;
   const e = entity._id;
   const [rows, setRows] = useState<DataRecord[]>([]);
-  const [count, setCount] = useState(0);
+  const [total, setTotal] = useState<Total>({ n: 0, exact: true });
   const [loading, setLoading] = useState(false);
   const [page, setPage] = useState({ index: 1, size: 500 });
   const [sort, setSort] = useState<SortKey[]>([]);
@@ -51,21 +52,56 @@ export default function RowsGrid({ entity, fields }: Props) {
   const seq = useRef(0);
 
   const query = useMemo(() => toQuery(conditions, match, fields), [conditions, match, fields]);
-  const load = useCallback(async () => {
-    const n = ++seq.current;
-    setLoading(true);
-    try {
-      const a = await wb.rows(p, e, { query, sort, page, count: true });
-      if (n !== seq.current) return;
-      setRows(a.data);
-      setCount(a.count ?? a.data.length);
-      setSelected((s) => s.filter((id) => a.data.some((r) => r._id === id)));
-    } catch {
-      // The request wrapper showed the error.
-    } finally {
-      if (n === seq.current) setLoading(false);
-    }
-  }, [p, e, query, sort, page]);
+  /** The count of the current filter, once known (a sort or another page does not change it). */
+  const counted = useRef<{ key: string; n: number } | null>(null);
+  const queryKey = useRef('');
+
+  /** The full count, off the critical path: the first rows paint before it answers. */
+  const countRows = useCallback(
+    async (key: string) => {
+      try {
+        const a = await wb.rows(p, e, { query, page: { index: 1, size: 1 }, count: true });
+        if (key !== queryKey.current || a.count === undefined) return;
+        counted.current = { key, n: a.count };
+        setTotal({ n: a.count, exact: true });
+      } catch {
+        // The request wrapper showed the error; the bound stays.
+      }
+    },
+    [p, e, query],
+  );
+
+  /** Loads the page without its count; `recount` after rows were added or removed. */
+  const load = useCallback(
+    async (recount = false) => {
+      const n = ++seq.current;
+      const key = JSON.stringify(query ?? null);
+      queryKey.current = key;
+      if (recount || counted.current?.key !== key) counted.current = null;
+      setLoading(true);
+      try {
+        const a = await wb.rows(p, e, { query, sort, page });
+        if (n !== seq.current) return;
+        setRows(a.data);
+        setSelected((s) => s.filter((id) => a.data.some((r) => r._id === id)));
+        const seen = totalFromPage(page, a.data.length);
+        if (seen.exact) {
+          counted.current = { key, n: seen.n };
+          setTotal(seen);
+        } else if (counted.current) {
+          setTotal({ n: counted.current.n, exact: true });
+        } else {
+          setTotal(seen);
+          void countRows(key);
+        }
+      } catch {
+        // The request wrapper showed the error.
+      } finally {
+        if (n === seq.current) setLoading(false);
+      }
+    },
+    [p, e, query, sort, page, countRows],
+  );
   useEffect(() => {
     void load();
   }, [load]);
@@ -101,7 +137,7 @@ export default function RowsGrid({ entity, fields }: Props) {
         }
         message.success(t('grid.removed', { count: done }));
         setSelected([]);
-        await load();
+        await load(true);
       },
     });
   }
@@ -225,11 +261,16 @@ export default function RowsGrid({ entity, fields }: Props) {
           query={query}
           sort={sort}
           page={page}
-          onImported={() => void load()}
+          onImported={() => void load(true)}
         />
-        <Button icon={<ReloadOutlined />} onClick={() => void load()} aria-label={t('grid.refresh')} />
-        <span className="wb-bar-end" data-testid="row-count">
-          {t('grid.total', { count })}
+        <Button icon={<ReloadOutlined />} onClick={() => void load(true)} aria-label={t('grid.refresh')} />
+        <span
+          className="wb-bar-end"
+          data-testid="row-count"
+          data-exact={total.exact ? '1' : '0'}
+          title={total.exact ? undefined : t('grid.counting')}
+        >
+          {total.exact ? t('grid.total', { count: total.n }) : t('grid.totalAtLeast', { count: total.n })}
         </span>
       </div>
       <Table<DataRecord>
@@ -263,10 +304,11 @@ export default function RowsGrid({ entity, fields }: Props) {
         pagination={{
           current: page.index,
           pageSize: page.size,
-          total: count,
+          total: pagerTotal(total, page.size),
           showSizeChanger: true,
           pageSizeOptions: PAGE_SIZES,
-          showTotal: (n) => t('grid.total', { count: n }),
+          showTotal: () =>
+            total.exact ? t('grid.total', { count: total.n }) : t('grid.totalAtLeast', { count: total.n }),
         }}
       />
       {adding ? (
@@ -276,7 +318,7 @@ export default function RowsGrid({ entity, fields }: Props) {
           onSave={async (values) => {
             await wb.saveRow(p, e, values);
             message.success(t('grid.saved'));
-            await load();
+            await load(true);
           }}
         />
       ) : null}
