@@ -137,7 +137,7 @@ export function buildTemplate(
     case 'dashboard': {
       // One summary source: the table's row count (page of one row, total from its meta).
       const source = 'rows';
-      const count = b.make('number', { value: { $expr: `data.${source}.total` }, decimals: 0 });
+      const count = b.make('number', { value: { $expr: `widgets.${source}.total` }, decimals: 0 });
       const label = b.make('text', { text: table.name.slice(0, 10000) });
       const dims = shown(table, ['string', 'date']);
       const measures = shown(table, ['number']);
