@@ -47,7 +47,13 @@ export function AppMenu({ collapsed, onOpen }: { collapsed: boolean; onOpen?: ()
 
   if (loading && menu.length === 0) return <Spin className="shell-menu-spin" />;
   if (menu.length === 0) {
-    return collapsed ? null : <Empty className="shell-menu-empty" description={t('shell.noMenu')} />;
+    return collapsed ? null : (
+      <Empty
+        image={Empty.PRESENTED_IMAGE_SIMPLE}
+        className="shell-menu-empty"
+        description={t('shell.noMenu')}
+      />
+    );
   }
   return (
     <Menu

@@ -10,6 +10,7 @@ import {
   NAV_KEYS,
   pagePath,
   parseQueryOptions,
+  rootFlags,
   screenMode,
   skipsPrefix,
   splitCustom,
@@ -275,5 +276,24 @@ describe('screen mode', () => {
     expect(wxworkSwitch('normal', 'pc')).toBeNull();
     expect(wxworkSwitch('single_chat_tools', 'pc')).toBe('mobile');
     expect(wxworkSwitch('single_chat_tools', 'mobile')).toBeNull();
+  });
+});
+
+describe('root styling flags', () => {
+  it('reflect mode, dev, provider and the client', () => {
+    const base = { mode: 'pc' as const, dev: false, provider: false };
+    expect(rootFlags({ ...base, userAgent: 'Mozilla/5.0 (X11; Linux x86_64) Chrome/120' })).toEqual(['pc']);
+    expect(
+      rootFlags({
+        mode: 'mobile',
+        dev: true,
+        provider: true,
+        userAgent: 'Mozilla/5.0 (iPhone; CPU iPhone OS 17_0) MicroMessenger/8.0 miniProgram',
+      }),
+    ).toEqual(['mobile', 'dev', 'provider', 'ios', 'mini-app', 'weixin']);
+    expect(rootFlags({ ...base, userAgent: 'Mozilla/5.0 MicroMessenger/8.0 wxwork/4.1' })).toEqual([
+      'pc',
+      'wxwork',
+    ]);
   });
 });

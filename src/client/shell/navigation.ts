@@ -268,3 +268,24 @@ export function wxworkSwitch(entry: string, mode: ScreenMode): ScreenMode | null
   if (entry !== 'normal' && mode === 'pc') return 'mobile';
   return null;
 }
+
+/**
+ * Root styling flags (spec §2): mobile or pc, dev, provider, ios, mini-app, weixin, wxwork — set as
+ * classes on the document root so styles can follow the environment.
+ */
+export function rootFlags(input: {
+  userAgent: string;
+  mode: ScreenMode;
+  dev: boolean;
+  provider: boolean;
+}): string[] {
+  const ua = input.userAgent.toLowerCase();
+  const flags: string[] = [input.mode];
+  if (input.dev) flags.push('dev');
+  if (input.provider) flags.push('provider');
+  if (/iphone|ipad|ipod/.test(ua)) flags.push('ios');
+  if (/miniprogram/.test(ua)) flags.push('mini-app');
+  if (/wxwork/.test(ua)) flags.push('wxwork');
+  else if (/micromessenger/.test(ua)) flags.push('weixin');
+  return flags;
+}

@@ -5,7 +5,7 @@ import { useTranslation } from 'react-i18next';
 import { Link, Outlet, useLocation } from 'react-router';
 import { AppMenu } from '../../shell/AppMenu.tsx';
 import { findEntry } from '../../shell/menu.ts';
-import { homePath, menuPath } from '../../shell/navigation.ts';
+import { homePath, menuPath, rootFlags } from '../../shell/navigation.ts';
 import { PageLoading } from '../../shell/PageLoading.tsx';
 import { RecentTags } from '../../shell/RecentTags.tsx';
 import { Toolbar } from '../../shell/Toolbar.tsx';
@@ -41,9 +41,19 @@ export default function RootLayout() {
     useShell.getState().use({ id: entry._id, type: entry._type, name: entry.name });
   }, [pathname, menu, projectId, custom]);
 
+  // Root styling reflects the environment (spec §2): mobile/pc, provider, ios, mini-app, weixin, wxwork.
   useEffect(() => {
-    document.documentElement.dataset.screen = mobile ? 'mobile' : 'pc';
-  }, [mobile]);
+    const flags = rootFlags({
+      userAgent: navigator.userAgent,
+      mode: mobile ? 'mobile' : 'pc',
+      dev: false,
+      provider: custom !== null,
+    });
+    const root = document.documentElement;
+    root.dataset.screen = mobile ? 'mobile' : 'pc';
+    root.classList.add(...flags.map((f) => `lc-${f}`));
+    return () => root.classList.remove(...flags.map((f) => `lc-${f}`));
+  }, [mobile, custom]);
 
   const content = (
     <Layout.Content className="root-content">
