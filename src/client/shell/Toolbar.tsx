@@ -15,7 +15,7 @@ import {
 import { App, Button, Dropdown, List, type MenuProps, Popover, Space, Switch, Tooltip } from 'antd';
 import { type ReactNode, useState, useSyncExternalStore } from 'react';
 import { useTranslation } from 'react-i18next';
-import { useNavigate } from 'react-router';
+import { Link, useNavigate } from 'react-router';
 import { displayName } from '../../shared/validation.ts';
 import { earlyAccess, onEarlyAccess, setLang, uiLangs } from '../i18n/index.ts';
 import { useSession } from '../stores/session.ts';
@@ -37,7 +37,7 @@ interface Action {
 function DraftList() {
   const { t, i18n } = useTranslation();
   const debug = useShell((s) => s.debug);
-  const drafts = listDrafts(localStorage, debug);
+  const drafts = listDrafts(debug);
   const fmt = new Intl.DateTimeFormat(i18n.language === 'zh' ? 'zh-CN' : 'en-GB', {
     dateStyle: 'short',
     timeStyle: 'short',
@@ -50,7 +50,10 @@ function DraftList() {
       dataSource={drafts}
       renderItem={(d) => (
         <List.Item key={d.id}>
-          <List.Item.Meta title={d.name} description={t('shell.draftAt', { time: fmt.format(d.time) })} />
+          <List.Item.Meta
+            title={<Link to={`/page/${d.page}`}>{d.name}</Link>}
+            description={t('shell.draftAt', { time: fmt.format(d.time) })}
+          />
         </List.Item>
       )}
     />
