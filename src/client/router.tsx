@@ -45,6 +45,8 @@ export const routes: RouteObject[] = [
           { path: ':entity', element: screen(() => import('./screens/workbench/EntityScreen.tsx')) },
         ],
       },
+      // The widget gallery: every kind with its property panel (designer/panel).
+      { path: 'panel-lab', element: screen(() => import('./designer/panel/PanelLab.tsx')) },
       { path: '*', element: screen(() => import('./screens/home/NotFound.tsx')) },
     ],
   },
