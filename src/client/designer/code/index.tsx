@@ -49,6 +49,9 @@ export function CodeEditorModal(props: {
       okText={t('common.ok')}
       cancelText={t('common.cancel')}
       destroyOnHidden
+      // Escape belongs to the editor (closing suggestions), not to the dialog.
+      keyboard={false}
+      maskClosable={false}
       data-testid="code-modal"
     >
       <p className="panel-muted">{t('code.apiHint')}</p>
