@@ -145,3 +145,89 @@ test('property panel edits props, bindings, events and code', async ({ page }) =
 
   expect(outside, 'requests that left 127.0.0.1').toEqual([]);
 });
+
+test('pickers list the project tables and fields; the setup script saves; custom panels; zh labels', async ({
+  page,
+}) => {
+  test.setTimeout(240_000);
+  await signInUi(page, ADMIN.user, ADMIN.pwd);
+  await expect(page.getByTestId('current-user').or(page.getByTestId('project-list'))).toBeVisible();
+
+  // A table with one field, made through the workbench.
+  const table = `Orders ${Date.now().toString(36)}`;
+  await page.goto('/dev/data');
+  await page.getByTestId('new-table').click();
+  await page.locator('#entity-form_name').fill(table);
+  await page.locator('.ant-modal:visible .ant-modal-footer .ant-btn-primary').click();
+  await expect(page.getByTestId('entity-screen').getByRole('heading')).toContainText(table);
+  await page.getByTestId('new-field').click();
+  await page.locator('#field-form_name').fill('Amount');
+  await page.locator('#field-form_field').fill('amount');
+  await page.locator('.ant-modal:visible .ant-modal-footer .ant-btn-primary').click();
+  await expect(
+    page.getByTestId('field-editor').getByRole('cell', { name: 'Amount', exact: true }),
+  ).toBeVisible();
+
+  // The form widget: entity picker lists the table, the field picker of a row lists its fields.
+  await page.goto('/dev/panel-lab?kind=form');
+  const panel = page.getByTestId('property-panel');
+  await expect(panel).toHaveAttribute('data-kind', 'form');
+  await panel.locator('[data-prop="prop-entity"] .ant-select').click();
+  await page.locator('.ant-select-dropdown:visible .ant-select-item-option', { hasText: table }).click();
+  await expect
+    .poll(async () => ((await json(page)).props as { entity: string }).entity)
+    .toMatch(/^[0-9a-f]{24}$/);
+  await panel.getByTestId('prop-fields-add').click();
+  await panel.locator('[data-testid="prop-fields-row-0"] .ant-select').first().click();
+  await page.locator('.ant-select-dropdown:visible .ant-select-item-option', { hasText: 'Amount' }).click();
+  await expect
+    .poll(async () => ((await json(page)).props as { fields: { field: string }[] }).fields)
+    .toEqual([{ field: 'amount' }]);
+  await snap(page, 'form-pickers');
+
+  // Custom panels: the table's toggles in groups, the column chart's series rows.
+  await page.goto('/dev/panel-lab?kind=table');
+  await expect(page.getByTestId('custom-panel-table')).toBeVisible();
+  await page.getByTestId('prop-export').click();
+  await expect.poll(async () => ((await json(page)).props as { export: boolean }).export).toBe(true);
+  await snap(page, 'table-panel');
+  await page.goto('/dev/panel-lab?kind=chart-column');
+  await expect(page.getByTestId('custom-panel-series')).toBeVisible();
+  await page.getByTestId('series-add').click();
+  await page.getByTestId('series-row-5').locator('input').first().fill('六月');
+  await page.getByTestId('series-row-5').locator('input').nth(1).fill('42');
+  await expect
+    .poll(async () => {
+      const p = (await json(page)).props as { categories: string[]; value: number[] };
+      return [p.categories.at(-1), p.value.at(-1)];
+    })
+    .toEqual(['六月', 42]);
+  await snap(page, 'chart-series');
+
+  // The setup script: typed in Monaco, saved to the project, there again after a reload.
+  await page.goto('/dev/panel-lab?kind=__page');
+  await page.getByTestId('page-panel').getByText('Setup', { exact: true }).click();
+  await page.getByTestId('open-setup').click();
+  const setup = page.getByTestId('setup-script');
+  await expect(setup.locator('.monaco-editor')).toBeVisible();
+  await setup.locator('.view-lines').click();
+  await page.keyboard.press('ControlOrMeta+A');
+  await page.keyboard.press('Delete');
+  const marker = `setup-${Date.now().toString(36)}`;
+  await page.keyboard.type(`// ${marker}\n`);
+  await setup.getByTestId('setup-save').click();
+  await expect(setup.locator('.ant-tag')).toHaveText('Saved');
+  await snap(page, 'setup-script');
+  await page.reload();
+  await page.getByTestId('page-panel').getByText('Setup', { exact: true }).click();
+  await page.getByTestId('open-setup').click();
+  await expect(page.getByTestId('setup-script').locator('.view-lines')).toContainText(marker);
+
+  // Chinese: labels come from x-zh and enum options from x-enum-zh.
+  await page.evaluate(() => localStorage.setItem('lang', 'zh'));
+  await page.goto('/dev/panel-lab?kind=button');
+  const zhPanel = page.getByTestId('property-panel');
+  await expect(zhPanel.locator('[data-prop="prop-size"]')).toContainText('尺寸');
+  await expect(zhPanel.locator('[data-prop="prop-size"] .ant-select')).toContainText('中');
+  await snap(page, 'panel-zh');
+});

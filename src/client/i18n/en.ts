@@ -225,6 +225,7 @@ export const en = {
     required: 'Required',
   },
   panel: {
+    noScript: 'Must not contain script tags',
     props: 'Properties',
     events: 'Events',
     name: 'Name',
@@ -337,6 +338,16 @@ export const en = {
     saved: 'Saved',
   },
   lab: {
+    category: {
+      base: 'Basic',
+      baima: 'Data',
+      chart: 'Charts',
+      input: 'Inputs',
+      container: 'Containers',
+      print: 'Print',
+      other: 'Other',
+      simple: 'Simple views',
+    },
     title: 'Widget gallery',
     intro: 'Every widget kind with its property panel, bound to a local instance.',
     json: 'Resulting JSON',

@@ -226,6 +226,7 @@ export const zh: Messages = {
     required: '必填',
   },
   panel: {
+    noScript: '不能包含脚本标签',
     props: '属性',
     events: '事件',
     name: '名称',
@@ -338,6 +339,16 @@ export const zh: Messages = {
     saved: '已保存',
   },
   lab: {
+    category: {
+      base: '基础',
+      baima: '数据',
+      chart: '图表',
+      input: '输入',
+      container: '容器',
+      print: '打印',
+      other: '其他',
+      simple: '简易视图',
+    },
     title: '组件库',
     intro: '每种组件及其属性面板，绑定到一个本地实例。',
     json: '生成的 JSON',

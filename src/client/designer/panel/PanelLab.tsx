@@ -146,7 +146,7 @@ export default function PanelLab() {
             ...groups.map((g) => ({
               type: 'group' as const,
               key: g.category,
-              label: g.category,
+              label: t(`lab.category.${g.category}`),
               children: g.items.map((w) => ({ key: w.kind, label: `${w.meta.title[lang]} · ${w.kind}` })),
             })),
           ]}

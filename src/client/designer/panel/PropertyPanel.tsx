@@ -1,10 +1,11 @@
 /** The property panel of one widget: name, props (generated or custom), events → actions. */
 import './panel.css';
 import { Alert, Input, Tabs } from 'antd';
-import { type ComponentType, useMemo } from 'react';
+import { type ComponentType, useEffect, useMemo, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { getWidget } from '../../../../widgets/index.ts';
 import type { WidgetInstance } from '../../../../widgets/restore.ts';
+import { hasScriptTag } from '../../../shared/sanitize.ts';
 import { currentLang } from '../../i18n/index.ts';
 import { PanelContext } from './context.ts';
 import { CUSTOM_PANELS } from './custom/index.ts';
@@ -40,6 +41,33 @@ function definedPanel(Panel: ComponentType<{ props: Props; onChange: (next: Prop
   };
 }
 
+/** The widget's display name (layers, pickers); a name with a script tag is named and not sent. */
+function NameField(props: { name: string | undefined; id: string; onChange: (name: string) => void }) {
+  const { t } = useTranslation();
+  const [draft, setDraft] = useState(props.name ?? '');
+  useEffect(() => setDraft(props.name ?? ''), [props.name]);
+  const bad = hasScriptTag(draft);
+  return (
+    <div className="panel-field">
+      <div className="panel-label">
+        <span>{t('panel.name')}</span>
+      </div>
+      <Input
+        value={draft}
+        maxLength={100}
+        placeholder={props.id}
+        status={bad ? 'error' : undefined}
+        onChange={(e) => {
+          setDraft(e.target.value);
+          if (!hasScriptTag(e.target.value)) props.onChange(e.target.value);
+        }}
+        data-testid="widget-name"
+      />
+      {bad ? <div className="panel-error">{t('panel.noScript')}</div> : null}
+    </div>
+  );
+}
+
 export function PropertyPanel(props: PropertyPanelProps) {
   const { t, i18n } = useTranslation();
   const lang = currentLang();
@@ -62,18 +90,11 @@ export function PropertyPanel(props: PropertyPanelProps) {
           <strong>{title}</strong> <code className="panel-muted">{props.widget.id}</code>
         </div>
         {props.widget.broken ? <Alert type="warning" showIcon message={props.widget.brokenReason} /> : null}
-        <div className="panel-field">
-          <div className="panel-label">
-            <span>{t('panel.name')}</span>
-          </div>
-          <Input
-            value={props.widget.name ?? ''}
-            maxLength={100}
-            placeholder={props.widget.id}
-            onChange={(e) => props.onChange({ name: e.target.value })}
-            data-testid="widget-name"
-          />
-        </div>
+        <NameField
+          name={props.widget.name}
+          id={props.widget.id}
+          onChange={(name) => props.onChange({ name })}
+        />
         <Tabs
           size="small"
           items={[
