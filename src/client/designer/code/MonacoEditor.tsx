@@ -5,11 +5,15 @@ import { setupMonaco } from './monaco-setup.ts';
 setupMonaco();
 
 export interface MonacoEditorProps {
+  /**
+   * The text when the editor mounts. The editor then owns its text (a controlled value lags behind
+   * fast typing on a busy machine and would overwrite keystrokes); remount (key) to load other text.
+   */
   value: string;
   onChange: (code: string) => void;
   height?: number | string;
   readOnly?: boolean;
-  /** Distinct model path per document, so two editors keep their own undo stacks. */
+  /** Model path; the model is disposed when the editor unmounts, so a path may be reused afterwards. */
   path?: string;
 }
 
@@ -20,7 +24,7 @@ export default function MonacoEditor(props: MonacoEditorProps) {
         height={props.height ?? 360}
         language="javascript"
         path={props.path ?? 'file:///code.js'}
-        value={props.value}
+        defaultValue={props.value}
         onChange={(v) => props.onChange(v ?? '')}
         options={{
           readOnly: props.readOnly,
