@@ -1,5 +1,5 @@
 /** The generated panel's pure parts: schema → editor mapping over every kind, the resolver, bindings, events. */
-import { describe, expect, it } from 'vitest';
+import { beforeAll, describe, expect, it } from 'vitest';
 import { WIDGETS } from '../../../../widgets/index.ts';
 import { SCRIPT_API_DTS, SCRIPT_API_MEMBERS } from '../../../shared/script-api.ts';
 import { toggleBinding } from './BindableField.tsx';
@@ -11,6 +11,11 @@ import { applyPatch } from './PanelLab.tsx';
 import { flattenErrors } from './PropsForm.tsx';
 import { errorsUnder, kindResolver, pointerToPath, toFieldErrors, validateKindProps } from './resolver.ts';
 import { editorOf, emptyRow, enumOptions, labelOf, propFields, rowFields } from './schema-fields.ts';
+
+// The registry's validator compiles once per process; on a shared, busy machine that takes a while.
+beforeAll(() => {
+  validateKindProps('text', {});
+}, 60_000);
 
 describe('schema → editor mapping', () => {
   it.each(WIDGETS.map((w) => [w.kind, w] as const))(
@@ -29,7 +34,9 @@ describe('schema → editor mapping', () => {
     },
   );
 
-  it('new rows of every list validate against the kind once the required text is filled', () => {
+  it('new rows of every list validate against the kind once the required text is filled', {
+    timeout: 30_000,
+  }, () => {
     for (const def of WIDGETS)
       for (const f of propFields(def.schema)) {
         if (f.editor !== 'list') continue;

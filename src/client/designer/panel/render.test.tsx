@@ -1,12 +1,17 @@
 /** Every kind's property panel (generated or custom) and the page panel server-render without throwing. */
 import { renderToString } from 'react-dom/server';
-import { describe, expect, it } from 'vitest';
-import { WIDGETS } from '../../../../widgets/index.ts';
+import { beforeAll, describe, expect, it } from 'vitest';
+import { pageValidator, WIDGETS } from '../../../../widgets/index.ts';
 import { DEFAULT_PAGE_LAYOUT, type PageDocument } from '../../../../widgets/restore.ts';
 import { CUSTOM_PANELS } from './custom/index.ts';
 import { eventsOf } from './events.ts';
 import { PagePanel } from './PagePanel.tsx';
 import { PropertyPanel } from './PropertyPanel.tsx';
+
+// The registry's validator compiles once per process; on a shared, busy machine that takes a while.
+beforeAll(() => {
+  pageValidator();
+}, 60_000);
 
 const widgets = WIDGETS.map((w) => ({ id: `w_${w.kind.replace(/-/g, '_')}`, kind: w.kind }));
 
