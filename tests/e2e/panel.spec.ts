@@ -233,5 +233,8 @@ test('pickers list the project tables and fields; the setup script saves; custom
   const zhPanel = page.getByTestId('property-panel');
   await expect(zhPanel.locator('[data-prop="prop-size"]')).toContainText('尺寸');
   await expect(zhPanel.locator('[data-prop="prop-size"] .ant-select')).toContainText('中');
+  await page.goto('/dev/panel-lab?kind=text');
+  await page.locator('[data-prop="prop-fontSize"] input').fill('500');
+  await expect(page.locator('[data-prop="prop-fontSize"] .panel-error')).toHaveText('不能大于 96');
   await snap(page, 'panel-zh');
 });

@@ -21,6 +21,7 @@ import { FxToggle } from './BindableField.tsx';
 import { usePanel } from './context.ts';
 import { ExprInput } from './ExprInput.tsx';
 import { ACTION_FIELDS, ACTION_TYPES, type ActionFieldKind, type ActionType, newAction } from './events.ts';
+import { localizeErrors } from './messages.ts';
 import { PagePicker, WidgetPicker } from './pickers.tsx';
 import { pointerToPath } from './resolver.ts';
 
@@ -383,7 +384,8 @@ export function EventsEditor(props: {
     )
       setDraft(JSON.parse(incoming) as EventMap);
   }, [incoming]);
-  const errors = useMemo(() => validateEventMap(draft), [draft]);
+  const { lang } = usePanel();
+  const errors = useMemo(() => localizeErrors(validateEventMap(draft), lang), [draft, lang]);
 
   const update = (next: EventMap) => {
     setDraft(next);

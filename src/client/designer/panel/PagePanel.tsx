@@ -12,6 +12,7 @@ import type { PageDocument } from '../../../../widgets/restore.ts';
 import { currentLang } from '../../i18n/index.ts';
 import { SetupScriptEditor } from '../code/index.tsx';
 import { PanelContext } from './context.ts';
+import { localizeErrors } from './messages.ts';
 import './panel.css';
 import { EventsEditor } from './EventsEditor.tsx';
 import { PAGE_EVENTS } from './events.ts';
@@ -67,7 +68,10 @@ function usePart<T>(page: Omit<PageDocument, 'widgets'>, part: Part, initial: T,
   const [draft, setDraft] = useState<T>(initial);
   const incoming = JSON.stringify(initial ?? null);
   useEffect(() => setDraft(JSON.parse(incoming) as T), [incoming]);
-  const errors = useMemo(() => validatePagePart(page, part, draft), [page, part, draft]);
+  const errors = useMemo(
+    () => localizeErrors(validatePagePart(page, part, draft), currentLang()),
+    [page, part, draft],
+  );
   const set = (v: T) => {
     setDraft(v);
     if (Object.keys(validatePagePart(page, part, v)).length === 0) emit(v);
@@ -133,7 +137,10 @@ function StateEditor(props: {
   const [rows, setRows] = useState<Json[]>(rows0);
   const names = rows.map((r) => String(r.name));
   const dup = names.find((n, i) => names.indexOf(n) !== i);
-  const errors = useMemo(() => validatePagePart(props.page, 'state', toState(rows)), [props.page, rows]);
+  const errors = useMemo(
+    () => localizeErrors(validatePagePart(props.page, 'state', toState(rows)), currentLang()),
+    [props.page, rows],
+  );
   const set = (list: Json[]) => {
     setRows(list);
     const ns = list.map((r) => String(r.name));

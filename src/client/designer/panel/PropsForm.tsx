@@ -8,6 +8,7 @@ import { type FieldErrors, type FieldValues, useForm } from 'react-hook-form';
 import type { WidgetDef } from '../../../../widgets/define.ts';
 import { BindableField } from './BindableField.tsx';
 import { usePanel } from './context.ts';
+import { localizeErrors } from './messages.ts';
 import { kindResolver } from './resolver.ts';
 import { editorOf, type Json, labelOf } from './schema-fields.ts';
 
@@ -58,7 +59,7 @@ export function PropsForm(props: {
     // An edit that did not pass stays on screen (with its error) when other props change.
     resetOptions: { keepDirtyValues: true, keepErrors: true },
   });
-  const errors = flattenErrors(form.formState.errors);
+  const errors = localizeErrors(flattenErrors(form.formState.errors), lang);
   const values = form.watch();
 
   const setProps = async (patch: Props) => {

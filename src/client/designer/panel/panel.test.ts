@@ -257,3 +257,14 @@ describe('gallery patch and script API', () => {
     expect(SCRIPT_API_DTS).toContain('declare const api: ScriptApi;');
   });
 });
+
+describe('messages', () => {
+  it('puts validation messages in Chinese and leaves English alone', async () => {
+    const { localizeMessage } = await import('./messages.ts');
+    expect(localizeMessage('must be <= 96', 'zh')).toBe('不能大于 96');
+    expect(localizeMessage("must have required property 'message'", 'zh')).toBe('缺少必填项 message');
+    expect(localizeMessage('must be integer', 'zh')).toBe('应为整数');
+    expect(localizeMessage('must be <= 96', 'en')).toBe('must be <= 96');
+    expect(localizeMessage('something new', 'zh')).toBe('something new');
+  });
+});
