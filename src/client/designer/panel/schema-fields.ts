@@ -67,7 +67,7 @@ export function editorOf(s: Json): EditorKind {
         return typeof s.minItems === 'number' && s.minItems === s.maxItems ? 'tuple' : 'numbers';
       if (items.type === 'string') {
         if (items.format === 'safe-url' || items['x-widget'] === 'image') return 'images';
-        return Array.isArray(items.enum) ? 'tags' : 'tags';
+        return 'tags';
       }
       return 'unknown';
     }
