@@ -1,0 +1,24 @@
+/** Typed calls the panel uses: pages of a project (pickers) and the project's setup script (custom `code`). */
+import { get, post } from '../../api/request.ts';
+import { type Entity, type Field, wb } from '../../api/workbench.ts';
+
+export interface PageSummary {
+  _id: string;
+  name: string;
+  display: boolean;
+}
+
+export const panelApi = {
+  pages: (project: string) => get<PageSummary[]>(`/api/admin/page/${project}/`, { share: false }),
+  entities: (project: string): Promise<Entity[]> => wb.entities(project),
+  fields: (project: string, entity: string): Promise<Field[]> => wb.fields(project, entity),
+  /** The project's setup script: `custom.code` of the project (admin read). */
+  setupScript: async (project: string): Promise<string> => {
+    const r = await get<{ custom: { code?: string } }>(`/api/admin/project/${project}?mode=dev`, {
+      share: false,
+    });
+    return typeof r.custom?.code === 'string' ? r.custom.code : '';
+  },
+  saveSetupScript: (project: string, code: string) =>
+    post<{ code?: string }>(`/api/admin/project/${project}/custom/set`, { code }),
+};
