@@ -81,6 +81,7 @@ export function PageView(props: ViewProps) {
       .then(async (p) => {
         performance.mark('lc:page-json');
         await preloadKinds(p.document);
+        performance.mark('lc:kinds-loaded');
         if (live) setPage(p);
       })
       .catch((e: unknown) => {
