@@ -79,7 +79,6 @@ export function PageView(props: ViewProps) {
     setError(null);
     fetchPage(project, pageId, preview, props.display === true)
       .then(async (p) => {
-        performance.mark('lc:page-json');
         await preloadKinds(p.document);
         performance.mark('lc:kinds-loaded');
         if (live) setPage(p);
