@@ -53,9 +53,7 @@ export function prefetchPage(project: string | null, id: string | undefined, dis
   const promise = arrived(get<AppPageAnswer>(key, { quiet: true }));
   started.set(key, { at: Date.now(), promise });
   // Also start loading the renderer and the page's widget kinds (lazy chunks, not in the entry).
-  promise
-    .then((p) => import('./PageRenderer.tsx').then((m) => m.preloadKinds(p.document)))
-    .catch(() => {});
+  promise.then((p) => import('./PageRenderer.tsx').then((m) => m.preloadKinds(p.document))).catch(() => {});
   return null;
 }
 
