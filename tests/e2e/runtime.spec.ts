@@ -95,17 +95,23 @@ test('the demo page shows its rows; the button opens the detail page in a modal;
       .evaluate((el) => getComputedStyle(el).zIndex),
   ).toBe('4000');
   await shot(page, 'runtime-demo-modal');
+  // Typed input is kept as a draft; closing without saving keeps it.
+  await modal.getByLabel('姓名 Name').fill('E2E 客户');
+  const drafts = () => page.evaluate(() => localStorage.getItem('lc_drafts') ?? '');
+  await expect.poll(drafts).toContain('E2E 客户');
   await modal.getByRole('button', { name: 'Close' }).click();
   await expect(modal).toHaveCount(0);
 
-  // Open again and save a customer: the notice says "保存 succeeded" and the count grows.
+  // Open again: the draft is offered back; restore it and save: the notice says "保存 succeeded".
   await canvas.getByRole('button', { name: '新增客户 / New customer' }).click();
   await expect(modal.getByText('客户资料 / Customer')).toBeVisible();
-  await modal.getByLabel('姓名 Name').fill('E2E 客户');
+  await modal.getByRole('button', { name: 'Restore' }).click();
+  await expect(modal.getByLabel('姓名 Name')).toHaveValue('E2E 客户');
   await modal.getByLabel('金额 Amount').fill('12.5');
   await modal.getByRole('button', { name: /保\s?存/ }).click();
   await expect(page.getByText('保存 succeeded')).toBeVisible();
   await expect(modal).toHaveCount(0);
+  expect(await drafts()).not.toContain('E2E 客户');
   const rows = await api<{ count: number }>(
     request,
     c.token,

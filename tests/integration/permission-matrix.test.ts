@@ -561,6 +561,28 @@ const ENDPOINTS: Ep[] = [
       export: true,
     }),
   },
+  {
+    name: 'app table fields (meta) of a granted table',
+    level: 'grant',
+    mutating: false,
+    ids: true,
+    build: async (_a, f, g) => ({
+      method: 'POST',
+      url: `/api/app/simple/${f.pid}/${g.grantedEntity}/meta`,
+      body: {},
+    }),
+  },
+  {
+    name: 'app table fields (meta) of an ungranted table',
+    level: 'hidden',
+    mutating: false,
+    ids: false,
+    build: async (_a, f) => ({
+      method: 'POST',
+      url: `/api/app/simple/${f.pid}/${f.hiddenEntity}/meta`,
+      body: {},
+    }),
+  },
   // Pages.
   {
     name: 'builder page list',

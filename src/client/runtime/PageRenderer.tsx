@@ -406,6 +406,7 @@ export function PageRenderer(p: PageRendererProps) {
     performance.mark('lc:page-rendered');
     try {
       performance.measure('lc:render', 'lc:page-json', 'lc:page-rendered');
+      performance.measure('lc:commit', 'lc:kinds-loaded', 'lc:page-rendered');
     } catch {
       // No JSON mark (rendered from memory): nothing to measure.
     }

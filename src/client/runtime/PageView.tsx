@@ -79,8 +79,8 @@ export function PageView(props: ViewProps) {
     setError(null);
     fetchPage(project, pageId, preview, props.display === true)
       .then(async (p) => {
-        performance.mark('lc:page-json');
         await preloadKinds(p.document);
+        performance.mark('lc:kinds-loaded');
         if (live) setPage(p);
       })
       .catch((e: unknown) => {

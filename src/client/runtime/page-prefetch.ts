@@ -35,16 +35,25 @@ export function fetchPage(
   const hit = started.get(key);
   started.delete(key);
   if (hit && Date.now() - hit.at < PREFETCH_TTL_MS) return hit.promise;
-  return get<AppPageAnswer>(key, { quiet: true });
+  return arrived(get<AppPageAnswer>(key, { quiet: true }));
+}
+
+/** Marks when a page's JSON arrived (bench:runtime measures the render from there). */
+function arrived(p: Promise<AppPageAnswer>): Promise<AppPageAnswer> {
+  return p.then((page) => {
+    if (typeof performance !== 'undefined') performance.mark('lc:page-json');
+    return page;
+  });
 }
 
 /** Route loader helper: begins the fetch and returns at once. */
 export function prefetchPage(project: string | null, id: string | undefined, display = false): null {
   if (!project || !id || !/^[0-9a-f]{24}$/.test(id) || !/^[0-9a-f]{24}$/.test(project)) return null;
   const key = pageUrl(project, id, false, display);
-  const promise = get<AppPageAnswer>(key, { quiet: true });
-  promise.catch(() => {});
+  const promise = arrived(get<AppPageAnswer>(key, { quiet: true }));
   started.set(key, { at: Date.now(), promise });
+  // Also start loading the renderer and the page's widget kinds (lazy chunks, not in the entry).
+  promise.then((p) => import('./PageRenderer.tsx').then((m) => m.preloadKinds(p.document))).catch(() => {});
   return null;
 }
 
