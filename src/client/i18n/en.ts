@@ -423,7 +423,7 @@ export const en = {
       dashboard: 'Dashboard',
     },
     templateHelp: {
-      blank: '',
+      blank: 'An empty page to design from scratch.',
       list: 'A title and a table of the rows, with search, filter and sort.',
       form: 'A form with the visible fields of the table and a submit button.',
       dashboard: 'The row count and column, pie and line charts of the table.',

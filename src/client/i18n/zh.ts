@@ -419,7 +419,7 @@ export const zh: Messages = {
       dashboard: '仪表盘',
     },
     templateHelp: {
-      blank: '',
+      blank: '一张空白页面，从零开始设计。',
       list: '标题加数据表格，可搜索、筛选、排序。',
       form: '包含数据表可见字段的表单和提交按钮。',
       dashboard: '数据行数，以及柱状图、饼图和折线图。',
