@@ -36,7 +36,11 @@ const escapeRe = (s: string) => s.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
 export function rewriteExpr(expr: string, map: Map<string, string>): string {
   if (!map.size) return expr;
   const re = new RegExp(`(?<![\\w$.])(${[...map.keys()].map(escapeRe).join('|')})(?![\\w$])`, 'g');
-  return expr.replace(re, (m) => map.get(m) ?? m);
+  // String literals keep their text: only code between them is rewritten.
+  return expr
+    .split(/('(?:[^'\\]|\\.)*'|"(?:[^"\\]|\\.)*"|`(?:[^`\\]|\\.)*`)/)
+    .map((part, i) => (i % 2 ? part : part.replace(re, (m) => map.get(m) ?? m)))
+    .join('');
 }
 
 /** Rewrites references to old ids in any JSON value: exact id strings, `{ $expr }`, `{{ }}` templates. */
