@@ -20,6 +20,7 @@ import { getWidget } from '../../../widgets/index.ts';
 import { DEFAULT_PAGE_LAYOUT, type GridPos, sizeToGrid } from '../../../widgets/restore.ts';
 import type { Mode } from '../../shared/page-ydoc.ts';
 import { staticRuntime, WidgetRuntimeProvider } from '../runtime/widget-context.ts';
+import { freeSpot } from './commands.ts';
 import type { DocModel, WidgetView } from './model.ts';
 import { colsOf, useDesigner } from './store.ts';
 
@@ -174,14 +175,17 @@ export function GridLevel({ parent, depth, width }: LevelProps) {
   }, [model, mode, cols]);
 
   const onDrop = useCallback(
-    (_l: Layout, item: LayoutItem | undefined) => {
+    (_next: Layout, item: LayoutItem | undefined) => {
       const st = useDesigner.getState();
       const kind = st.draggingKind;
       st.setDraggingKind(null);
       if (!kind || !item) return;
-      st.addWidget(kind, parent, { x: item.x, y: item.y, w: item.w, h: item.h });
+      // Lands where dropped, or just below the widgets it would cover.
+      const others = model.children(parent).map((id) => model.get(id)!.layout[mode]);
+      const pos = freeSpot({ x: item.x, y: item.y, w: item.w, h: item.h }, others);
+      st.addWidget(kind, parent, pos);
     },
-    [parent],
+    [parent, model, mode],
   );
 
   const children = useMemo(
@@ -189,12 +193,18 @@ export function GridLevel({ parent, depth, width }: LevelProps) {
       ids.map((id) => (
         // biome-ignore lint/a11y/noStaticElementInteractions: canvas items are picked by mouse; the layers tree and shortcuts serve the keyboard
         // biome-ignore lint/a11y/useKeyWithClickEvents: as above
-        <div key={id} data-wid={id} className={`dz-item dz-d${depth}`} onClick={selectOnClick}>
+        <div
+          key={id}
+          data-wid={id}
+          data-kind={model.get(id)?.kind}
+          className={`dz-item dz-d${depth}`}
+          onClick={selectOnClick}
+        >
           <WidgetBody id={id} depth={depth} width={width} />
           <Chrome id={id} />
         </div>
       )),
-    [ids, depth, width],
+    [ids, depth, width, model],
   );
 
   return (

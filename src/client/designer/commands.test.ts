@@ -4,7 +4,15 @@ import { emptyPage, instanceOf } from '../../../tests/fixtures/pages.ts';
 import { getWidget } from '../../../widgets/index.ts';
 import type { GridPos, WidgetInstance } from '../../../widgets/restore.ts';
 import { docFromPage, LOCAL_ORIGIN, pageFromDoc, patchProps, setLayouts } from '../../shared/page-ydoc.ts';
-import { align, cloneWithNewIds, distribute, nudge, parseClipboard, rewriteExpr } from './commands.ts';
+import {
+  align,
+  cloneWithNewIds,
+  distribute,
+  freeSpot,
+  nudge,
+  parseClipboard,
+  rewriteExpr,
+} from './commands.ts';
 import { DocModel } from './model.ts';
 import { useDesigner } from './store.ts';
 
@@ -111,6 +119,14 @@ describe('align and distribute', () => {
     expect(v.a!.y).toBe(1);
     expect(v.c!.y).toBe(12);
     expect(v.b!.y).toBe(Math.round(1 + 2 + (13 - 8) / 2));
+  });
+  it('freeSpot moves a drop below what it would cover', () => {
+    const others = [
+      { x: 0, y: 0, w: 10, h: 4 },
+      { x: 5, y: 4, w: 10, h: 3 },
+    ];
+    expect(freeSpot({ x: 2, y: 1, w: 6, h: 2 }, others)).toEqual({ x: 2, y: 7, w: 6, h: 2 });
+    expect(freeSpot({ x: 20, y: 1, w: 6, h: 2 }, others)).toEqual({ x: 20, y: 1, w: 6, h: 2 });
   });
   it('nudge clamps inside the grid', () => {
     expect(nudge({ a: { x: 0, y: 0, w: 4, h: 1 } }, -1, -1, 120).a).toEqual({ x: 0, y: 0, w: 4, h: 1 });

@@ -182,3 +182,17 @@ export function parseClipboard(text: string | null | undefined): ClipboardData |
   }
   return undefined;
 }
+
+const overlaps = (a: GridPos, b: GridPos) =>
+  a.x < b.x + b.w && b.x < a.x + a.w && a.y < b.y + b.h && b.y < a.y + a.h;
+
+/** The first spot at or below `pos` (same column) where it overlaps none of `others`. */
+export function freeSpot(pos: GridPos, others: readonly GridPos[]): GridPos {
+  let y = pos.y;
+  for (;;) {
+    const at = { ...pos, y };
+    const hit = others.filter((o) => overlaps(at, o));
+    if (!hit.length) return at;
+    y = Math.max(...hit.map((o) => o.y + o.h));
+  }
+}

@@ -66,7 +66,14 @@ interface DesignerState {
   applyWidgetPatch(id: string, patch: WidgetPatch): void;
   setField(id: string, key: 'name' | 'hidden' | 'locked', value: unknown): void;
   setLayouts(positions: Record<string, GridPos>, mode?: Mode): void;
-  addWidget(kind: string, parent: string | null, pos?: Partial<GridPos>, index?: number): string | undefined;
+  /** Adds a widget; `others` are positions of siblings it pushed aside (same undo step). */
+  addWidget(
+    kind: string,
+    parent: string | null,
+    pos?: Partial<GridPos>,
+    index?: number,
+    others?: Record<string, GridPos>,
+  ): string | undefined;
   move(id: string, parent: string | null, index: number): boolean;
   remove(ids?: string[]): void;
   copy(): ClipboardData | undefined;
@@ -201,7 +208,7 @@ export const useDesigner = create<DesignerState>()((set, get) => {
     },
     setField: (id, key, value) => step((model) => setWidgetField(model.doc, id, key, value)),
     setLayouts: (positions, mode) => step((model) => setLayouts(model.doc, mode ?? get().mode, positions)),
-    addWidget: (kind, parent, pos, index) => {
+    addWidget: (kind, parent, pos, index, others) => {
       const model = m();
       const def = getWidget(kind);
       if (!model || !def) return undefined;
@@ -228,7 +235,12 @@ export const useDesigner = create<DesignerState>()((set, get) => {
         } as WidgetInstance['layout'],
         ...(def.meta.container ? { children: [] } : {}),
       };
-      step((mm) => insertWidgets(mm.doc, [inst], parent, index));
+      step((mm) =>
+        mm.doc.transact(() => {
+          if (others && Object.keys(others).length) setLayouts(mm.doc, mode, others);
+          insertWidgets(mm.doc, [inst], parent, index);
+        }, LOCAL_ORIGIN),
+      );
       set({ selection: new Set([id]) });
       return id;
     },
