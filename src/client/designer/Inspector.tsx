@@ -64,7 +64,7 @@ function JsonProps(props: { widget: WidgetView }) {
     <div className="dz-json">
       <Input.TextArea
         value={text}
-        autoSize={{ minRows: 6, maxRows: 20 }}
+        rows={12}
         spellCheck={false}
         className="dz-code"
         aria-label={t('designer.advancedJson')}
