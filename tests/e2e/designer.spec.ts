@@ -207,10 +207,20 @@ test.describe('designer', () => {
     await page.getByTestId('publish-note').fill('first cut');
     await page.locator('.ant-modal:visible .ant-btn-primary').click();
     await expect(page.getByText('Published as version 1')).toBeVisible();
+    const published = await snapshot(page);
+
+    // A later edit, then the version list restores the published version into the draft.
+    await canvas(page).locator('.dz-item[data-kind="qrcode"]').first().click();
+    await page.keyboard.press('Delete');
+    await expect(items(page)).toHaveCount(published.length - 1);
+    await expect(page.getByTestId('save-state')).toHaveAttribute('data-state', 'saved');
     await page.getByTestId('versions').click();
     await expect(page.getByTestId('version-1')).toContainText('first cut');
     await shot(page, 'designer-versions');
-    await page.locator('.ant-drawer-close').click();
+    await page.getByTestId('version-1').getByRole('button', { name: 'Restore' }).click();
+    await expect(page.getByText('Version 1 restored to the draft')).toBeVisible();
+    await expect(items(page)).toHaveCount(published.length);
+    expect(await snapshot(page)).toEqual(published);
 
     // The preview opens for reviewers in a new tab.
     const [preview] = await Promise.all([
@@ -219,5 +229,69 @@ test.describe('designer', () => {
     ]);
     await preview.waitForLoadState();
     expect(preview.url()).toContain(`/dev/preview?page=${pageId}&project=${env.project}`);
+  });
+
+  test('layers, box select, keyboard commands and paste into another page', async ({ page, request }) => {
+    const env = await setup(request);
+    const first = await newPage(request, env, 'Designer layers');
+    const second = await newPage(request, env, 'Designer paste target');
+    await openDesigner(page, env, first);
+    const grid = canvas(page).locator('.dz-grid-d0').first();
+    await dropKind(page, 'text', grid, 120, 30);
+    await dropKind(page, 'button', grid, 120, 120);
+    await dropKind(page, 'qrcode', grid, 120, 220);
+    await expect(items(page)).toHaveCount(3);
+
+    // Box select from the empty right side of the page across all three.
+    const box = (await canvas(page).boundingBox())!;
+    await page.mouse.move(box.x + 600, box.y + 5);
+    await page.mouse.down();
+    await page.mouse.move(box.x + 300, box.y + 200, { steps: 5 });
+    await page.mouse.move(box.x + 20, box.y + 400, { steps: 5 });
+    await page.mouse.up();
+    await expect(page.getByTestId('inspector')).toContainText('3 widgets selected');
+
+    // Duplicate (Ctrl+D), delete (Delete), undo brings it back.
+    await page.keyboard.press('Control+d');
+    await expect(items(page)).toHaveCount(6);
+    await page.keyboard.press('Delete');
+    await expect(items(page)).toHaveCount(3);
+    await page.keyboard.press('Control+z');
+    await expect(items(page)).toHaveCount(6);
+    await page.keyboard.press('Control+z');
+    await expect(items(page)).toHaveCount(3);
+
+    // Layers: rename, hide and lock from the outline; the help popover lists the shortcuts.
+    await page.getByRole('tab', { name: 'Layers' }).click();
+    const textId = await canvas(page).locator('.dz-item[data-kind="text"]').getAttribute('data-wid');
+    const layer = page.getByTestId(`layer-${textId}`);
+    await layer.locator('.dz-layer-title').dblclick();
+    await page.getByTestId('layer-rename').fill('Heading');
+    await page.getByTestId('layer-rename').press('Enter');
+    await expect(layer).toContainText('Heading');
+    await layer.getByRole('button', { name: 'Lock' }).click();
+    await expect(canvas(page).locator(`.dz-item[data-wid="${textId}"]`)).toHaveClass(/static/);
+    await layer.getByRole('button', { name: 'Hide' }).click();
+    await expect(layer.getByRole('button', { name: 'Show' })).toBeVisible();
+    await page.getByTestId('help').click();
+    await expect(page.getByTestId('shortcut-help')).toContainText('Ctrl+D');
+    await shot(page, 'designer-layers');
+    await page.keyboard.press('Escape');
+
+    // Copy two widgets here, paste them into the second page.
+    await page.getByRole('tab', { name: 'Widgets' }).click();
+    await canvas(page).locator('.dz-item[data-kind="button"]').click();
+    await canvas(page)
+      .locator('.dz-item[data-kind="qrcode"]')
+      .click({ modifiers: ['Control'] });
+    await page.keyboard.press('Control+c');
+    await expect(page.getByTestId('save-state')).toHaveAttribute('data-state', 'saved');
+    await page.goto(`/dev/design/${second}?project=${env.project}`);
+    await expect(page.getByTestId('designer')).toBeVisible();
+    await expect(items(page)).toHaveCount(0);
+    await page.keyboard.press('Control+v');
+    await expect(items(page)).toHaveCount(2);
+    await expect(canvas(page).locator('.dz-item[data-kind="qrcode"]')).toHaveCount(1);
+    await expect(page.getByTestId('save-state')).toHaveAttribute('data-state', 'saved');
   });
 });

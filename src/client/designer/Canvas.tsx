@@ -102,7 +102,7 @@ const WidgetBody = memo(function WidgetBody(props: { id: string; depth: number; 
   ) : undefined;
   return (
     <Suspense fallback={<div className="dz-loading">{v.kind}</div>}>
-      <div className={v.container ? 'dz-content dz-container' : 'dz-content'}>
+      <div className={`dz-content${v.container ? ' dz-container' : ''}${v.hidden ? ' dz-hidden' : ''}`}>
         <Render id={v.id} props={v.props}>
           {inner}
         </Render>
