@@ -107,6 +107,8 @@ test.describe('designer', () => {
     request,
     context,
   }) => {
+    // A long walk through the whole screen: allow for a shared, slow machine.
+    test.setTimeout(300_000);
     const env = await setup(request);
     const pageId = await newPage(request, env, 'Designer e2e');
     await openDesigner(page, env, pageId);
