@@ -212,7 +212,8 @@ test.describe('designer', () => {
     const published = await snapshot(page);
 
     // A later edit, then the version list restores the published version into the draft.
-    await canvas(page).locator('.dz-item[data-kind="qrcode"]').first().click();
+    // The pasted copy lies over its original: pick the one on top.
+    await canvas(page).locator('.dz-item[data-kind="qrcode"]').last().click();
     await page.keyboard.press('Delete');
     await expect(items(page)).toHaveCount(published.length - 1);
     await expect(page.getByTestId('save-state')).toHaveAttribute('data-state', 'saved');
