@@ -139,7 +139,7 @@ export function Inspector() {
         </Typography.Text>
       </Typography.Text>
       {widget.broken ? <Alert type="warning" showIcon message={widget.brokenReason} /> : null}
-      <Form layout="vertical" size="small" key={widget.id}>
+      <Form layout="vertical" size="small">
         <Form.Item label={t('designer.name')}>
           <Input
             value={widget.name ?? ''}
