@@ -26,6 +26,9 @@ import { colsOf, useDesigner } from './store.ts';
 
 const MARGIN: [number, number] = [0, 0];
 const PADDING: [number, number] = [0, 0];
+const RESIZE = { enabled: true, handles: ['se', 'e', 's'] as const };
+const ROOT_STYLE: CSSProperties = { minHeight: 600 };
+const NESTED_STYLE: CSSProperties = { minHeight: 40 };
 export const DRAG_MIME = 'application/x-lowcode-widget';
 
 function useWidget(model: DocModel, id: string): WidgetView | undefined {
@@ -207,21 +210,37 @@ export function GridLevel({ parent, depth, width }: LevelProps) {
     [ids, depth, width, model],
   );
 
+  // Stable config objects: react-grid-layout memoises its items on their props, so a fresh object per
+  // render would re-render every item of the level on any change.
+  const gridConfig = useMemo(
+    () => ({ cols, rowHeight, margin: MARGIN, containerPadding: PADDING }),
+    [cols, rowHeight],
+  );
+  const dragConfig = useMemo(
+    () => ({ enabled: true, cancel: `.dz-d${depth + 1}, .dz-nodrag`, threshold: 3 }),
+    [depth],
+  );
+  const dropConfig = useMemo(
+    () => ({ enabled: true, defaultItem: { w: 10, h: 4 }, onDragOver }),
+    [onDragOver],
+  );
+  const style = depth === 0 ? ROOT_STYLE : NESTED_STYLE;
+
   return (
     <GridLayout
       className={`dz-grid dz-grid-d${depth}`}
       width={width}
       layout={layout}
-      gridConfig={{ cols, rowHeight, margin: MARGIN, containerPadding: PADDING }}
-      dragConfig={{ enabled: true, cancel: `.dz-d${depth + 1}, .dz-nodrag`, threshold: 3 }}
-      resizeConfig={{ enabled: true, handles: ['se', 'e', 's'] }}
-      dropConfig={{ enabled: true, defaultItem: { w: 10, h: 4 }, onDragOver }}
+      gridConfig={gridConfig}
+      dragConfig={dragConfig}
+      resizeConfig={RESIZE}
+      dropConfig={dropConfig}
       compactor={noCompactor}
       autoSize
       onDragStop={commit}
       onResizeStop={commit}
       onDrop={onDrop}
-      style={{ minHeight: depth === 0 ? 600 : 40 } as CSSProperties}
+      style={style}
     >
       {children}
     </GridLayout>
