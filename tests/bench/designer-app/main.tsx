@@ -4,6 +4,7 @@
  * same number of plain boxes at the same positions. Both expose the same operations on `window.bench`.
  */
 import { StrictMode, useState } from 'react';
+import { flushSync } from 'react-dom';
 import { createRoot } from 'react-dom/client';
 import { GridLayout, type Layout, noCompactor } from 'react-grid-layout';
 import 'react-grid-layout/css/styles.css';
@@ -116,7 +117,9 @@ interface BaselineState {
 
 function BaselineView({ state }: { state: BaselineState }) {
   const [, setTick] = useState(0);
-  state.onRender(() => setTick((t) => t + 1));
+  // Rendered synchronously, so the harness times the whole update as it does the designer's
+  // (whose store updates render in a microtask).
+  state.onRender(() => flushSync(() => setTick((t) => t + 1)));
   const boxes = state.boxes();
   const selected = state.selected();
   const layout: Layout = boxes.map(({ i, x, y, w, h }) => ({ i, x, y, w, h }));
