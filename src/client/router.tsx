@@ -99,6 +99,13 @@ export const routes: RouteObject[] = [
     element: screen(() => import('./screens/dev/ProviderScreen.tsx')),
   },
   {
+    // The page designer: full screen, outside the workbench frame, behind the same sign-in guard.
+    path: '/dev/design/:page',
+    loader: guardLoader,
+    HydrateFallback: PageLoading,
+    element: screen(() => import('./designer/DesignerScreen.tsx')),
+  },
+  {
     // The builder's workbench (mode dev); its screens load only here, never in the end-user entry.
     path: '/dev',
     loader: guardLoader,

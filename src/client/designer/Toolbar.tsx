@@ -1,0 +1,276 @@
+/** The designer's top bar: mode, undo/redo, align/distribute, save state, publish, versions, preview, help. */
+import {
+  AlignCenterOutlined,
+  AlignLeftOutlined,
+  AlignRightOutlined,
+  ArrowLeftOutlined,
+  CloudUploadOutlined,
+  DesktopOutlined,
+  EyeOutlined,
+  HistoryOutlined,
+  MobileOutlined,
+  QuestionCircleOutlined,
+  RedoOutlined,
+  UndoOutlined,
+  VerticalAlignBottomOutlined,
+  VerticalAlignMiddleOutlined,
+  VerticalAlignTopOutlined,
+} from '@ant-design/icons';
+import {
+  App,
+  Button,
+  Drawer,
+  Input,
+  List,
+  Modal,
+  Popover,
+  Segmented,
+  Space,
+  Tag,
+  Tooltip,
+  Typography,
+} from 'antd';
+import { useState } from 'react';
+import { useTranslation } from 'react-i18next';
+import { Link } from 'react-router';
+import { designerPages, type PageVersion } from '../api/designer-pages.ts';
+import type { Align } from './commands.ts';
+import { SHORTCUTS } from './shortcuts.ts';
+import { useDesigner } from './store.ts';
+
+const ALIGNS: { how: Align; icon: React.ReactNode }[] = [
+  { how: 'left', icon: <AlignLeftOutlined /> },
+  { how: 'hcenter', icon: <AlignCenterOutlined /> },
+  { how: 'right', icon: <AlignRightOutlined /> },
+  { how: 'top', icon: <VerticalAlignTopOutlined /> },
+  { how: 'vcenter', icon: <VerticalAlignMiddleOutlined /> },
+  { how: 'bottom', icon: <VerticalAlignBottomOutlined /> },
+];
+
+const SAVE_COLOR = {
+  saved: 'green',
+  saving: 'blue',
+  dirty: 'default',
+  error: 'red',
+  invalid: 'orange',
+} as const;
+
+export function Toolbar(props: {
+  project: string;
+  pageId: string;
+  name: string;
+  flush: () => Promise<void>;
+  reload: () => Promise<void>;
+}) {
+  const { t } = useTranslation();
+  const { message } = App.useApp();
+  const mode = useDesigner((s) => s.mode);
+  const canUndo = useDesigner((s) => s.canUndo);
+  const canRedo = useDesigner((s) => s.canRedo);
+  const save = useDesigner((s) => s.save);
+  const saveError = useDesigner((s) => s.saveError);
+  const many = useDesigner((s) => s.selection.size);
+  const st = useDesigner.getState();
+  const [publishing, setPublishing] = useState(false);
+  const [note, setNote] = useState('');
+  const [busy, setBusy] = useState(false);
+  const [versions, setVersions] = useState<PageVersion[] | null>(null);
+  const preview = `/dev/preview?page=${encodeURIComponent(props.pageId)}&project=${encodeURIComponent(props.project)}`;
+
+  async function publish() {
+    setBusy(true);
+    try {
+      await props.flush();
+      if (useDesigner.getState().save !== 'saved') return;
+      const r = await designerPages.publish(props.project, props.pageId, note);
+      message.success(t('designer.published', { version: r.version }));
+      setPublishing(false);
+      setNote('');
+    } finally {
+      setBusy(false);
+    }
+  }
+
+  async function openVersions() {
+    setVersions([]);
+    setVersions(await designerPages.versions(props.project, props.pageId));
+  }
+
+  async function restore(version: number) {
+    await props.flush();
+    await designerPages.restore(props.project, props.pageId, version);
+    setVersions(null);
+    await props.reload();
+    message.success(t('designer.restored', { version }));
+  }
+
+  const help = (
+    <table className="dz-help" data-testid="shortcut-help">
+      <tbody>
+        {SHORTCUTS.map((s) => (
+          <tr key={s.keys}>
+            <td>
+              <Typography.Text keyboard>{s.keys}</Typography.Text>
+            </td>
+            <td>{t(s.label)}</td>
+          </tr>
+        ))}
+      </tbody>
+    </table>
+  );
+
+  return (
+    <div className="dz-toolbar" data-testid="designer-toolbar">
+      <Space size="small" wrap>
+        <Link to="/dev/pages">
+          <Button size="small" icon={<ArrowLeftOutlined />} aria-label={t('designer.back')} />
+        </Link>
+        <Typography.Text strong data-testid="page-name">
+          {props.name}
+        </Typography.Text>
+        <Segmented
+          size="small"
+          value={mode}
+          onChange={(v) => st.setMode(v as 'pc' | 'mobile')}
+          options={[
+            { value: 'pc', label: t('designer.pc'), icon: <DesktopOutlined /> },
+            { value: 'mobile', label: t('designer.mobile'), icon: <MobileOutlined /> },
+          ]}
+          data-testid="mode-switch"
+        />
+        <Tooltip title={`${t('designer.undo')} (Ctrl+Z)`}>
+          <Button
+            size="small"
+            icon={<UndoOutlined />}
+            disabled={!canUndo}
+            onClick={st.undo}
+            data-testid="undo"
+            aria-label={t('designer.undo')}
+          />
+        </Tooltip>
+        <Tooltip title={`${t('designer.redo')} (Ctrl+Shift+Z)`}>
+          <Button
+            size="small"
+            icon={<RedoOutlined />}
+            disabled={!canRedo}
+            onClick={st.redo}
+            data-testid="redo"
+            aria-label={t('designer.redo')}
+          />
+        </Tooltip>
+        <Space.Compact size="small">
+          {ALIGNS.map((a) => (
+            <Tooltip key={a.how} title={t(`designer.align${a.how[0]!.toUpperCase()}${a.how.slice(1)}`)}>
+              <Button
+                size="small"
+                icon={a.icon}
+                disabled={many < 2}
+                onClick={() => st.align(a.how)}
+                data-testid={`align-${a.how}`}
+                aria-label={t(`designer.align${a.how[0]!.toUpperCase()}${a.how.slice(1)}`)}
+              />
+            </Tooltip>
+          ))}
+          <Button
+            size="small"
+            disabled={many < 3}
+            onClick={() => st.distribute('h')}
+            data-testid="distribute-h"
+          >
+            {t('designer.distributeHShort')}
+          </Button>
+          <Button
+            size="small"
+            disabled={many < 3}
+            onClick={() => st.distribute('v')}
+            data-testid="distribute-v"
+          >
+            {t('designer.distributeVShort')}
+          </Button>
+        </Space.Compact>
+      </Space>
+      <Space size="small" wrap>
+        <Tooltip title={saveError || undefined}>
+          <Tag color={SAVE_COLOR[save]} data-testid="save-state" data-state={save}>
+            {t(`designer.save.${save}`)}
+          </Tag>
+        </Tooltip>
+        <Button size="small" icon={<HistoryOutlined />} onClick={openVersions} data-testid="versions">
+          {t('designer.versions')}
+        </Button>
+        <a href={preview} target="_blank" rel="noreferrer" data-testid="preview-link">
+          <Button size="small" icon={<EyeOutlined />}>
+            {t('designer.preview')}
+          </Button>
+        </a>
+        <Button
+          size="small"
+          type="primary"
+          icon={<CloudUploadOutlined />}
+          onClick={() => setPublishing(true)}
+          data-testid="publish"
+        >
+          {t('designer.publish')}
+        </Button>
+        <Popover content={help} title={t('designer.shortcuts')} trigger="click" placement="bottomRight">
+          <Button
+            size="small"
+            icon={<QuestionCircleOutlined />}
+            aria-label={t('designer.shortcuts')}
+            data-testid="help"
+          />
+        </Popover>
+      </Space>
+      <Modal
+        open={publishing}
+        title={t('designer.publish')}
+        okText={t('designer.publish')}
+        cancelText={t('common.cancel')}
+        confirmLoading={busy}
+        onOk={publish}
+        onCancel={() => setPublishing(false)}
+        destroyOnHidden
+      >
+        <Input.TextArea
+          value={note}
+          maxLength={255}
+          placeholder={t('designer.versionNote')}
+          aria-label={t('designer.versionNote')}
+          onChange={(e) => setNote(e.target.value)}
+          data-testid="publish-note"
+        />
+      </Modal>
+      <Drawer
+        open={versions !== null}
+        title={t('designer.versions')}
+        onClose={() => setVersions(null)}
+        size={380}
+      >
+        <List
+          dataSource={versions ?? []}
+          locale={{ emptyText: t('designer.noVersions') }}
+          renderItem={(v) => (
+            <List.Item
+              data-testid={`version-${v.version}`}
+              actions={[
+                <Button key="restore" size="small" onClick={() => restore(v.version)}>
+                  {t('designer.restore')}
+                </Button>,
+              ]}
+            >
+              <List.Item.Meta
+                title={
+                  <Space>
+                    v{v.version}
+                    {v.published ? <Tag color="green">{t('designer.live')}</Tag> : null}
+                  </Space>
+                }
+                description={`${v.note || '—'} · ${new Date(v.createdAt).toLocaleString()}${v.createdByName ? ` · ${v.createdByName}` : ''}`}
+              />
+            </List.Item>
+          )}
+        />
+      </Drawer>
+    </div>
+  );
+}

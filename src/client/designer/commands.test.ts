@@ -1,0 +1,231 @@
+import { describe, expect, it } from 'vitest';
+import * as Y from 'yjs';
+import { emptyPage, instanceOf } from '../../../tests/fixtures/pages.ts';
+import { getWidget } from '../../../widgets/index.ts';
+import type { GridPos, WidgetInstance } from '../../../widgets/restore.ts';
+import { docFromPage, LOCAL_ORIGIN, pageFromDoc, patchProps, setLayouts } from '../../shared/page-ydoc.ts';
+import {
+  align,
+  cloneWithNewIds,
+  distribute,
+  freeSpot,
+  nudge,
+  parseClipboard,
+  rewriteExpr,
+} from './commands.ts';
+import { DocModel } from './model.ts';
+import { useDesigner } from './store.ts';
+
+const text = getWidget('text')!;
+const block = getWidget('block')!;
+const button = getWidget('button')!;
+
+describe('paste id rewiring', () => {
+  function group(): WidgetInstance[] {
+    const b = instanceOf(block, 'box');
+    const t = instanceOf(text, 'title');
+    t.props.text = 'Hello {{ title.value }} and {{ outside.value }}';
+    const btn = instanceOf(button, 'go');
+    btn.props.text = { $expr: 'title.value + outside.value + state.title' };
+    btn.events = {
+      onClick: [
+        { type: 'refreshWidget', widget: 'title' },
+        { type: 'refreshWidget', widget: 'outside' },
+        { type: 'submitForm', form: 'box' },
+      ],
+    };
+    btn.hidden = { $expr: "box.hidden && 'title' == x.title" };
+    b.children = [t, btn];
+    return [b];
+  }
+
+  it('gives every widget a fresh valid id', () => {
+    const { widgets, map } = cloneWithNewIds(group());
+    expect(map.size).toBe(3);
+    const ids = [widgets[0]!.id, ...widgets[0]!.children!.map((c) => c.id)];
+    expect(new Set(ids).size).toBe(3);
+    for (const id of ids) {
+      expect(id).toMatch(/^[A-Za-z][A-Za-z0-9_-]{0,63}$/);
+      expect(['box', 'title', 'go']).not.toContain(id);
+    }
+  });
+
+  it('rewires bindings, templates and event targets inside the group, keeps outside ones', () => {
+    const { widgets, map } = cloneWithNewIds(group());
+    const [t, btn] = widgets[0]!.children!;
+    const T = map.get('title')!;
+    expect(t!.props.text).toBe(`Hello {{ ${T}.value }} and {{ outside.value }}`);
+    expect(btn!.props.text).toEqual({ $expr: `${T}.value + outside.value + state.title` });
+    expect(btn!.events!.onClick).toEqual([
+      { type: 'refreshWidget', widget: T },
+      { type: 'refreshWidget', widget: 'outside' },
+      { type: 'submitForm', form: map.get('box') },
+    ]);
+    // member names (x.title) and string literals inside expressions are not identifiers of widgets
+    expect(btn!.hidden).toEqual({ $expr: `${map.get('box')}.hidden && 'title' == x.title` });
+  });
+
+  it('does not touch the originals', () => {
+    const g = group();
+    const before = structuredClone(g);
+    cloneWithNewIds(g);
+    expect(g).toEqual(before);
+  });
+
+  it('rewriteExpr replaces whole identifiers only', () => {
+    const map = new Map([['w1', 'n1']]);
+    expect(rewriteExpr('w1 + w10 + a.w1 + w1.value', map)).toBe('n1 + w10 + a.w1 + n1.value');
+  });
+
+  it('clipboard text that is not ours is ignored', () => {
+    expect(parseClipboard('hello')).toBeUndefined();
+    expect(parseClipboard('{"tag":"x","widgets":[]}')).toBeUndefined();
+    expect(
+      parseClipboard(JSON.stringify({ tag: 'lowcode-widgets/v1', page: 'p', widgets: [] })),
+    ).toBeDefined();
+  });
+});
+
+describe('align and distribute', () => {
+  const pos: Record<string, GridPos> = {
+    a: { x: 2, y: 1, w: 4, h: 2 },
+    b: { x: 10, y: 5, w: 6, h: 4 },
+    c: { x: 5, y: 12, w: 2, h: 2 },
+  };
+  it('aligns edges and centres to the bounding box', () => {
+    expect(Object.values(align(pos, 'left')).map((p) => p.x)).toEqual([2, 2, 2]);
+    expect(Object.values(align(pos, 'right')).map((p) => p.x + p.w)).toEqual([16, 16, 16]);
+    expect(Object.values(align(pos, 'top')).map((p) => p.y)).toEqual([1, 1, 1]);
+    expect(Object.values(align(pos, 'bottom')).map((p) => p.y + p.h)).toEqual([14, 14, 14]);
+    expect(align(pos, 'hcenter')).toMatchObject({ a: { x: 7 }, b: { x: 6 }, c: { x: 8 } });
+    expect(align(pos, 'vcenter')).toMatchObject({ a: { y: 7 }, b: { y: 6 }, c: { y: 7 } });
+    // sizes never change
+    for (const [id, p] of Object.entries(align(pos, 'right')))
+      expect([p.w, p.h]).toEqual([pos[id]!.w, pos[id]!.h]);
+  });
+  it('a single widget is left as it is', () => {
+    expect(align({ a: pos.a! }, 'right')).toEqual({ a: pos.a });
+  });
+  it('distributes with equal gaps, ends fixed', () => {
+    const d = distribute(
+      { a: { x: 0, y: 0, w: 2, h: 1 }, b: { x: 3, y: 0, w: 4, h: 1 }, c: { x: 18, y: 0, w: 2, h: 1 } },
+      'h',
+    );
+    expect(d.a!.x).toBe(0);
+    expect(d.c!.x).toBe(18);
+    // gaps: (20 - 8) / 2 = 6 → b at 2 + 6 = 8
+    expect(d.b!.x).toBe(8);
+    const v = distribute(pos, 'v');
+    expect(v.a!.y).toBe(1);
+    expect(v.c!.y).toBe(12);
+    expect(v.b!.y).toBe(Math.round(1 + 2 + (13 - 8) / 2));
+  });
+  it('freeSpot moves a drop below what it would cover', () => {
+    const others = [
+      { x: 0, y: 0, w: 10, h: 4 },
+      { x: 5, y: 4, w: 10, h: 3 },
+    ];
+    expect(freeSpot({ x: 2, y: 1, w: 6, h: 2 }, others)).toEqual({ x: 2, y: 7, w: 6, h: 2 });
+    expect(freeSpot({ x: 20, y: 1, w: 6, h: 2 }, others)).toEqual({ x: 20, y: 1, w: 6, h: 2 });
+  });
+  it('nudge clamps inside the grid', () => {
+    expect(nudge({ a: { x: 0, y: 0, w: 4, h: 1 } }, -1, -1, 120).a).toEqual({ x: 0, y: 0, w: 4, h: 1 });
+    expect(nudge({ a: { x: 116, y: 0, w: 4, h: 1 } }, 1, 2, 120).a).toEqual({ x: 116, y: 2, w: 4, h: 1 });
+  });
+});
+
+describe('undo grouping', () => {
+  function setup() {
+    const page = emptyPage();
+    page.widgets = [instanceOf(text, 'a'), instanceOf(text, 'b', 6), instanceOf(text, 'c', 12)];
+    page.widgets[0]!.layout.pc.x = 10;
+    page.widgets[1]!.layout.pc.x = 30;
+    const doc = docFromPage(page);
+    const model = new DocModel(doc);
+    useDesigner.getState().setModel(model, 'page1');
+    return { doc, model, start: pageFromDoc(doc) };
+  }
+
+  it('a typing burst is one step', () => {
+    const { doc, start } = setup();
+    const st = useDesigner.getState();
+    for (const s of ['H', 'He', 'Hel', 'Hell', 'Hello']) st.applyWidgetPatch('a', { props: { text: s } });
+    expect(pageFromDoc(doc).widgets[0]!.props.text).toBe('Hello');
+    st.undo();
+    expect(pageFromDoc(doc)).toEqual(start);
+  });
+
+  it('discrete commands are separate steps, undone back to the start and redone', () => {
+    const { doc, start } = setup();
+    const st = useDesigner.getState();
+    st.select(['a', 'b', 'c']);
+    st.align('left');
+    const aligned = pageFromDoc(doc);
+    expect(aligned).not.toEqual(start);
+    expect(aligned.widgets.map((w) => w.layout.pc.x)).toEqual([0, 0, 0]);
+    st.select(['a']);
+    st.duplicate();
+    const duplicated = pageFromDoc(doc);
+    expect(duplicated.widgets).toHaveLength(4);
+    st.remove();
+    expect(pageFromDoc(doc).widgets).toHaveLength(3);
+    st.undo();
+    expect(pageFromDoc(doc)).toEqual(duplicated);
+    st.undo();
+    expect(pageFromDoc(doc)).toEqual(aligned);
+    st.undo();
+    expect(pageFromDoc(doc)).toEqual(start);
+    st.redo();
+    expect(pageFromDoc(doc)).toEqual(aligned);
+    st.redo();
+    expect(pageFromDoc(doc)).toEqual(duplicated);
+  });
+
+  it('remote changes are not undone', () => {
+    const { doc, model } = setup();
+    const st = useDesigner.getState();
+    st.applyWidgetPatch('a', { props: { text: 'mine' } });
+    doc.transact(() => patchProps(doc, 'b', { text: 'theirs' }, 'remote'), 'remote');
+    st.undo();
+    expect(model.get('a')!.props.text).not.toBe('mine');
+    expect(model.get('b')!.props.text).toBe('theirs');
+  });
+
+  it('paste of a copied group lands with new ids; cut removes', () => {
+    const { doc } = setup();
+    const st = useDesigner.getState();
+    st.select(['a', 'b']);
+    const data = st.copy()!;
+    const ids = st.paste(data);
+    expect(ids).toHaveLength(2);
+    expect(pageFromDoc(doc).widgets).toHaveLength(5);
+    const pasted = pageFromDoc(doc).widgets.find((w) => w.id === ids[0])!;
+    expect(pasted.layout.pc.x).toBe(12);
+    st.select(ids);
+    st.cut();
+    expect(pageFromDoc(doc).widgets).toHaveLength(3);
+  });
+
+  it('moving in mobile mode leaves the desktop position', () => {
+    const { doc } = setup();
+    const st = useDesigner.getState();
+    const pc = pageFromDoc(doc).widgets[0]!.layout.pc;
+    st.setMode('mobile');
+    st.setLayouts({ a: { x: 0, y: 0, w: 10, h: 4 } });
+    st.select(['a']);
+    st.nudge(3, 1);
+    const a = pageFromDoc(doc).widgets[0]!;
+    expect(a.layout.pc).toEqual(pc);
+    expect(a.layout.mobile).toMatchObject({ x: 3, y: 1 });
+    st.setMode('pc');
+  });
+
+  it('a remote layout change updates only the touched widget view', () => {
+    const { doc, model } = setup();
+    const before = { a: model.get('a'), b: model.get('b') };
+    setLayouts(doc, 'pc', { a: { x: 9, y: 9, w: 9, h: 9 } }, LOCAL_ORIGIN);
+    expect(model.get('a')).not.toBe(before.a);
+    expect(model.get('b')).toBe(before.b);
+    expect(Y.encodeStateAsUpdate(doc).length).toBeGreaterThan(0);
+  });
+});

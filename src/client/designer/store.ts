@@ -1,0 +1,352 @@
+/**
+ * The designer's zustand store: selection, mode, zoom, clipboard and UI state. Page content lives in
+ * the Y.Doc (see model.ts); every edit here is one local transaction the undo manager tracks.
+ */
+import { create } from 'zustand';
+import { getWidget } from '../../../widgets/index.ts';
+import {
+  DEFAULT_PAGE_LAYOUT,
+  type GridPos,
+  sizeToGrid,
+  type WidgetInstance,
+} from '../../../widgets/restore.ts';
+import {
+  insertWidgets,
+  LOCAL_ORIGIN,
+  type Mode,
+  moveWidget,
+  patchProps,
+  removeWidgets,
+  setLayouts,
+  setWidgetField,
+} from '../../shared/page-ydoc.ts';
+import {
+  type Align,
+  align as alignMath,
+  CLIPBOARD_KEY,
+  CLIPBOARD_TAG,
+  type ClipboardData,
+  cloneWithNewIds,
+  distribute as distributeMath,
+  newWidgetId,
+  nudge as nudgeMath,
+  offsetGroup,
+  parseClipboard,
+} from './commands.ts';
+import type { DocModel } from './model.ts';
+
+export type SaveState = 'saved' | 'saving' | 'dirty' | 'error' | 'invalid';
+
+export interface WidgetPatch {
+  props?: Record<string, unknown>;
+  events?: Record<string, unknown[]>;
+  name?: string;
+}
+
+interface DesignerState {
+  model: DocModel | null;
+  pageId: string;
+  selection: ReadonlySet<string>;
+  mode: Mode;
+  zoom: number;
+  /** The palette kind being dragged (HTML drag data is unreadable during dragover). */
+  draggingKind: string | null;
+  save: SaveState;
+  saveError: string;
+  canUndo: boolean;
+  canRedo: boolean;
+
+  setModel(model: DocModel | null, pageId?: string): void;
+  select(ids: string[], how?: 'replace' | 'toggle' | 'add'): void;
+  setMode(mode: Mode): void;
+  setZoom(zoom: number): void;
+  setDraggingKind(kind: string | null): void;
+  setSave(state: SaveState, error?: string): void;
+
+  applyWidgetPatch(id: string, patch: WidgetPatch): void;
+  setField(id: string, key: 'name' | 'hidden' | 'locked', value: unknown): void;
+  setLayouts(positions: Record<string, GridPos>, mode?: Mode): void;
+  /** Adds a widget; `others` are positions of siblings it pushed aside (same undo step). */
+  addWidget(
+    kind: string,
+    parent: string | null,
+    pos?: Partial<GridPos>,
+    index?: number,
+    others?: Record<string, GridPos>,
+  ): string | undefined;
+  move(id: string, parent: string | null, index: number): boolean;
+  remove(ids?: string[]): void;
+  copy(): ClipboardData | undefined;
+  cut(): void;
+  paste(data?: ClipboardData): string[];
+  duplicate(): string[];
+  nudge(dx: number, dy: number): void;
+  align(how: Align): void;
+  distribute(axis: 'h' | 'v'): void;
+  undo(): void;
+  redo(): void;
+  /** Ends the current undo step: the next edit starts a new one. */
+  breakStep(): void;
+}
+
+/** Columns of the grid a widget sits in for a mode (nested grids use the page's columns too). */
+export function colsOf(model: DocModel | null, mode: Mode): number {
+  const layout = model?.pageField<Record<Mode, { cols?: number }>>('layout');
+  return layout?.[mode]?.cols ?? DEFAULT_PAGE_LAYOUT[mode].cols;
+}
+
+/** Top-level selected ids (a widget whose ancestor is also selected is carried by that ancestor). */
+function topSelected(model: DocModel, selection: ReadonlySet<string>): string[] {
+  return [...selection].filter((id) => model.has(id) && !model.ancestors(id).some((a) => selection.has(a)));
+}
+
+function writeClipboard(data: ClipboardData) {
+  const text = JSON.stringify(data);
+  try {
+    localStorage.setItem(CLIPBOARD_KEY, text);
+  } catch {
+    // storage full or off: the system clipboard below may still hold it
+  }
+  try {
+    void navigator.clipboard?.writeText(text).catch(() => {});
+  } catch {
+    // no clipboard permission
+  }
+}
+
+export function readStoredClipboard(): ClipboardData | undefined {
+  try {
+    return parseClipboard(localStorage.getItem(CLIPBOARD_KEY));
+  } catch {
+    return undefined;
+  }
+}
+
+export const useDesigner = create<DesignerState>()((set, get) => {
+  const m = () => get().model;
+  const refreshUndo = () => {
+    const model = m();
+    set({ canUndo: !!model?.undo.canUndo(), canRedo: !!model?.undo.canRedo() });
+  };
+  /** One discrete command = one undo step. */
+  const step = (fn: (model: DocModel) => void) => {
+    const model = m();
+    if (!model) return;
+    model.undo.stopCapturing();
+    fn(model);
+    model.undo.stopCapturing();
+    refreshUndo();
+  };
+  const positionsOf = (ids: string[], mode: Mode) => {
+    const model = m()!;
+    const out: Record<string, GridPos> = {};
+    for (const id of ids) {
+      const v = model.get(id);
+      if (v && !v.locked) out[id] = { ...v.layout[mode] };
+    }
+    return out;
+  };
+
+  return {
+    model: null,
+    pageId: '',
+    selection: new Set(),
+    mode: 'pc',
+    zoom: 1,
+    draggingKind: null,
+    save: 'saved',
+    saveError: '',
+    canUndo: false,
+    canRedo: false,
+
+    setModel: (model, pageId = '') => {
+      get().model?.destroy();
+      if (model) {
+        model.undo.on('stack-item-added', refreshUndo);
+        model.undo.on('stack-item-popped', refreshUndo);
+      }
+      set({
+        model,
+        pageId,
+        selection: new Set(),
+        canUndo: false,
+        canRedo: false,
+        save: 'saved',
+        saveError: '',
+      });
+    },
+    select: (ids, how = 'replace') => {
+      const cur = get().selection;
+      let next: Set<string>;
+      if (how === 'replace') next = new Set(ids);
+      else if (how === 'add') next = new Set([...cur, ...ids]);
+      else {
+        next = new Set(cur);
+        for (const id of ids) {
+          if (next.has(id)) next.delete(id);
+          else next.add(id);
+        }
+      }
+      if (next.size === cur.size && [...next].every((id) => cur.has(id))) return;
+      set({ selection: next });
+    },
+    setMode: (mode) => set({ mode }),
+    setZoom: (zoom) => set({ zoom: Math.max(0.25, Math.min(2, zoom)) }),
+    setDraggingKind: (draggingKind) => set({ draggingKind }),
+    setSave: (save, saveError = '') => set({ save, saveError }),
+
+    applyWidgetPatch: (id, patch) => {
+      const model = m();
+      if (!model?.has(id)) return;
+      // Typing bursts merge through the undo manager's capture timeout: no stopCapturing here.
+      model.doc.transact(() => {
+        if (patch.props) patchProps(model.doc, id, patch.props);
+        if ('events' in patch) setWidgetField(model.doc, id, 'events', patch.events);
+        if ('name' in patch) setWidgetField(model.doc, id, 'name', patch.name || undefined);
+      }, LOCAL_ORIGIN);
+      refreshUndo();
+    },
+    setField: (id, key, value) => step((model) => setWidgetField(model.doc, id, key, value)),
+    setLayouts: (positions, mode) => step((model) => setLayouts(model.doc, mode ?? get().mode, positions)),
+    addWidget: (kind, parent, pos, index, others) => {
+      const model = m();
+      const def = getWidget(kind);
+      if (!model || !def) return undefined;
+      const layout =
+        model.pageField<Record<Mode, { cols: number; rowHeight: number; width?: number }>>('layout');
+      const size = (mode: Mode) =>
+        sizeToGrid(def.meta.size, { ...DEFAULT_PAGE_LAYOUT[mode], ...(layout?.[mode] ?? {}) });
+      const mode = get().mode;
+      const other: Mode = mode === 'pc' ? 'mobile' : 'pc';
+      // The other mode gets the widget below everything already there.
+      const bottom = model.children(parent).reduce((b, id) => {
+        const l = model.get(id)!.layout[other];
+        return Math.max(b, l.y + l.h);
+      }, 0);
+      const id = newWidgetId((x) => model.has(x));
+      const inst: WidgetInstance = {
+        id,
+        kind,
+        version: def.version,
+        props: structuredClone(def.defaults),
+        layout: {
+          [mode]: { x: 0, y: 0, ...size(mode), ...pos },
+          [other]: { x: 0, y: bottom, ...size(other) },
+        } as WidgetInstance['layout'],
+        ...(def.meta.container ? { children: [] } : {}),
+      };
+      step((mm) =>
+        mm.doc.transact(() => {
+          if (others && Object.keys(others).length) setLayouts(mm.doc, mode, others);
+          insertWidgets(mm.doc, [inst], parent, index);
+        }, LOCAL_ORIGIN),
+      );
+      set({ selection: new Set([id]) });
+      return id;
+    },
+    move: (id, parent, index) => {
+      let ok = false;
+      step((model) => {
+        ok = moveWidget(model.doc, id, parent, index);
+      });
+      return ok;
+    },
+    remove: (ids) => {
+      const model = m();
+      if (!model) return;
+      const list = (ids ?? topSelected(model, get().selection)).filter((id) => !model.get(id)?.locked);
+      if (!list.length) return;
+      step((mm) => removeWidgets(mm.doc, list));
+      set({ selection: new Set() });
+    },
+    copy: () => {
+      const model = m();
+      if (!model) return undefined;
+      const ids = topSelected(model, get().selection);
+      if (!ids.length) return undefined;
+      const data: ClipboardData = {
+        tag: CLIPBOARD_TAG,
+        page: get().pageId,
+        widgets: ids.map((id) => model.tree(id)!),
+      };
+      writeClipboard(data);
+      return data;
+    },
+    cut: () => {
+      if (get().copy()) get().remove();
+    },
+    paste: (data) => {
+      const model = m();
+      const clip = data ?? readStoredClipboard();
+      if (!model || !clip?.widgets.length) return [];
+      const { widgets } = cloneWithNewIds(clip.widgets, (x) => model.has(x));
+      // Into the single selected container, else at the root; offset when it lands on its original.
+      const sel = [...get().selection];
+      const target = sel.length === 1 && model.get(sel[0]!)?.container ? sel[0]! : null;
+      const placed = clip.page === get().pageId && target === null ? offsetGroup(widgets, 2, 2) : widgets;
+      step((mm) => insertWidgets(mm.doc, placed, target));
+      const ids = placed.map((w) => w.id);
+      set({ selection: new Set(ids) });
+      return ids;
+    },
+    duplicate: () => {
+      const model = m();
+      if (!model) return [];
+      const ids = topSelected(model, get().selection);
+      if (!ids.length) return [];
+      const out: string[] = [];
+      step((mm) => {
+        mm.doc.transact(() => {
+          // Each copy goes right after its original, in the same parent.
+          for (const id of ids) {
+            const v = model.get(id)!;
+            const { widgets } = cloneWithNewIds([model.tree(id)!], (x) => model.has(x));
+            const [copy] = offsetGroup(widgets, 2, 2);
+            const at = model.children(v.parent).indexOf(id) + 1;
+            insertWidgets(mm.doc, [copy!], v.parent, at);
+            out.push(copy!.id);
+          }
+        }, LOCAL_ORIGIN);
+      });
+      set({ selection: new Set(out) });
+      return out;
+    },
+    nudge: (dx, dy) => {
+      const model = m();
+      if (!model) return;
+      const mode = get().mode;
+      const pos = positionsOf([...get().selection], mode);
+      if (!Object.keys(pos).length) return;
+      // Consecutive key presses within the capture timeout are one step, like a drag.
+      model.doc.transact(
+        () => setLayouts(model.doc, mode, nudgeMath(pos, dx, dy, colsOf(model, mode))),
+        LOCAL_ORIGIN,
+      );
+      refreshUndo();
+    },
+    align: (how) => {
+      const mode = get().mode;
+      step((model) => setLayouts(model.doc, mode, alignMath(positionsOf([...get().selection], mode), how)));
+    },
+    distribute: (axis) => {
+      const mode = get().mode;
+      step((model) =>
+        setLayouts(model.doc, mode, distributeMath(positionsOf([...get().selection], mode), axis)),
+      );
+    },
+    undo: () => {
+      const model = m();
+      if (!model) return;
+      model.undo.stopCapturing();
+      model.undo.undo();
+      refreshUndo();
+    },
+    redo: () => {
+      const model = m();
+      if (!model) return;
+      model.undo.redo();
+      refreshUndo();
+    },
+    breakStep: () => m()?.undo.stopCapturing(),
+  };
+});

@@ -1,0 +1,300 @@
+/**
+ * The page designer as a builder uses it: open a new page, drag a widget of every category onto the
+ * canvas and one into a container, edit properties, multi-select and align, copy/paste, undo back to
+ * the start and redo, move a widget in mobile mode only, save, reload, publish, open the preview.
+ */
+import { type APIRequestContext, expect, type Locator, type Page, test } from '@playwright/test';
+import { ADMIN, DESKTOP, shot } from './helpers.ts';
+
+interface Env {
+  token: string;
+  project: string;
+}
+
+async function api<T>(request: APIRequestContext, env: Env | null, url: string, data?: unknown): Promise<T> {
+  const headers = env ? { token: env.token } : undefined;
+  const res =
+    data === undefined ? await request.get(url, { headers }) : await request.post(url, { headers, data });
+  const body = (await res.json()) as { error: number; msg?: string; data: T };
+  expect(body.error, `${url}: ${body.msg}`).toBe(0);
+  return body.data;
+}
+
+async function setup(request: APIRequestContext): Promise<Env> {
+  const login = await api<{ token: string }>(request, null, '/api/common/user/login', ADMIN);
+  const env = { token: login.token, project: '' };
+  const projects = await api<{ _id: string }[]>(request, env, '/api/common/project/list');
+  env.project =
+    projects[0]?._id ??
+    (await api<{ _id: string }>(request, env, '/api/common/project/create', { name: 'Designer e2e' }))._id;
+  return env;
+}
+
+async function newPage(request: APIRequestContext, env: Env, name: string): Promise<string> {
+  const page = await api<{ _id: string }>(request, env, `/api/admin/page/${env.project}/create`, { name });
+  return page._id;
+}
+
+async function openDesigner(page: Page, env: Env, pageId: string): Promise<void> {
+  await page.addInitScript(
+    ([token, project]) => {
+      localStorage.setItem('token', token!);
+      localStorage.setItem('lc_project', project!);
+      localStorage.setItem('lc_mode', 'dev');
+      localStorage.setItem('lang', 'en');
+    },
+    [env.token, env.project],
+  );
+  await page.goto(`/dev/design/${pageId}?project=${env.project}`);
+  await expect(page.getByTestId('designer')).toBeVisible();
+}
+
+const canvas = (page: Page) => page.getByTestId('canvas');
+const items = (page: Page) => canvas(page).locator('.dz-item');
+
+/** Drags a palette tile onto a grid at a point (relative to the grid element). */
+async function dropKind(page: Page, kind: string, target: Locator, x: number, y: number): Promise<void> {
+  const tile = page.getByTestId(`palette-${kind}`);
+  await tile.scrollIntoViewIfNeeded();
+  await tile.dragTo(target, { targetPosition: { x, y } });
+}
+
+/** Ids and grid positions of every widget on the canvas, in DOM order. */
+async function snapshot(page: Page): Promise<string[]> {
+  return items(page).evaluateAll((els) =>
+    els.map(
+      (e) =>
+        `${(e as HTMLElement).dataset.wid}:${(e as HTMLElement).dataset.kind}@${(e as HTMLElement).style.transform}/${(e as HTMLElement).style.width}x${(e as HTMLElement).style.height}`,
+    ),
+  );
+}
+
+/** The inspector's number field of a layout coordinate. */
+const coord = (page: Page, k: 'x' | 'y' | 'w' | 'h') =>
+  page.locator(`input[data-testid="inspector-${k}"], [data-testid="inspector-${k}"] input`);
+
+async function inspectorPos(page: Page): Promise<{ x: string; y: string }> {
+  return { x: await coord(page, 'x').inputValue(), y: await coord(page, 'y').inputValue() };
+}
+
+async function pressUntilDisabled(page: Page, testId: string): Promise<number> {
+  const button = page.getByTestId(testId);
+  let n = 0;
+  while (await button.isEnabled()) {
+    await button.click();
+    n++;
+    expect(n).toBeLessThan(100);
+  }
+  return n;
+}
+
+const ONE_PER_CATEGORY = [
+  'text',
+  'table',
+  'chart-pie',
+  'textbox',
+  'block',
+  'print-table',
+  'qrcode',
+  'simple-table',
+];
+
+test.describe('designer', () => {
+  test.use({ viewport: DESKTOP });
+
+  test('drag, edit, align, copy/paste, undo/redo, mobile, save, publish, preview', async ({
+    page,
+    request,
+    context,
+  }) => {
+    // A long walk through the whole screen: allow for a shared, slow machine.
+    test.setTimeout(300_000);
+    const env = await setup(request);
+    const pageId = await newPage(request, env, 'Designer e2e');
+    await openDesigner(page, env, pageId);
+    await expect(page.getByTestId('save-state')).toHaveAttribute('data-state', 'saved');
+    const start = await snapshot(page);
+    expect(start).toEqual([]);
+
+    // One widget of every category onto the page grid; a button into the block container's own grid.
+    const grid = canvas(page).locator('.dz-grid-d0').first();
+    for (const [i, kind] of ONE_PER_CATEGORY.entries()) {
+      await dropKind(page, kind, grid, 320, 20 + i * 10);
+      await expect(canvas(page).locator(`.dz-item[data-kind="${kind}"]`)).toHaveCount(1);
+      if (kind === 'block') {
+        const nested = canvas(page).locator('.dz-item[data-kind="block"] .dz-nested .dz-grid');
+        await dropKind(page, 'button', nested, 100, 20);
+        await expect(nested.locator('.dz-item[data-kind="button"]')).toHaveCount(1);
+      }
+    }
+    await expect(items(page)).toHaveCount(ONE_PER_CATEGORY.length + 1);
+    await shot(page, 'designer-dropped');
+
+    // Edit properties: the name, and the props through the JSON editor (schema-checked).
+    const text = canvas(page).locator('.dz-item[data-kind="text"]');
+    await text.scrollIntoViewIfNeeded();
+    await text.click();
+    await page.getByTestId('inspector-name').fill('Greeting');
+    await expect(text.locator('.dz-tag')).toHaveText('Greeting');
+    const json = page.getByTestId('props-json');
+    const props = JSON.parse(await json.inputValue()) as Record<string, unknown>;
+    await json.fill(JSON.stringify({ ...props, fontSize: 'huge' }));
+    await page.getByTestId('props-json-apply').click();
+    await expect(page.getByTestId('props-json-errors')).toBeVisible();
+    await json.fill(JSON.stringify({ ...props, text: 'Hello designer', fontSize: 20 }));
+    await page.getByTestId('props-json-apply').click();
+    await expect(page.getByTestId('props-json-errors')).toHaveCount(0);
+    await expect(text).toContainText('Hello designer');
+
+    // Multi-select (click + shift-click) and align left.
+    const qr = canvas(page).locator('.dz-item[data-kind="qrcode"]');
+    const pie = canvas(page).locator('.dz-item[data-kind="chart-pie"]');
+    await qr.click();
+    await pie.click({ modifiers: ['Shift'] });
+    await expect(page.getByTestId('inspector')).toContainText('2 widgets selected');
+    await page.getByTestId('align-left').click();
+    await pie.click();
+    const pieX = (await inspectorPos(page)).x;
+    await qr.click();
+    expect((await inspectorPos(page)).x).toBe(pieX);
+    await shot(page, 'designer-aligned');
+
+    // Copy and paste the two (selected again with a box drawn from the empty canvas).
+    await qr.click();
+    await pie.click({ modifiers: ['Shift'] });
+    await page.keyboard.press('Control+c');
+    await page.keyboard.press('Control+v');
+    await expect(canvas(page).locator('.dz-item[data-kind="qrcode"]')).toHaveCount(2);
+    await expect(canvas(page).locator('.dz-item[data-kind="chart-pie"]')).toHaveCount(2);
+    const full = await snapshot(page);
+
+    // Undo everything back to the empty page, then redo all of it.
+    const undos = await pressUntilDisabled(page, 'undo');
+    expect(undos).toBeGreaterThan(10);
+    await expect(items(page)).toHaveCount(0);
+    expect(await snapshot(page)).toEqual(start);
+    await pressUntilDisabled(page, 'redo');
+    await expect(items(page)).toHaveCount(full.length);
+    expect(await snapshot(page)).toEqual(full);
+
+    // Mobile: move the text widget there; its desktop position stays.
+    await text.click();
+    const pcPos = await inspectorPos(page);
+    await page.getByTestId('mode-switch').getByText('Mobile').click();
+    await expect(canvas(page)).toHaveClass(/dz-mode-mobile/);
+    await text.click();
+    const mobileBefore = await inspectorPos(page);
+    await page.keyboard.press('ArrowDown');
+    await page.keyboard.press('ArrowDown');
+    await page.keyboard.press('ArrowRight');
+    await expect(coord(page, 'y')).toHaveValue(String(Number(mobileBefore.y) + 2));
+    await expect(coord(page, 'x')).toHaveValue(String(Number(mobileBefore.x) + 1));
+    await shot(page, 'designer-mobile');
+    await page.getByTestId('mode-switch').getByText('Desktop').click();
+    await text.click();
+    expect(await inspectorPos(page)).toEqual(pcPos);
+
+    // Saved by autosave; a reload shows the same page.
+    await expect(page.getByTestId('save-state')).toHaveAttribute('data-state', 'saved');
+    const saved = await snapshot(page);
+    await page.reload();
+    await expect(page.getByTestId('designer')).toBeVisible();
+    await expect(items(page)).toHaveCount(saved.length);
+    expect(await snapshot(page)).toEqual(saved);
+    await expect(canvas(page).locator('.dz-item[data-kind="text"]')).toContainText('Hello designer');
+    await shot(page, 'designer-reloaded');
+
+    // Publish with a note; the version list shows it.
+    await page.getByTestId('publish').click();
+    await page.getByTestId('publish-note').fill('first cut');
+    await page.locator('.ant-modal:visible .ant-btn-primary').click();
+    await expect(page.getByText('Published as version 1')).toBeVisible();
+    const published = await snapshot(page);
+
+    // A later edit, then the version list restores the published version into the draft.
+    // The pasted copy lies over its original: pick the one on top.
+    await canvas(page).locator('.dz-item[data-kind="qrcode"]').last().click();
+    await page.keyboard.press('Delete');
+    await expect(items(page)).toHaveCount(published.length - 1);
+    await expect(page.getByTestId('save-state')).toHaveAttribute('data-state', 'saved');
+    await page.getByTestId('versions').click();
+    await expect(page.getByTestId('version-1')).toContainText('first cut');
+    await shot(page, 'designer-versions');
+    await page.getByTestId('version-1').getByRole('button', { name: 'Restore' }).click();
+    await expect(page.getByText('Version 1 restored to the draft')).toBeVisible();
+    await expect(items(page)).toHaveCount(published.length);
+    expect(await snapshot(page)).toEqual(published);
+
+    // The preview opens for reviewers in a new tab.
+    const [preview] = await Promise.all([
+      context.waitForEvent('page'),
+      page.getByTestId('preview-link').click(),
+    ]);
+    await preview.waitForLoadState();
+    expect(preview.url()).toContain(`/dev/preview?page=${pageId}&project=${env.project}`);
+  });
+
+  test('layers, box select, keyboard commands and paste into another page', async ({ page, request }) => {
+    const env = await setup(request);
+    const first = await newPage(request, env, 'Designer layers');
+    const second = await newPage(request, env, 'Designer paste target');
+    await openDesigner(page, env, first);
+    const grid = canvas(page).locator('.dz-grid-d0').first();
+    await dropKind(page, 'text', grid, 120, 30);
+    await dropKind(page, 'button', grid, 120, 120);
+    await dropKind(page, 'qrcode', grid, 120, 220);
+    await expect(items(page)).toHaveCount(3);
+
+    // Box select from the empty right side of the page across all three.
+    const box = (await canvas(page).boundingBox())!;
+    await page.mouse.move(box.x + 600, box.y + 5);
+    await page.mouse.down();
+    await page.mouse.move(box.x + 300, box.y + 200, { steps: 5 });
+    await page.mouse.move(box.x + 20, box.y + 400, { steps: 5 });
+    await page.mouse.up();
+    await expect(page.getByTestId('inspector')).toContainText('3 widgets selected');
+
+    // Duplicate (Ctrl+D), delete (Delete), undo brings it back.
+    await page.keyboard.press('Control+d');
+    await expect(items(page)).toHaveCount(6);
+    await page.keyboard.press('Delete');
+    await expect(items(page)).toHaveCount(3);
+    await page.keyboard.press('Control+z');
+    await expect(items(page)).toHaveCount(6);
+    await page.keyboard.press('Control+z');
+    await expect(items(page)).toHaveCount(3);
+
+    // Layers: rename, hide and lock from the outline; the help popover lists the shortcuts.
+    await page.getByRole('tab', { name: 'Layers' }).click();
+    const textId = await canvas(page).locator('.dz-item[data-kind="text"]').getAttribute('data-wid');
+    const layer = page.getByTestId(`layer-${textId}`);
+    await layer.locator('.dz-layer-title').dblclick();
+    await page.getByTestId('layer-rename').fill('Heading');
+    await page.getByTestId('layer-rename').press('Enter');
+    await expect(layer).toContainText('Heading');
+    await layer.getByRole('button', { name: 'Lock' }).click();
+    await expect(canvas(page).locator(`.dz-item[data-wid="${textId}"]`)).toHaveClass(/static/);
+    await layer.getByRole('button', { name: 'Hide' }).click();
+    await expect(layer.getByRole('button', { name: 'Show' })).toBeVisible();
+    await page.getByTestId('help').click();
+    await expect(page.getByTestId('shortcut-help')).toContainText('Ctrl+D');
+    await shot(page, 'designer-layers');
+    await page.keyboard.press('Escape');
+
+    // Copy two widgets here, paste them into the second page.
+    await page.getByRole('tab', { name: 'Widgets' }).click();
+    await canvas(page).locator('.dz-item[data-kind="button"]').click();
+    await canvas(page)
+      .locator('.dz-item[data-kind="qrcode"]')
+      .click({ modifiers: ['Control'] });
+    await page.keyboard.press('Control+c');
+    await expect(page.getByTestId('save-state')).toHaveAttribute('data-state', 'saved');
+    await page.goto(`/dev/design/${second}?project=${env.project}`);
+    await expect(page.getByTestId('designer')).toBeVisible();
+    await expect(items(page)).toHaveCount(0);
+    await page.keyboard.press('Control+v');
+    await expect(items(page)).toHaveCount(2);
+    await expect(canvas(page).locator('.dz-item[data-kind="qrcode"]')).toHaveCount(1);
+    await expect(page.getByTestId('save-state')).toHaveAttribute('data-state', 'saved');
+  });
+});
