@@ -58,6 +58,20 @@ describe.each(dialects)('menus on %s', (dialect) => {
     // A changed value is checked; the entry keeps its old one.
     expect((await post(`/${ok.data._id}/update`, { value: theirs })).error).toBe(1400);
     expect((await list()).find((m) => m._id === ok.data._id)?._value).toBe(mine);
+    // The table's code names it too (the data calls take id or code), but only in its own project.
+    const code = (
+      await call<{ _code: string }[]>(t.app, 'GET', `/api/admin/project/${pid}/entity`, {
+        token: owner.token,
+      })
+    ).data.find((e) => (e as unknown as { _id: string })._id === mine)!._code;
+    expect((await post('/create', { type: 'table', name: 'By code', value: code })).error).toBe(0);
+    const foreignCode = (
+      await call<{ _id: string; _code: string }[]>(t.app, 'GET', `/api/admin/project/${otherPid}/entity`, {
+        token: owner.token,
+      })
+    ).data.find((e) => e._id === theirs)!._code;
+    if (foreignCode !== code)
+      expect((await post('/create', { type: 'table', name: 'X', value: foreignCode })).error).toBe(1400);
   });
 
   it('a page entry picks a page; a rename is not blocked by a target removed since', async () => {

@@ -73,7 +73,10 @@ export async function checkParent(
   }
 }
 
-/** A table-type entry's value is a data table of this project, a page-type entry's a custom page. */
+/**
+ * A table-type entry's value is a data table of this project (its id or its code, as the data calls
+ * accept either), a page-type entry's a custom page.
+ */
 export async function checkValue(
   db: Kysely<DB>,
   projectId: string,
@@ -85,7 +88,7 @@ export async function checkValue(
     const entity = await db
       .selectFrom('data_entities')
       .select('id')
-      .where('id', '=', value)
+      .where((eb) => eb.or([eb('id', '=', value), eb('code', '=', value)]))
       .where('project_id', '=', projectId)
       .executeTakeFirst();
     if (!entity) fail(E.ENTITY_NOT_FOUND, 'value: not a data table of this project');

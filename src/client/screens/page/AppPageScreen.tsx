@@ -6,12 +6,12 @@
 import { useEffect, useMemo } from 'react';
 import { useParams, useSearchParams } from 'react-router';
 import { ModalStack, PageView, useProjectSetup } from '../../runtime/PageView.tsx';
-import { pageParams, viewMode } from './view-mode.ts';
+import { pageParams, useViewMode } from './view-mode.ts';
 
 export function AppPage({ print }: { print: boolean }) {
   const { project = '', page = '' } = useParams();
   const [search] = useSearchParams();
-  const mode = viewMode(search);
+  const mode = useViewMode(search);
   const key = search.toString();
   // biome-ignore lint/correctness/useExhaustiveDependencies: the query string is the params' identity
   const params = useMemo(() => pageParams(search), [key]);

@@ -5,14 +5,14 @@ import { useTranslation } from 'react-i18next';
 import { useParams, useSearchParams } from 'react-router';
 import { ModalStack, PageView, useProjectSetup } from '../../runtime/PageView.tsx';
 import { useWorkbench } from '../../stores/workbench.ts';
-import { pageParams, viewMode } from './view-mode.ts';
+import { pageParams, useViewMode } from './view-mode.ts';
 
 export default function PageScreen({ display = false }: { display?: boolean }) {
   const { id = '' } = useParams();
   const [search] = useSearchParams();
   const { t } = useTranslation();
   const project = useWorkbench((s) => s.projectId);
-  const mode = viewMode(search);
+  const mode = useViewMode(search);
   const key = search.toString();
   // biome-ignore lint/correctness/useExhaustiveDependencies: the query string is the params' identity
   const params = useMemo(() => pageParams(search), [key]);

@@ -8,7 +8,7 @@ import { useTranslation } from 'react-i18next';
 import { useSearchParams } from 'react-router';
 import { ModalStack, PageView, useProjectSetup } from '../../runtime/PageView.tsx';
 import { useWorkbench } from '../../stores/workbench.ts';
-import { pageParams, viewMode } from './view-mode.ts';
+import { pageParams, useViewMode } from './view-mode.ts';
 
 export default function PreviewScreen() {
   const [search, setSearch] = useSearchParams();
@@ -16,7 +16,7 @@ export default function PreviewScreen() {
   const stored = useWorkbench((s) => s.projectId);
   const project = search.get('project') || stored || '';
   const page = search.get('page') || '';
-  const mode = viewMode(search);
+  const mode = useViewMode(search);
   const key = search.toString();
   // biome-ignore lint/correctness/useExhaustiveDependencies: the query string is the params' identity
   const params = useMemo(() => pageParams(search), [key]);

@@ -1,16 +1,11 @@
-/** The page mode (pc / mobile): `?mode=` wins, else the stored choice, else pc. */
+/** The page mode (pc / mobile): `?mode=` wins, else the shell's screen mode (toolbar switch, stored). */
 import type { PageMode } from '../../runtime/PageRenderer.tsx';
+import { useShell } from '../../stores/shell.ts';
 
-export const VIEW_MODE_KEY = 'lc_view_mode';
-
-export function viewMode(search: URLSearchParams): PageMode {
+export function useViewMode(search: URLSearchParams): PageMode {
+  const stored = useShell((s) => s.screenMode);
   const q = search.get('mode');
-  if (q === 'mobile' || q === 'pc') return q;
-  try {
-    return globalThis.localStorage?.getItem(VIEW_MODE_KEY) === 'mobile' ? 'mobile' : 'pc';
-  } catch {
-    return 'pc';
-  }
+  return q === 'mobile' || q === 'pc' ? q : stored;
 }
 
 /** Route query parameters as page `params` (the reserved `mode`, `page` and `project` left out). */
