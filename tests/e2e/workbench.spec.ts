@@ -264,10 +264,17 @@ test('a long page is drawn by the virtual list', async ({ page, request }) => {
   // Sorted by N on the server, the page's last row is 499.
   await grid.locator('.ant-table-thead th', { hasText: /^N$/ }).click();
   await expect(grid.getByTestId('cell-n').first()).toHaveText('0');
-  await grid.locator('.ant-table-tbody-virtual-holder').evaluate((el) => {
-    el.scrollTop = el.scrollHeight;
-  });
-  await expect(grid.getByTestId('cell-name').filter({ hasText: /^Item 499$/ })).toBeVisible();
+  // Scroll to the end (again while the sorted page may still be re-rendering the list).
+  const last = grid.getByTestId('cell-name').filter({ hasText: /^Item 499$/ });
+  await expect
+    .poll(async () => {
+      await grid.locator('.ant-table-tbody-virtual-holder').evaluate((el) => {
+        el.scrollTop = el.scrollHeight;
+      });
+      return last.count();
+    })
+    .toBeGreaterThan(0);
+  await expect(last).toBeVisible();
   await shot(page, 'workbench-grid-virtual');
 
   // Bulk delete two rows.

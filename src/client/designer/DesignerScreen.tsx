@@ -1,6 +1,8 @@
 /**
- * The designer route (/dev/design/:page): opens the draft (migrated and restored, broken widgets
- * marked), builds the Y.Doc, and lays out palette + layers, canvas, inspector; autosaves the draft.
+ * The designer route (/dev/design/:page): joins the page's co-editing document (the server starts it
+ * from the saved draft, migrated and restored, so every editor gets the same content), and lays out
+ * palette + layers, canvas, inspector; autosaves the draft. Rights come from the server: a reviewer,
+ * an expired project or a demoted builder turns the designer read-only.
  */
 import { Alert, Button, Result, Spin, Tabs } from 'antd';
 import { useCallback, useEffect, useRef, useState } from 'react';
@@ -9,11 +11,16 @@ import { useParams, useSearchParams } from 'react-router';
 import * as Y from 'yjs';
 import { loadPage } from '../../../widgets/index.ts';
 import type { PageIssue } from '../../../widgets/validate.ts';
-import { applyPageToDoc } from '../../shared/page-ydoc.ts';
+import { displayName } from '../../shared/validation.ts';
 import { designerPages } from '../api/designer-pages.ts';
+import { getToken } from '../api/storage.ts';
+import { useSession } from '../stores/session.ts';
 import { useWorkbench } from '../stores/workbench.ts';
 import { type Autosave, startAutosave } from './autosave.ts';
 import { Canvas } from './Canvas.tsx';
+import { PresenceBar } from './collab/PresenceBar.tsx';
+import { CollabSession, type CollabStatus } from './collab/session.ts';
+import { useCollab } from './collab/use-collab.ts';
 import { Inspector } from './Inspector.tsx';
 import { Layers } from './Layers.tsx';
 import { DocModel } from './model.ts';
@@ -22,6 +29,28 @@ import { useShortcuts } from './shortcuts.ts';
 import { useDesigner } from './store.ts';
 import { Toolbar } from './Toolbar.tsx';
 import './designer.css';
+
+/** Statuses after which the session will not come back by itself. */
+const FINAL: ReadonlySet<CollabStatus> = new Set(['signedOut', 'denied', 'removed']);
+/** How long to wait for the first sync before offering a retry. */
+const SYNC_TIMEOUT_MS = 20_000;
+
+function firstSync(session: CollabSession): Promise<void> {
+  return new Promise((resolve, reject) => {
+    const timer = setTimeout(() => stop(new Error('timeout')), SYNC_TIMEOUT_MS);
+    const unsubscribe = session.subscribe(() => {
+      const s = session.snapshot();
+      if (FINAL.has(s.status)) stop(new Error(s.status));
+    });
+    function stop(err?: Error) {
+      clearTimeout(timer);
+      unsubscribe();
+      if (err) reject(err);
+      else resolve();
+    }
+    void session.whenSynced().then(() => stop());
+  });
+}
 
 export default function DesignerScreen() {
   const { t } = useTranslation();
@@ -33,26 +62,42 @@ export default function DesignerScreen() {
   const [name, setName] = useState('');
   const [issues, setIssues] = useState<PageIssue[]>([]);
   const [error, setError] = useState<string | null>(null);
+  const [session, setSession] = useState<CollabSession | null>(null);
   const autosave = useRef<Autosave | null>(null);
+  const collab = useCollab(session);
 
   const open = useCallback(async () => {
     autosave.current?.stop();
+    autosave.current = null;
     useDesigner.getState().setModel(null);
+    useDesigner.getState().setReadOnly(false);
     setError(null);
+    setSession((old) => {
+      old?.destroy();
+      return null;
+    });
+    let joined: CollabSession | null = null;
     try {
       const draft = await designerPages.draft(project, pageId);
-      const { page, issues } = loadPage(draft.document);
-      const doc = new Y.Doc();
-      applyPageToDoc(doc, page);
-      const m = new DocModel(doc);
+      setName(draft.name);
+      setIssues(loadPage(draft.document).issues);
+      const user = useSession.getState().user;
+      joined = new CollabSession(new Y.Doc(), {
+        project,
+        page: pageId,
+        token: getToken() ?? '',
+        user: { id: user?._id ?? '', name: user ? displayName(user) : '' },
+      });
+      setSession(joined);
+      await firstSync(joined);
+      const m = new DocModel(joined.doc);
       useDesigner.getState().setModel(m, pageId);
       autosave.current = startAutosave(m, project, pageId);
-      setName(draft.name);
-      setIssues(issues);
     } catch (e) {
-      setError(e instanceof Error ? e.message : String(e));
+      const msg = e instanceof Error ? e.message : String(e);
+      setError(msg === 'timeout' || FINAL.has(msg as CollabStatus) ? t(`designer.collabFailed.${msg}`) : msg);
     }
-  }, [project, pageId]);
+  }, [project, pageId, t]);
 
   useEffect(() => {
     void open();
@@ -63,8 +108,31 @@ export default function DesignerScreen() {
       const a = autosave.current;
       void a?.flush().finally(() => a.stop());
       useDesigner.getState().setModel(null);
+      setSession((old) => {
+        old?.destroy();
+        return null;
+      });
     };
   }, [open]);
+
+  // The server's word on rights: read-only stops edits here and stops saving drafts.
+  const readOnly = collab.readOnly || FINAL.has(collab.status);
+  useEffect(() => {
+    useDesigner.getState().setReadOnly(readOnly);
+    if (readOnly) {
+      autosave.current?.stop();
+      autosave.current = null;
+    }
+  }, [readOnly]);
+
+  // Share this user's selection with the others.
+  useEffect(() => {
+    if (!session) return;
+    session.setSelection([...useDesigner.getState().selection]);
+    return useDesigner.subscribe((s, prev) => {
+      if (s.selection !== prev.selection) session.setSelection([...s.selection]);
+    });
+  }, [session]);
 
   const onSaveKey = useCallback((e: KeyboardEvent) => {
     if ((e.ctrlKey || e.metaKey) && e.key.toLowerCase() === 's') {
@@ -95,7 +163,11 @@ export default function DesignerScreen() {
         name={name}
         flush={() => autosave.current?.flush() ?? Promise.resolve()}
         reload={open}
+        extra={<PresenceBar state={collab} />}
       />
+      {FINAL.has(collab.status) ? (
+        <Alert type="error" showIcon banner message={t(`designer.collabFailed.${collab.status}`)} />
+      ) : null}
       {issues.length ? (
         <Alert
           type="warning"
@@ -124,7 +196,7 @@ export default function DesignerScreen() {
           <Canvas />
         </main>
         <aside className="dz-right">
-          <Inspector />
+          <Inspector project={project} />
         </aside>
       </div>
     </div>

@@ -4,12 +4,52 @@
  * The schema-generated property panel plugs in here through `applyWidgetPatch`.
  */
 import { Alert, Button, Empty, Form, Input, InputNumber, Space, Switch, Typography } from 'antd';
-import { useCallback, useEffect, useState, useSyncExternalStore } from 'react';
+import { useCallback, useEffect, useMemo, useState, useSyncExternalStore } from 'react';
 import { useTranslation } from 'react-i18next';
-import { getWidget, pageValidator } from '../../../widgets/index.ts';
+import { pageValidator } from '../../../widgets/index.ts';
 import type { GridPos } from '../../../widgets/restore.ts';
-import type { WidgetView } from './model.ts';
+import type { DocModel, WidgetView } from './model.ts';
+import { PagePanel, PropertyPanel } from './panel/index.ts';
 import { useDesigner } from './store.ts';
+
+/** Every widget as a target for bindings and actions (re-read when widgets change). */
+function useWidgetTargets(model: DocModel | null) {
+  const revision = useSyncExternalStore(
+    useCallback((l) => model?.subscribeAny(l) ?? (() => {}), [model]),
+    () => model?.revision ?? 0,
+  );
+  // biome-ignore lint/correctness/useExhaustiveDependencies: revision marks a change of the model's widgets
+  return useMemo(
+    () => (model?.list() ?? []).map((w) => ({ id: w.id, name: w.name, kind: w.kind })),
+    [model, revision],
+  );
+}
+
+/** The page settings shown when nothing is selected. */
+function PageSettings(props: { model: DocModel; project: string; readOnly: boolean }) {
+  const { model } = props;
+  const version = useSyncExternalStore(
+    useCallback((l) => model.subscribePage(l), [model]),
+    () => model.getPageVersion(),
+  );
+  // biome-ignore lint/correctness/useExhaustiveDependencies: version marks a change of the page settings
+  const page = useMemo(() => {
+    const { widgets: _w, ...rest } = model.page();
+    return rest;
+  }, [model, version]);
+  return (
+    <fieldset disabled={props.readOnly} className="dz-fieldset">
+      <PagePanel
+        page={page}
+        project={props.project}
+        onChange={(patch) => {
+          const st = useDesigner.getState();
+          st.applyPagePatch(patch);
+        }}
+      />
+    </fieldset>
+  );
+}
 
 function useSelectedWidget(): WidgetView | undefined {
   const model = useDesigner((s) => s.model);
@@ -109,22 +149,28 @@ function JsonProps(props: { widget: WidgetView }) {
   );
 }
 
-export function Inspector() {
-  const { t, i18n } = useTranslation();
+export function Inspector(props: { project: string }) {
+  const { t } = useTranslation();
   const widget = useSelectedWidget();
+  const model = useDesigner((s) => s.model);
   const mode = useDesigner((s) => s.mode);
   const count = useDesigner((s) => s.selection.size);
+  const readOnly = useDesigner((s) => s.readOnly);
+  const targets = useWidgetTargets(model);
   if (!widget)
     return (
       <div className="dz-inspector" data-testid="inspector">
-        <Empty
-          image={Empty.PRESENTED_IMAGE_SIMPLE}
-          description={count > 1 ? t('designer.multiSelected', { count }) : t('designer.nothingSelected')}
-        />
+        {count > 1 ? (
+          <Empty image={Empty.PRESENTED_IMAGE_SIMPLE} description={t('designer.multiSelected', { count })} />
+        ) : model ? (
+          <>
+            <Typography.Text type="secondary">{t('designer.nothingSelected')}</Typography.Text>
+            <PageSettings model={model} project={props.project} readOnly={readOnly} />
+          </>
+        ) : null}
       </div>
     );
   const st = useDesigner.getState();
-  const def = getWidget(widget.kind);
   const pos = widget.layout[mode];
   const setPos = (k: keyof GridPos, v: number | null) => {
     if (v === null || !Number.isFinite(v)) return;
@@ -132,58 +178,51 @@ export function Inspector() {
   };
   return (
     <div className="dz-inspector" data-testid="inspector">
-      <Typography.Text strong>
-        {def?.meta.title[i18n.language === 'zh' ? 'zh' : 'en'] ?? widget.kind}{' '}
-        <Typography.Text type="secondary" code>
-          {widget.id}
-        </Typography.Text>
-      </Typography.Text>
-      {widget.broken ? <Alert type="warning" showIcon message={widget.brokenReason} /> : null}
-      <Form layout="vertical" size="small">
-        <Form.Item label={t('designer.name')}>
-          <Input
-            value={widget.name ?? ''}
-            data-testid="inspector-name"
-            onChange={(e) => st.applyWidgetPatch(widget.id, { name: e.target.value || undefined })}
-            onBlur={() => st.breakStep()}
-          />
-        </Form.Item>
-        <Form.Item label={t(mode === 'pc' ? 'designer.layoutPc' : 'designer.layoutMobile')}>
-          <Space wrap>
-            {(['x', 'y', 'w', 'h'] as const).map((k) => (
-              <InputNumber
-                key={k}
-                prefix={k}
-                min={k === 'w' || k === 'h' ? 1 : 0}
-                value={pos[k]}
-                style={{ width: 90 }}
-                data-testid={`inspector-${k}`}
-                onChange={(v) => setPos(k, v)}
+      <fieldset disabled={readOnly} className="dz-fieldset">
+        <PropertyPanel
+          widget={widget}
+          project={props.project}
+          widgets={targets}
+          onChange={(patch) => st.applyWidgetPatch(widget.id, patch)}
+        />
+        <Form layout="vertical" size="small">
+          <Form.Item label={t(mode === 'pc' ? 'designer.layoutPc' : 'designer.layoutMobile')}>
+            <Space wrap>
+              {(['x', 'y', 'w', 'h'] as const).map((k) => (
+                <InputNumber
+                  key={k}
+                  prefix={k}
+                  min={k === 'w' || k === 'h' ? 1 : 0}
+                  value={pos[k]}
+                  style={{ width: 90 }}
+                  data-testid={`inspector-${k}`}
+                  onChange={(v) => setPos(k, v)}
+                />
+              ))}
+            </Space>
+          </Form.Item>
+          <Space size="large">
+            <Form.Item label={t('designer.hidden')}>
+              <Switch
+                checked={widget.hidden === true}
+                disabled={typeof widget.hidden === 'object'}
+                onChange={(v) => st.setField(widget.id, 'hidden', v || undefined)}
+                data-testid="inspector-hidden"
               />
-            ))}
+            </Form.Item>
+            <Form.Item label={t('designer.locked')}>
+              <Switch
+                checked={!!widget.locked}
+                onChange={(v) => st.setField(widget.id, 'locked', v || undefined)}
+                data-testid="inspector-locked"
+              />
+            </Form.Item>
           </Space>
-        </Form.Item>
-        <Space size="large">
-          <Form.Item label={t('designer.hidden')}>
-            <Switch
-              checked={widget.hidden === true}
-              disabled={typeof widget.hidden === 'object'}
-              onChange={(v) => st.setField(widget.id, 'hidden', v || undefined)}
-              data-testid="inspector-hidden"
-            />
+          <Form.Item label={t('designer.advancedJson')}>
+            <JsonProps widget={widget} key={widget.id} />
           </Form.Item>
-          <Form.Item label={t('designer.locked')}>
-            <Switch
-              checked={!!widget.locked}
-              onChange={(v) => st.setField(widget.id, 'locked', v || undefined)}
-              data-testid="inspector-locked"
-            />
-          </Form.Item>
-        </Space>
-        <Form.Item label={t('designer.advancedJson')}>
-          <JsonProps widget={widget} key={widget.id} />
-        </Form.Item>
-      </Form>
+        </Form>
+      </fieldset>
     </div>
   );
 }

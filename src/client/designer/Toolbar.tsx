@@ -30,7 +30,7 @@ import {
   Tooltip,
   Typography,
 } from 'antd';
-import { useState } from 'react';
+import { type ReactNode, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { Link } from 'react-router';
 import { designerPages, type PageVersion } from '../api/designer-pages.ts';
@@ -61,6 +61,8 @@ export function Toolbar(props: {
   name: string;
   flush: () => Promise<void>;
   reload: () => Promise<void>;
+  /** Shown first in the right-hand group (presence and connection state). */
+  extra?: ReactNode;
 }) {
   const { t } = useTranslation();
   const { message } = App.useApp();
@@ -70,6 +72,7 @@ export function Toolbar(props: {
   const save = useDesigner((s) => s.save);
   const saveError = useDesigner((s) => s.saveError);
   const many = useDesigner((s) => s.selection.size);
+  const readOnly = useDesigner((s) => s.readOnly);
   const st = useDesigner.getState();
   const [publishing, setPublishing] = useState(false);
   const [note, setNote] = useState('');
@@ -142,7 +145,7 @@ export function Toolbar(props: {
           <Button
             size="small"
             icon={<UndoOutlined />}
-            disabled={!canUndo}
+            disabled={readOnly || !canUndo}
             onClick={st.undo}
             data-testid="undo"
             aria-label={t('designer.undo')}
@@ -152,7 +155,7 @@ export function Toolbar(props: {
           <Button
             size="small"
             icon={<RedoOutlined />}
-            disabled={!canRedo}
+            disabled={readOnly || !canRedo}
             onClick={st.redo}
             data-testid="redo"
             aria-label={t('designer.redo')}
@@ -190,6 +193,7 @@ export function Toolbar(props: {
         </Space.Compact>
       </Space>
       <Space size="small" wrap>
+        {props.extra}
         <Tooltip title={saveError || undefined}>
           <Tag color={SAVE_COLOR[save]} data-testid="save-state" data-state={save}>
             {t(`designer.save.${save}`)}
@@ -208,6 +212,7 @@ export function Toolbar(props: {
           type="primary"
           icon={<CloudUploadOutlined />}
           onClick={() => setPublishing(true)}
+          disabled={readOnly}
           data-testid="publish"
         >
           {t('designer.publish')}
@@ -253,7 +258,7 @@ export function Toolbar(props: {
             <List.Item
               data-testid={`version-${v.version}`}
               actions={[
-                <Button key="restore" size="small" onClick={() => restore(v.version)}>
+                <Button key="restore" size="small" disabled={readOnly} onClick={() => restore(v.version)}>
                   {t('designer.restore')}
                 </Button>,
               ]}

@@ -1,9 +1,9 @@
 /**
- * Autosave of the draft: a debounced save after local or remote changes; never saves a document the
+ * Autosave of the draft: a debounced save after this user's changes; never saves a document the
  * validator rejects (the error is shown instead); flushes on demand (leaving the page, Ctrl+S).
  */
 import { validatePage } from '../../../widgets/index.ts';
-import { pageFromDoc } from '../../shared/page-ydoc.ts';
+import { LOCAL_ORIGIN, pageFromDoc } from '../../shared/page-ydoc.ts';
 import { designerPages } from '../api/designer-pages.ts';
 import type { DocModel } from './model.ts';
 import { useDesigner } from './store.ts';
@@ -51,8 +51,10 @@ export function startAutosave(model: DocModel, project: string, pageId: string):
     return running;
   }
 
-  const onUpdate = () => {
-    if (stopped) return;
+  // Each writer saves what it changed (its edits, undo and redo); a peer's edits are saved by that
+  // peer, and a restored version by the server, so co-editors do not all save every change.
+  const onUpdate = (_update: Uint8Array, origin: unknown) => {
+    if (stopped || (origin !== LOCAL_ORIGIN && origin !== model.undo)) return;
     st().setSave('dirty');
     clearTimeout(timer);
     timer = setTimeout(() => void save(), AUTOSAVE_MS);

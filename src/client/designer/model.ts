@@ -156,6 +156,11 @@ export class DocModel {
     return this.views.size;
   }
 
+  /** Every widget's view (any order). */
+  list(): WidgetView[] {
+    return [...this.views.values()];
+  }
+
   children(parent: string | null): readonly string[] {
     return this.kids.get(pkey(parent)) ?? EMPTY;
   }

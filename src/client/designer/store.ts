@@ -7,6 +7,7 @@ import { getWidget } from '../../../widgets/index.ts';
 import {
   DEFAULT_PAGE_LAYOUT,
   type GridPos,
+  type PageDocument,
   sizeToGrid,
   type WidgetInstance,
 } from '../../../widgets/restore.ts';
@@ -18,6 +19,7 @@ import {
   patchProps,
   removeWidgets,
   setLayouts,
+  setPageField,
   setWidgetField,
 } from '../../shared/page-ydoc.ts';
 import {
@@ -37,6 +39,11 @@ import type { DocModel } from './model.ts';
 
 export type SaveState = 'saved' | 'saving' | 'dirty' | 'error' | 'invalid';
 
+/** The page settings a patch may change (never `widgets`, which the canvas edits). */
+export type PagePatch = Partial<
+  Pick<PageDocument, 'title' | 'layout' | 'state' | 'dataSources' | 'events' | 'setup'>
+>;
+
 export interface WidgetPatch {
   props?: Record<string, unknown>;
   events?: Record<string, unknown[]>;
@@ -55,6 +62,9 @@ interface DesignerState {
   saveError: string;
   canUndo: boolean;
   canRedo: boolean;
+  /** Set by the co-editing session: this user may only look (edits are refused here and on the server). */
+  readOnly: boolean;
+  setReadOnly(readOnly: boolean): void;
 
   setModel(model: DocModel | null, pageId?: string): void;
   select(ids: string[], how?: 'replace' | 'toggle' | 'add'): void;
@@ -64,6 +74,8 @@ interface DesignerState {
   setSave(state: SaveState, error?: string): void;
 
   applyWidgetPatch(id: string, patch: WidgetPatch): void;
+  /** Page settings (title, layout, state, data sources, events, setup); same merging as widgets. */
+  applyPagePatch(patch: PagePatch): void;
   setField(id: string, key: 'name' | 'hidden' | 'locked', value: unknown): void;
   setLayouts(positions: Record<string, GridPos>, mode?: Mode): void;
   /** Adds a widget; `others` are positions of siblings it pushed aside (same undo step). */
@@ -124,13 +136,15 @@ export function readStoredClipboard(): ClipboardData | undefined {
 
 export const useDesigner = create<DesignerState>()((set, get) => {
   const m = () => get().model;
+  /** The model when this user may change it; null while read-only (reviewers, expired, demoted). */
+  const w = () => (get().readOnly ? null : get().model);
   const refreshUndo = () => {
     const model = m();
     set({ canUndo: !!model?.undo.canUndo(), canRedo: !!model?.undo.canRedo() });
   };
   /** One discrete command = one undo step. */
   const step = (fn: (model: DocModel) => void) => {
-    const model = m();
+    const model = w();
     if (!model) return;
     model.undo.stopCapturing();
     fn(model);
@@ -158,7 +172,9 @@ export const useDesigner = create<DesignerState>()((set, get) => {
     saveError: '',
     canUndo: false,
     canRedo: false,
+    readOnly: false,
 
+    setReadOnly: (readOnly) => set({ readOnly }),
     setModel: (model, pageId = '') => {
       get().model?.destroy();
       if (model) {
@@ -196,7 +212,7 @@ export const useDesigner = create<DesignerState>()((set, get) => {
     setSave: (save, saveError = '') => set({ save, saveError }),
 
     applyWidgetPatch: (id, patch) => {
-      const model = m();
+      const model = w();
       if (!model?.has(id)) return;
       // Typing bursts merge through the undo manager's capture timeout: no stopCapturing here.
       model.doc.transact(() => {
@@ -206,10 +222,19 @@ export const useDesigner = create<DesignerState>()((set, get) => {
       }, LOCAL_ORIGIN);
       refreshUndo();
     },
+    applyPagePatch: (patch) => {
+      const model = w();
+      if (!model) return;
+      model.doc.transact(() => {
+        for (const [k, v] of Object.entries(patch))
+          setPageField(model.doc, k as keyof PagePatch, v as unknown);
+      }, LOCAL_ORIGIN);
+      refreshUndo();
+    },
     setField: (id, key, value) => step((model) => setWidgetField(model.doc, id, key, value)),
     setLayouts: (positions, mode) => step((model) => setLayouts(model.doc, mode ?? get().mode, positions)),
     addWidget: (kind, parent, pos, index, others) => {
-      const model = m();
+      const model = w();
       const def = getWidget(kind);
       if (!model || !def) return undefined;
       const layout =
@@ -252,7 +277,7 @@ export const useDesigner = create<DesignerState>()((set, get) => {
       return ok;
     },
     remove: (ids) => {
-      const model = m();
+      const model = w();
       if (!model) return;
       const list = (ids ?? topSelected(model, get().selection)).filter((id) => !model.get(id)?.locked);
       if (!list.length) return;
@@ -276,7 +301,7 @@ export const useDesigner = create<DesignerState>()((set, get) => {
       if (get().copy()) get().remove();
     },
     paste: (data) => {
-      const model = m();
+      const model = w();
       const clip = data ?? readStoredClipboard();
       if (!model || !clip?.widgets.length) return [];
       const { widgets } = cloneWithNewIds(clip.widgets, (x) => model.has(x));
@@ -290,7 +315,7 @@ export const useDesigner = create<DesignerState>()((set, get) => {
       return ids;
     },
     duplicate: () => {
-      const model = m();
+      const model = w();
       if (!model) return [];
       const ids = topSelected(model, get().selection);
       if (!ids.length) return [];
@@ -312,7 +337,7 @@ export const useDesigner = create<DesignerState>()((set, get) => {
       return out;
     },
     nudge: (dx, dy) => {
-      const model = m();
+      const model = w();
       if (!model) return;
       const mode = get().mode;
       const pos = positionsOf([...get().selection], mode);
@@ -335,14 +360,14 @@ export const useDesigner = create<DesignerState>()((set, get) => {
       );
     },
     undo: () => {
-      const model = m();
+      const model = w();
       if (!model) return;
       model.undo.stopCapturing();
       model.undo.undo();
       refreshUndo();
     },
     redo: () => {
-      const model = m();
+      const model = w();
       if (!model) return;
       model.undo.redo();
       refreshUndo();

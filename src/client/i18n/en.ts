@@ -605,6 +605,12 @@ export const en = {
     search: 'Search kinds',
   },
   designer: {
+    collabFailed: {
+      timeout: 'Could not reach the co-editing server. Check the connection and retry.',
+      signedOut: 'Your session ended. Sign in again to keep editing.',
+      denied: 'You have no access to this project any more.',
+      removed: 'This page was removed.',
+    },
     widgets: 'Widgets',
     layers: 'Layers',
     searchWidgets: 'Search widgets',

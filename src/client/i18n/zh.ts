@@ -599,6 +599,12 @@ export const zh: Messages = {
     search: '搜索组件',
   },
   designer: {
+    collabFailed: {
+      timeout: '无法连接协作服务，请检查网络后重试。',
+      signedOut: '登录已失效，请重新登录后继续编辑。',
+      denied: '你已无权访问此项目。',
+      removed: '此页面已被删除。',
+    },
     widgets: '组件',
     layers: '图层',
     searchWidgets: '搜索组件',

@@ -97,7 +97,7 @@ function designer() {
           </main>
           {params.get('inspector') === '0' ? null : (
             <aside className="dz-right">
-              <Inspector />
+              <Inspector project="" />
             </aside>
           )}
         </div>
