@@ -130,12 +130,17 @@ test.describe('designer', () => {
     await expect(items(page)).toHaveCount(ONE_PER_CATEGORY.length + 1);
     await shot(page, 'designer-dropped');
 
-    // Edit properties: the name, and the props through the JSON editor (schema-checked).
+    // Edit properties: the name and a prop in the generated panel, then the JSON editor (schema-checked).
     const text = canvas(page).locator('.dz-item[data-kind="text"]');
     await text.scrollIntoViewIfNeeded();
     await text.click();
-    await page.getByTestId('inspector-name').fill('Greeting');
+    const panel = page.getByTestId('property-panel');
+    await expect(panel).toHaveAttribute('data-kind', 'text');
+    await panel.getByTestId('widget-name').fill('Greeting');
     await expect(text.locator('.dz-tag')).toHaveText('Greeting');
+    await panel.getByTestId('prop-text').fill('Typed in the panel');
+    await expect(text).toContainText('Typed in the panel');
+    await shot(page, 'designer-property-panel');
     const json = page.getByTestId('props-json');
     const props = JSON.parse(await json.inputValue()) as Record<string, unknown>;
     await json.fill(JSON.stringify({ ...props, fontSize: 'huge' }));

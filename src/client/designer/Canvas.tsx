@@ -20,6 +20,7 @@ import { getWidget } from '../../../widgets/index.ts';
 import { DEFAULT_PAGE_LAYOUT, type GridPos, sizeToGrid } from '../../../widgets/restore.ts';
 import type { Mode } from '../../shared/page-ydoc.ts';
 import { staticRuntime, WidgetRuntimeProvider } from '../runtime/widget-context.ts';
+import { PeerOutline } from './collab/PeerMarks.tsx';
 import { freeSpot } from './commands.ts';
 import type { DocModel, WidgetView } from './model.ts';
 import { colsOf, useDesigner } from './store.ts';
@@ -205,6 +206,7 @@ export function GridLevel({ parent, depth, width }: LevelProps) {
         >
           <WidgetBody id={id} depth={depth} width={width} />
           <Chrome id={id} />
+          <PeerOutline id={id} />
         </div>
       )),
     [ids, depth, width, model],

@@ -19,6 +19,7 @@ import { useWorkbench } from '../stores/workbench.ts';
 import { type Autosave, startAutosave } from './autosave.ts';
 import { Canvas } from './Canvas.tsx';
 import { PresenceBar } from './collab/PresenceBar.tsx';
+import { usePresence } from './collab/presence-store.ts';
 import { CollabSession, type CollabStatus } from './collab/session.ts';
 import { useCollab } from './collab/use-collab.ts';
 import { Inspector } from './Inspector.tsx';
@@ -124,6 +125,11 @@ export default function DesignerScreen() {
       autosave.current = null;
     }
   }, [readOnly]);
+
+  // Others' selections, for the canvas outlines and the layers tree.
+  useEffect(() => {
+    usePresence.getState().setPeers(collab.peers);
+  }, [collab.peers]);
 
   // Share this user's selection with the others.
   useEffect(() => {

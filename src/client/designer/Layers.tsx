@@ -7,6 +7,7 @@ import { Input, Tree, type TreeDataNode, type TreeProps } from 'antd';
 import { useCallback, useMemo, useState, useSyncExternalStore } from 'react';
 import { useTranslation } from 'react-i18next';
 import { getWidget } from '../../../widgets/index.ts';
+import { PeerDots } from './collab/PeerMarks.tsx';
 import type { DocModel } from './model.ts';
 import { useDesigner } from './store.ts';
 
@@ -86,6 +87,7 @@ export function Layers() {
         <span className="dz-layer-title" onDoubleClick={() => setEditing(id)}>
           {node.title as string}
         </span>
+        <PeerDots id={id} />
         <span className="dz-layer-tools">
           <button
             type="button"
