@@ -32,7 +32,8 @@ const base = (project: string) => `/api/admin/page/${encodeURIComponent(project)
 const one = (project: string, id: string) => `${base(project)}/${encodeURIComponent(id)}`;
 
 export const designerPages = {
-  draft: (project: string, id: string) => get<PageDraft>(one(project, id)),
+  draft: (project: string, id: string, opts: { quiet?: boolean } = {}) =>
+    get<PageDraft>(one(project, id), opts),
   create: (project: string, name: string, document?: PageDocument) =>
     post<PageDraft>(`${base(project)}/create`, document ? { name, document } : { name }),
   save: (project: string, id: string, document: PageDocument) =>

@@ -11,7 +11,9 @@ import { useParams, useSearchParams } from 'react-router';
 import * as Y from 'yjs';
 import { loadPage } from '../../../widgets/index.ts';
 import type { PageIssue } from '../../../widgets/validate.ts';
+import { E } from '../../shared/errors.ts';
 import { displayName } from '../../shared/validation.ts';
+import { ApiError } from '../api/api-error.ts';
 import { designerPages } from '../api/designer-pages.ts';
 import { getToken } from '../api/storage.ts';
 import { useSession } from '../stores/session.ts';
@@ -30,6 +32,8 @@ import { useShortcuts } from './shortcuts.ts';
 import { useDesigner } from './store.ts';
 import { Toolbar } from './Toolbar.tsx';
 import './designer.css';
+
+const E_DENIED = E.FORBIDDEN.code;
 
 /** Statuses after which the session will not come back by itself. */
 const FINAL: ReadonlySet<CollabStatus> = new Set(['signedOut', 'denied', 'removed']);
@@ -79,9 +83,16 @@ export default function DesignerScreen() {
     });
     let joined: CollabSession | null = null;
     try {
-      const draft = await designerPages.draft(project, pageId);
-      setName(draft.name);
-      setIssues(loadPage(draft.document).issues);
+      // Builders read the saved draft for its name and load notes; a reviewer may not (1102) and
+      // watches the co-editing document only, which the server still shows them read-only.
+      const draft = await designerPages.draft(project, pageId, { quiet: true }).catch((e: unknown) => {
+        if (e instanceof ApiError && e.code === E_DENIED) return null;
+        throw e;
+      });
+      if (draft) {
+        setName(draft.name);
+        setIssues(loadPage(draft.document).issues);
+      }
       const user = useSession.getState().user;
       joined = new CollabSession(new Y.Doc(), {
         project,
@@ -91,6 +102,7 @@ export default function DesignerScreen() {
       });
       setSession(joined);
       await firstSync(joined);
+      if (!draft) setName(String(joined.doc.getMap('page').get('title') ?? ''));
       const m = new DocModel(joined.doc);
       useDesigner.getState().setModel(m, pageId);
       autosave.current = startAutosave(m, project, pageId);
