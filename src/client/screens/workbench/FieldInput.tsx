@@ -2,7 +2,7 @@ import { DatePicker, Input, InputNumber, Select, TimePicker } from 'antd';
 import dayjs from 'dayjs';
 import { useTranslation } from 'react-i18next';
 import type { Field } from '../../api/workbench.ts';
-import { optionList } from './field-values.ts';
+import { localDayToStored, optionList, storedDayToLocal } from './field-values.ts';
 import { type Choice, RelatePicker } from './RelatePicker.tsx';
 
 export const DATE_FORMAT = 'YYYY-MM-DD';
@@ -65,8 +65,8 @@ export function FieldInput({ field: f, value, onChange, onCommit, onCancel, know
         <DatePicker
           {...common}
           format={DATE_FORMAT}
-          value={typeof value === 'number' ? dayjs(value) : null}
-          onChange={(d) => set(d ? d.startOf('day').valueOf() : null)}
+          value={typeof value === 'number' ? dayjs(storedDayToLocal(value)) : null}
+          onChange={(d) => set(d ? localDayToStored(d.toDate()) : null)}
         />
       );
     case 'time':

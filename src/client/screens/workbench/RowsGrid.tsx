@@ -6,7 +6,7 @@ import { useTranslation } from 'react-i18next';
 import { type DataRecord, type Entity, type Field, type SortKey, wb } from '../../api/workbench.ts';
 import { DATE_FORMAT, FieldInput } from './FieldInput.tsx';
 import { FilterBuilder } from './FilterBuilder.tsx';
-import { formatNumber, imageUrls, optionList, relatedChoices } from './field-values.ts';
+import { formatNumber, imageUrls, optionList, relatedChoices, storedDayToLocal } from './field-values.ts';
 import { type Condition, complete, type Match, toQuery } from './filter-query.ts';
 import { pagerTotal, type Total, totalFromPage } from './grid-count.ts';
 import { useProject } from './workbench-context.ts';
@@ -338,7 +338,7 @@ function CellView({ field: f, record: r }: { field: Field; record: DataRecord })
         <span className="wb-num">{formatNumber(f, v)}</span>
       );
     case 'date':
-      return <span>{typeof v === 'number' ? dayjs(v).format(DATE_FORMAT) : ''}</span>;
+      return <span>{typeof v === 'number' ? dayjs(storedDayToLocal(v)).format(DATE_FORMAT) : ''}</span>;
     case 'image':
       return (
         <span className="wb-thumbs">

@@ -1,4 +1,7 @@
 /** How the grid shows and reads each field type's values. */
+
+import { TIME_ZONE } from '../../../shared/constants.ts';
+import { dayOf, startOfDay } from '../../../shared/query/tz.ts';
 import type { DataRecord, Field } from '../../api/workbench.ts';
 import type { Choice } from './RelatePicker.tsx';
 
@@ -39,4 +42,19 @@ export function formatNumber(f: Field, v: unknown): string {
   if (typeof v !== 'number') return '';
   const d = f._option.decimals;
   return typeof d === 'number' ? v.toFixed(d) : String(v);
+}
+
+/**
+ * Date fields hold the instant of a day's start in the project's zone (Asia/Shanghai). The grid and
+ * the picker work in the browser's zone, so a stored day is shown as the same calendar day there
+ * (never a day off in a browser west of Beijing), and a picked day is stored as that day's start
+ * in the project's zone.
+ */
+export function storedDayToLocal(ms: number, timeZone = TIME_ZONE): Date {
+  const { y, m, d } = dayOf(ms, timeZone);
+  return new Date(y, m - 1, d);
+}
+
+export function localDayToStored(local: Date, timeZone = TIME_ZONE): number {
+  return startOfDay({ y: local.getFullYear(), m: local.getMonth() + 1, d: local.getDate() }, timeZone);
 }
