@@ -1,4 +1,6 @@
 /** Table helpers shared by the data-bound table kinds. */
+import { TIME_ZONE } from '../../shared/constants.ts';
+import { wallAt } from '../../shared/query/tz.ts';
 import type { FieldMeta } from './widget-context.ts';
 
 export interface DataColumn {
@@ -21,14 +23,18 @@ export function cellText(v: unknown): string {
   return String(v);
 }
 
-/** Dates are stored as epoch milliseconds: shown as YYYY-MM-DD (date) or YYYY-MM-DD HH:mm (time). */
-export function dateText(v: unknown, type: 'date' | 'time'): string {
+/**
+ * Dates are stored as epoch milliseconds and shown in the project's zone (Asia/Shanghai), so every
+ * user sees the stored day whatever their browser's zone: YYYY-MM-DD (date) or YYYY-MM-DD HH:mm (time).
+ */
+export function dateText(v: unknown, type: 'date' | 'time', timeZone = TIME_ZONE): string {
   if (v === null || v === undefined || v === '') return '';
-  const d = new Date(typeof v === 'number' ? v : String(v));
-  if (Number.isNaN(d.getTime())) return cellText(v);
+  const ms = new Date(typeof v === 'number' ? v : String(v)).getTime();
+  if (Number.isNaN(ms)) return cellText(v);
+  const w = wallAt(ms, timeZone);
   const p = (n: number) => String(n).padStart(2, '0');
-  const day = `${d.getFullYear()}-${p(d.getMonth() + 1)}-${p(d.getDate())}`;
-  return type === 'date' ? day : `${day} ${p(d.getHours())}:${p(d.getMinutes())}`;
+  const day = `${w.y}-${p(w.m)}-${p(w.d)}`;
+  return type === 'date' ? day : `${day} ${p(w.h)}:${p(w.mi)}`;
 }
 
 export function rowKey(row: Record<string, unknown>): string {
