@@ -55,15 +55,20 @@ const R = (p: string) => `/api/admin/route/${p}`;
 
 export const pagesApi = {
   list: (p: string) => get<PageSummary[]>(`${A(p)}/`, fresh),
-  get: (p: string, id: string) => get<PageDraft>(`${A(p)}/${id}`, fresh),
+  get: (p: string, id: string, opts: RequestOptions = {}) =>
+    get<PageDraft>(`${A(p)}/${id}`, { ...fresh, ...opts }),
+  /** The designer's autosave: the whole document (errors shown by the designer's save state). */
+  save: (p: string, id: string, document: PageDocument) =>
+    post<PageDraft>(`${A(p)}/${id}/update`, { document }, quiet),
   create: (p: string, name: string, document?: PageDocument) =>
     post<PageDraft>(`${A(p)}/create`, document ? { name, document } : { name }, quiet),
   rename: (p: string, id: string, name: string) => post<PageDraft>(`${A(p)}/${id}/update`, { name }, quiet),
   duplicate: (p: string, id: string, name: string) =>
     post<PageDraft>(`${A(p)}/${id}/duplicate`, { name }, quiet),
   remove: (p: string, id: string) => get<{ _id: string }>(`${A(p)}/${id}/remove`, fresh),
-  publish: (p: string, id: string, note: string) =>
-    post<PageSummary>(`${A(p)}/${id}/publish`, { note }, quiet),
+  /** Quiet by default (the pages list shows errors beside its inputs); the designer wants the notice. */
+  publish: (p: string, id: string, note: string, opts: RequestOptions = quiet) =>
+    post<PageSummary>(`${A(p)}/${id}/publish`, { note }, opts),
   versions: (p: string, id: string) => get<PageVersion[]>(`${A(p)}/${id}/versions`, fresh),
   restore: (p: string, id: string, version: number) => post<PageDraft>(`${A(p)}/${id}/restore`, { version }),
 };

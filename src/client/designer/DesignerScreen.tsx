@@ -14,7 +14,7 @@ import type { PageIssue } from '../../../widgets/validate.ts';
 import { E } from '../../shared/errors.ts';
 import { displayName } from '../../shared/validation.ts';
 import { ApiError } from '../api/api-error.ts';
-import { designerPages } from '../api/designer-pages.ts';
+import { pagesApi } from '../api/pages.ts';
 import { getToken } from '../api/storage.ts';
 import { useSession } from '../stores/session.ts';
 import { useWorkbench } from '../stores/workbench.ts';
@@ -85,7 +85,7 @@ export default function DesignerScreen() {
     try {
       // Builders read the saved draft for its name and load notes; a reviewer may not (1102) and
       // watches the co-editing document only, which the server still shows them read-only.
-      const draft = await designerPages.draft(project, pageId, { quiet: true }).catch((e: unknown) => {
+      const draft = await pagesApi.get(project, pageId, { quiet: true }).catch((e: unknown) => {
         if (e instanceof ApiError && e.code === E_DENIED) return null;
         throw e;
       });

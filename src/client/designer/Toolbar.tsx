@@ -33,7 +33,7 @@ import {
 import { type ReactNode, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { Link } from 'react-router';
-import { designerPages, type PageVersion } from '../api/designer-pages.ts';
+import { type PageVersion, pagesApi } from '../api/pages.ts';
 import type { Align } from './commands.ts';
 import { SHORTCUTS } from './shortcuts.ts';
 import { useDesigner } from './store.ts';
@@ -85,7 +85,7 @@ export function Toolbar(props: {
     try {
       await props.flush();
       if (useDesigner.getState().save !== 'saved') return;
-      const r = await designerPages.publish(props.project, props.pageId, note);
+      const r = await pagesApi.publish(props.project, props.pageId, note, {});
       message.success(t('designer.published', { version: r.version }));
       setPublishing(false);
       setNote('');
@@ -96,12 +96,12 @@ export function Toolbar(props: {
 
   async function openVersions() {
     setVersions([]);
-    setVersions(await designerPages.versions(props.project, props.pageId));
+    setVersions(await pagesApi.versions(props.project, props.pageId));
   }
 
   async function restore(version: number) {
     await props.flush();
-    await designerPages.restore(props.project, props.pageId, version);
+    await pagesApi.restore(props.project, props.pageId, version);
     setVersions(null);
     await props.reload();
     message.success(t('designer.restored', { version }));

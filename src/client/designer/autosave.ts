@@ -4,7 +4,7 @@
  */
 import { validatePage } from '../../../widgets/index.ts';
 import { LOCAL_ORIGIN, pageFromDoc } from '../../shared/page-ydoc.ts';
-import { designerPages } from '../api/designer-pages.ts';
+import { pagesApi } from '../api/pages.ts';
 import type { DocModel } from './model.ts';
 import { useDesigner } from './store.ts';
 
@@ -34,7 +34,7 @@ export function startAutosave(model: DocModel, project: string, pageId: string):
       return;
     }
     st().setSave('saving');
-    running = designerPages.save(project, pageId, doc).then(
+    running = pagesApi.save(project, pageId, doc).then(
       () => {
         running = null;
         if (again) {
