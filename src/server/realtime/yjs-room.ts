@@ -68,6 +68,8 @@ export class Room {
   private outboxScheduled = false;
   private idleTimer: NodeJS.Timeout | undefined;
   state: 'loading' | 'ready' | 'unloading' = 'loading';
+  /** Waiting in the server's unload queue (still ready: a new connection keeps it). */
+  unloadQueued = false;
   /** Resolves when the load finished (rejects when it failed). */
   ready: Promise<void> | undefined;
   /** Resolves when an unload finished (a new Room may then be loaded for the same id). */

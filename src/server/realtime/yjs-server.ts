@@ -53,6 +53,8 @@ export class YjsServer implements RoomHost {
   private readonly keepalive: NodeJS.Timeout;
   private readonly periodic: NodeJS.Timeout;
   private closing = false;
+  /** Queued unloads, run one after another. */
+  private unloads: Promise<void> = Promise.resolve();
   private recheckScheduled: Promise<void> | undefined;
 
   constructor(private readonly opts: YjsServerOptions) {
@@ -227,23 +229,34 @@ export class YjsServer implements RoomHost {
     return room;
   }
 
-  /** Flush, compact and forget an idle document. */
+  /**
+   * Flush, compact and forget an idle document. Unloads run one at a time, with a turn of the event
+   * loop between them: when many documents go idle together (a crowd leaves), their compactions do
+   * not stall the documents still in use. A document someone opens again before its turn stays.
+   */
   unload(room: Room): void {
-    if (room.state !== 'ready' || room.conns.size > 0) return;
-    room.state = 'unloading';
-    room.unloaded = (async () => {
-      try {
-        await this.store.flush();
-        await this.store.compact(room.id);
-      } catch (err) {
-        this.log.warn({ err, doc: room.id }, 'yjs: flush/compaction on unload failed');
-      } finally {
-        this.store.forget(room.id);
-        await this.fanout?.unsubscribe(room.id).catch(() => {});
-        room.destroy();
-        this.rooms.delete(room.id);
-      }
-    })();
+    if (room.state !== 'ready' || room.conns.size > 0 || room.unloadQueued) return;
+    room.unloadQueued = true;
+    this.unloads = this.unloads.then(async () => {
+      room.unloadQueued = false;
+      if (room.state !== 'ready' || room.conns.size > 0 || this.rooms.get(room.id) !== room) return;
+      room.state = 'unloading';
+      room.unloaded = (async () => {
+        try {
+          await this.store.flush();
+          await this.store.compact(room.id);
+        } catch (err) {
+          this.log.warn({ err, doc: room.id }, 'yjs: flush/compaction on unload failed');
+        } finally {
+          this.store.forget(room.id);
+          await this.fanout?.unsubscribe(room.id).catch(() => {});
+          room.destroy();
+          this.rooms.delete(room.id);
+        }
+      })();
+      await room.unloaded;
+      await new Promise<void>((resolve) => setImmediate(resolve));
+    });
   }
 
   /**
@@ -343,7 +356,7 @@ export class YjsServer implements RoomHost {
       r.conns.clear();
       this.unload(r);
     }
-    await Promise.all([...this.rooms.values()].map((r) => r.unloaded));
+    await this.unloads;
     await this.store.close();
     this.wss.close();
   }
