@@ -146,6 +146,17 @@ describe.each(cases)('%s', (kind, w) => {
       const r = v.validateProps(kind, { ...w.defaults, [name]: wrongTypeFor(s) });
       expect(r?.ok, `${kind}.${name} with wrong type`).toBe(false);
     }
+    // A plain value reports its own failure only, never the binding branch's "must be object".
+    for (const [name, s] of Object.entries(w.schema.properties)) {
+      const r = v.validateProps(kind, { ...w.defaults, [name]: wrongTypeFor(s) });
+      if (r && !r.ok && s['x-bindable'] !== false)
+        expect(
+          r.errors.filter(
+            (e) => e.path === `/${name}` && e.message === 'must be object' && s.type !== 'object',
+          ),
+          `${kind}.${name}`,
+        ).toEqual([]);
+    }
     const extra = v.validateProps(kind, { ...w.defaults, onclick: 'alert(1)' });
     expect(extra?.ok).toBe(false);
     if (extra && !extra.ok) expect(extra.errors[0]?.message).toContain('onclick');

@@ -174,8 +174,17 @@ function relevant(doc: unknown, e: ErrorObject): boolean {
 function toIssues(doc: unknown, errors: ErrorObject[] | null | undefined): PageIssue[] {
   const out: PageIssue[] = [];
   const seen = new Set<string>();
+  // A plain value that failed its own branch (anyOf/0) also fails the binding branch; ajv may name the
+  // latter's errors relative to the binding schema (no file name in the path), so drop, at such a
+  // path, every error that is not from the value's own branch.
+  const plainFailed = new Set(
+    (errors ?? [])
+      .filter((e) => e.schemaPath.includes('/anyOf/0') && !isBindingValue(valueAt(doc, e.instancePath)))
+      .map((e) => e.instancePath),
+  );
   for (const e of errors ?? []) {
     if (!relevant(doc, e)) continue;
+    if (plainFailed.has(e.instancePath) && !e.schemaPath.includes('/anyOf/0')) continue;
     const path = e.instancePath || '/';
     const key = `${path}|${e.keyword}|${e.message}`;
     if (seen.has(key)) continue;
