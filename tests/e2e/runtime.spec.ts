@@ -221,6 +221,14 @@ test('code commands run in the sandbox: api.notify shows a notice, fetch is not 
         { type: 'runProgram', program: 'missing' },
         { type: 'notify', message: 'should not show' },
       ]),
+      {
+        id: 'name',
+        kind: 'textbox',
+        version: 2,
+        props: { placeholder: 'Name' },
+        layout: { pc: { x: 30, y: 0, w: 30, h: 4 }, mobile: { x: 0, y: 18, w: 38, h: 4 } },
+      },
+      button('fill', 'Fill name', 18, [{ type: 'setValue', target: 'name', value: 'filled by an action' }]),
     ],
   };
   const created = await api<{ _id: string }>(request, c.token, 'POST', `${G}/create`, {
@@ -236,6 +244,10 @@ test('code commands run in the sandbox: api.notify shows a notice, fetch is not 
   await expect(page.getByText('fetch is undefined, XMLHttpRequest is undefined')).toBeVisible();
   await expect(page.getByText('customers: ')).toBeVisible();
   await shot(page, 'runtime-sandbox');
+
+  // A setValue action changes what the widget shows, not only what expressions read.
+  await page.getByRole('button', { name: 'Fill name' }).click();
+  await expect(page.getByPlaceholder('Name')).toHaveValue('filled by an action');
 
   // The programs API answers a coded error: it is shown and the list stops there.
   await page.getByRole('button', { name: 'Run program' }).click();

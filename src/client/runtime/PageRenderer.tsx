@@ -327,6 +327,16 @@ export function PageRenderer(p: PageRendererProps) {
         return store.getState().values;
       },
       setValue: (id, v) => store.setState((s) => ({ values: { ...s.values, [id]: v } })),
+      subscribeValue: (id, listener) => {
+        let prev = store.getState().values[id];
+        return store.subscribe((s) => {
+          const v = s.values[id];
+          if (v !== prev) {
+            prev = v;
+            listener(v);
+          }
+        });
+      },
       dispatch: (e) => {
         const h = hostRef.current;
         if (!h) return;

@@ -2,7 +2,7 @@
  * What a widget's render may use from the page runtime: data rows, form values and the action
  * dispatcher. The page renderer (and the designer canvas) provide it; renders never fetch by themselves.
  */
-import { createContext, createElement, type ReactNode, useContext, useState } from 'react';
+import { createContext, createElement, type ReactNode, useContext, useEffect, useRef, useState } from 'react';
 import type { ExprScope } from '../../shared/expr/index.ts';
 
 export interface FieldMeta {
@@ -33,6 +33,8 @@ export interface WidgetRuntime {
   data: (widgetId: string) => WidgetData;
   values: Record<string, unknown>;
   setValue: (widgetId: string, value: unknown) => void;
+  /** Be told when a widget's value changes from outside it (a setValue action, a script). */
+  subscribeValue?: (widgetId: string, listener: (value: unknown) => void) => () => void;
   dispatch: (event: WidgetEvent) => void;
   scope: ExprScope;
   /** Renders another page inside this one (page and simple-page kinds). */
@@ -77,6 +79,12 @@ export function useWidgetValue<T>(widgetId: string, initial: T): [T, (v: T) => v
   const rt = useContext(WidgetContext);
   const stored = rt.values[widgetId];
   const [value, setLocal] = useState<T>(stored === undefined ? initial : (stored as T));
+  // A value set from outside (an action, a script) shows too; cleared, it falls back to the default.
+  const fallback = useRef(initial);
+  useEffect(
+    () => rt.subscribeValue?.(widgetId, (v) => setLocal((v === undefined ? fallback.current : v) as T)),
+    [rt, widgetId],
+  );
   const set = (v: T) => {
     setLocal(v);
     rt.setValue(widgetId, v);
