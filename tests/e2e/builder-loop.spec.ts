@@ -122,3 +122,57 @@ test('a builder puts a table on a page, publishes it, and an end user sees the r
   await shot(view, 'loop-end-user-page');
   await endUser.close();
 });
+
+test('the dashboard template counts the rows of its table on the published page', async ({
+  browser,
+  request,
+}) => {
+  test.setTimeout(180_000);
+  const owner = (await api<{ token: string }>(request, null, '/api/common/user/login', ADMIN)).token;
+  const suffix = Date.now().toString(36).slice(-5);
+  const project = (
+    await api<{ _id: string }>(request, owner, '/api/common/project/create', { name: `Dash ${suffix}` })
+  )._id;
+  const P = `/api/admin/project/${project}`;
+  await api(request, owner, `${P}/entity/create`, { name: 'Sales', code: 'sales' });
+  await api(request, owner, `${P}/sales/field/create`, { name: 'Region', type: 'string', field: 'region' });
+  await api(request, owner, `${P}/sales/field/create`, { name: 'Amount', type: 'number', field: 'amount' });
+  for (const [region, amount] of [
+    ['North', 10],
+    ['South', 20],
+    ['North', 5],
+    ['East', 7],
+  ] as const)
+    await api(request, owner, `/api/admin/data/${project}/sales/save`, { region, amount });
+
+  const ctx = await browser.newContext({ viewport: DESKTOP, locale: 'en-US' });
+  const page = await ctx.newPage();
+  await signInAs(page, owner, project, 'dev');
+  await page.goto('/dev/pages');
+  await page.getByTestId('new-page').click();
+  await page.locator('#page-create_name').fill('Sales board');
+  await pick(page, page.locator('#page-create_template'), 'Dashboard');
+  await pick(page, page.locator('#page-create_table'), 'Sales');
+  await page.locator('.ant-modal:visible .ant-modal-footer .ant-btn-primary').click();
+  const row = page.getByTestId('page-row-Sales board');
+  await row.getByTestId('page-publish').click();
+  await page.locator('#page-publish_note').fill('v1');
+  await page.locator('.ant-modal:visible .ant-modal-footer .ant-btn-primary').click();
+  await expect(row.getByTestId('page-state')).toHaveText('Published v1');
+  const href = await row.getByTestId('page-name').getAttribute('href');
+  const pageId = href!.split('?')[0]!.split('/').pop()!;
+
+  await page.evaluate(() => localStorage.setItem('lc_mode', 'app'));
+  await page.goto(`/page/${pageId}`);
+  // The count widget animates up to the table's row count.
+  await expect
+    .poll(
+      async () => ((await page.locator('.lc-page [data-kind="number"]').first().textContent()) ?? '').trim(),
+      {
+        timeout: 15_000,
+      },
+    )
+    .toBe('4');
+  await shot(page, 'loop-dashboard');
+  await ctx.close();
+});
