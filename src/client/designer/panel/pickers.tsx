@@ -11,23 +11,45 @@ interface PickerProps {
   testId?: string;
 }
 
+/** The select every picker shares: searchable by label, clearable, '' when cleared. */
+function ListSelect(
+  props: PickerProps & {
+    options: { value: string; label: string }[];
+    placeholder: string;
+    loading?: boolean;
+    disabled?: boolean;
+    notFound?: string;
+  },
+) {
+  return (
+    <Select
+      showSearch={{ optionFilterProp: 'label' }}
+      allowClear
+      loading={props.loading}
+      disabled={props.disabled}
+      value={props.value || undefined}
+      onChange={(v?: string) => props.onChange(v ?? '')}
+      placeholder={props.placeholder}
+      status={props.status}
+      data-testid={props.testId}
+      options={props.options}
+      notFoundContent={props.notFound}
+      style={{ width: '100%' }}
+    />
+  );
+}
+
 export function EntityPicker(props: PickerProps) {
   const { t } = useTranslation();
   const { project } = usePanel();
   const { data, loading } = useEntities(project);
   return (
-    <Select
-      showSearch={{ optionFilterProp: 'label' }}
-      allowClear
+    <ListSelect
+      {...props}
       loading={loading}
-      value={props.value || undefined}
-      onChange={(v?: string) => props.onChange(v ?? '')}
       placeholder={t('panel.pickEntity')}
-      status={props.status}
-      data-testid={props.testId}
       options={(data ?? []).map((e) => ({ value: e._id, label: `${e._name} (${e._code})` }))}
-      notFoundContent={loading ? t('panel.loading') : t('panel.noEntities')}
-      style={{ width: '100%' }}
+      notFound={loading ? t('panel.loading') : t('panel.noEntities')}
     />
   );
 }
@@ -37,18 +59,12 @@ export function FieldPicker(props: PickerProps & { entity: string | undefined })
   const { project } = usePanel();
   const { data, loading } = useFields(project, props.entity || undefined);
   return (
-    <Select
-      showSearch={{ optionFilterProp: 'label' }}
-      allowClear
+    <ListSelect
+      {...props}
       loading={loading}
       disabled={!props.entity}
-      value={props.value || undefined}
-      onChange={(v?: string) => props.onChange(v ?? '')}
       placeholder={props.entity ? t('panel.pickField') : t('panel.pickEntityFirst')}
-      status={props.status}
-      data-testid={props.testId}
       options={(data ?? []).map((f) => ({ value: f._field, label: `${f._name} (${f._field})` }))}
-      style={{ width: '100%' }}
     />
   );
 }
@@ -58,18 +74,12 @@ export function PagePicker(props: PickerProps) {
   const { project } = usePanel();
   const { data, loading } = usePages(project);
   return (
-    <Select
-      showSearch={{ optionFilterProp: 'label' }}
-      allowClear
+    <ListSelect
+      {...props}
       loading={loading}
-      value={props.value || undefined}
-      onChange={(v?: string) => props.onChange(v ?? '')}
       placeholder={t('panel.pickPage')}
-      status={props.status}
-      data-testid={props.testId}
       options={(data ?? []).map((p) => ({ value: p._id, label: p.name }))}
-      notFoundContent={loading ? t('panel.loading') : t('panel.noPages')}
-      style={{ width: '100%' }}
+      notFound={loading ? t('panel.loading') : t('panel.noPages')}
     />
   );
 }
@@ -80,19 +90,13 @@ export function WidgetPicker(props: PickerProps & { kinds?: string[] }) {
   const { widgets } = usePanel();
   const list = props.kinds ? widgets.filter((w) => props.kinds!.includes(w.kind)) : widgets;
   return (
-    <Select
-      showSearch={{ optionFilterProp: 'label' }}
-      allowClear
-      value={props.value || undefined}
-      onChange={(v?: string) => props.onChange(v ?? '')}
+    <ListSelect
+      {...props}
       placeholder={t('panel.pickWidget')}
-      status={props.status}
-      data-testid={props.testId}
       options={list.map((w) => ({
         value: w.id,
         label: w.name ? `${w.name} · ${w.id}` : `${w.kind} · ${w.id}`,
       }))}
-      style={{ width: '100%' }}
     />
   );
 }
