@@ -32,7 +32,7 @@ test('property panel edits props, bindings, events and code', async ({ page }) =
   });
 
   await signInUi(page, ADMIN.user, ADMIN.pwd);
-  await expect(page.getByTestId('current-user').or(page.getByTestId('project-list'))).toBeVisible();
+  await expect(page.getByTestId('current-user').or(page.getByTestId('project-list')).first()).toBeVisible();
   await page.goto('/dev/panel-lab?kind=text');
   const panel = page.getByTestId('property-panel');
   await expect(panel).toHaveAttribute('data-kind', 'text');
@@ -155,7 +155,7 @@ test('pickers list the project tables and fields; the setup script saves; custom
 }) => {
   test.setTimeout(240_000);
   await signInUi(page, ADMIN.user, ADMIN.pwd);
-  await expect(page.getByTestId('current-user').or(page.getByTestId('project-list'))).toBeVisible();
+  await expect(page.getByTestId('current-user').or(page.getByTestId('project-list')).first()).toBeVisible();
 
   // A table with one field, made through the workbench.
   const table = `Orders ${Date.now().toString(36)}`;
