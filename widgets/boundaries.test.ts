@@ -14,6 +14,7 @@ const ALLOWED = [
   /^\.\.\/\.\.\/src\/shared\//,
   /^\.\.\/\.\.\/src\/client\/runtime\//,
   /^\.\.\/define\.ts$/,
+  /^@dnd-kit\/(core|sortable|utilities)$/,
   /^\.\/schema\.json$/,
 ];
 const LAZY_ONLY = ['echarts', 'jsbarcode', 'quill', 'monaco-editor'];

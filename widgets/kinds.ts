@@ -18,6 +18,7 @@ export { default as graph } from './graph/index.ts';
 export { default as html } from './html/index.ts';
 export { default as iframe } from './iframe/index.ts';
 export { default as image } from './image/index.ts';
+export { default as kanban } from './kanban/index.ts';
 export { default as list } from './list/index.ts';
 export { default as mobileDatepicker } from './mobile-datepicker/index.ts';
 export { default as number } from './number/index.ts';

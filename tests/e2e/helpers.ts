@@ -113,3 +113,28 @@ export async function fillSettled(field: Locator, value: string): Promise<void> 
     await expect(field).toHaveValue(value, { timeout: 1000 });
   }).toPass({ timeout: 30_000 });
 }
+
+/** Calls over raw JSON with a user's token (the builder's by default); a non-zero error fails the test. */
+export async function adminApi(request: APIRequestContext, who: { user: string; pwd: string } = ADMIN) {
+  const login = (await (await request.post('/api/common/user/login', { data: who })).json()) as {
+    data: { token: string };
+  };
+  const headers = { token: login.data.token };
+  const call = async <T>(url: string, data?: unknown): Promise<T> => {
+    const res =
+      data === undefined ? await request.get(url, { headers }) : await request.post(url, { headers, data });
+    const body = (await res.json()) as { error: number; data: T; msg?: string };
+    expect(body.error, `${url}: ${body.msg}`).toBe(0);
+    return body.data;
+  };
+  return Object.assign(call, { token: login.data.token });
+}
+
+/** The Demo project created on first run, and its published pages by name. */
+export async function demoProject(call: Awaited<ReturnType<typeof adminApi>>) {
+  const projects = await call<{ _id: string; _name: string }[]>('/api/common/project/list');
+  const project = projects.find((p) => p._name === 'Demo')!._id;
+  const pages = await call<{ _id: string; name: string }[]>(`/api/app/page/${project}/`);
+  const page = (prefix: string) => pages.find((p) => p.name.startsWith(prefix))!._id;
+  return { project, page };
+}

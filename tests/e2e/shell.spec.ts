@@ -6,6 +6,7 @@
 import { type APIRequestContext, expect, type Page, test } from '@playwright/test';
 import {
   ADMIN,
+  adminApi,
   DESKTOP,
   fillSettled,
   PHONE,
@@ -17,21 +18,6 @@ import {
 } from './helpers.ts';
 
 test.use({ actionTimeout: 20_000 });
-
-/** Admin calls over raw JSON with the builder's token. */
-async function adminApi(request: APIRequestContext) {
-  const login = (await (await request.post('/api/common/user/login', { data: ADMIN })).json()) as {
-    data: { token: string };
-  };
-  const headers = { token: login.data.token };
-  return async <T>(url: string, data?: unknown): Promise<T> => {
-    const res =
-      data === undefined ? await request.get(url, { headers }) : await request.post(url, { headers, data });
-    const body = (await res.json()) as { error: number; data: T; msg?: string };
-    expect(body.error, `${url}: ${body.msg}`).toBe(0);
-    return body.data;
-  };
-}
 
 /** In Demo: two tables with rows, menu Sales › Orders and a top-level Secret list, and a role granting Sales and Orders. */
 async function seedDemo(request: APIRequestContext) {

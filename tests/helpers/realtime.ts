@@ -8,6 +8,7 @@ import WebSocket from 'ws';
 import * as authProtocol from 'y-protocols/auth';
 import { WebsocketProvider } from 'y-websocket';
 import * as Y from 'yjs';
+import { createRole } from '../../src/server/access/roles.ts';
 import { createSession, createUser } from '../../src/server/account/service.ts';
 import { buildApp } from '../../src/server/app.ts';
 import { type Config, loadConfig } from '../../src/server/config.ts';
@@ -113,6 +114,23 @@ export async function seed(app: FastifyInstance): Promise<Seed> {
   }
   const pageId = await addPage(app, project.id);
   return { projectId: project.id, pageId, owner, admin, reader, outsider };
+}
+
+/** Gives a common member a role that grants one page (as the role screens would). */
+export async function grantPage(app: FastifyInstance, projectId: string, userId: string, page: string) {
+  const db = app.database.db;
+  const role = await createRole(db, projectId, { name: `page-${page.slice(-6)}`, type: 'common' });
+  await db
+    .updateTable('roles')
+    .set({ grants: JSON.stringify({ page: [page] }) })
+    .where('id', '=', role.id)
+    .execute();
+  await db
+    .updateTable('project_members')
+    .set({ role_id: role.id })
+    .where('project_id', '=', projectId)
+    .where('user_id', '=', userId)
+    .execute();
 }
 
 export async function addPage(app: FastifyInstance, projectId: string): Promise<string> {

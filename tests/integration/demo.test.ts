@@ -91,4 +91,42 @@ describe.each(dialects)('demo content on %s', (dialect) => {
     expect(r.error, r.raw).toBe(0);
     expect(JSON.stringify(r.data)).toContain(created!.demo.listPage);
   });
+
+  it('holds the kanban playground: tasks in three columns with ranks, the board page and its menu entry', async () => {
+    const p = created!.projectId;
+    const app = created!.demo.playground.kanban!;
+    const rows = await call<{ data: Record<string, unknown>[]; count: number }>(
+      t.app,
+      'POST',
+      `/api/app/simple/${p}/task/query`,
+      { token, body: { page: { index: 1, size: 50 }, count: true, sort: [{ field: 'rank', order: 'asc' }] } },
+    );
+    expect(rows.error, rows.raw).toBe(0);
+    expect(rows.data.count).toBe(10);
+    expect(new Set(rows.data.data.map((r) => r.status))).toEqual(new Set(['待办', '进行中', '已完成']));
+    expect(rows.data.data.every((r) => typeof r.rank === 'number')).toBe(true);
+
+    const board = await call<{
+      document: {
+        widgets: {
+          kind: string;
+          props: Record<string, unknown>;
+          events?: Record<string, { page?: string }[]>;
+        }[];
+      };
+    }>(t.app, 'GET', `/api/app/page/${p}/${app.pages.board}`, { token });
+    expect(board.error, board.raw).toBe(0);
+    expect(validatePage(board.data.document).ok).toBe(true);
+    const kanban = board.data.document.widgets.find((w) => w.kind === 'kanban')!;
+    expect(kanban.props).toMatchObject({
+      entity: 'task',
+      groupField: 'status',
+      rankField: 'rank',
+      realtime: true,
+    });
+    // '@page:form' was replaced by the form page's id.
+    expect(kanban.events?.onCardClick?.[0]?.page).toBe(app.pages.form);
+    const menu = await call<Record<string, unknown>[]>(t.app, 'GET', `/api/app/rt/${p}/list`, { token });
+    expect(JSON.stringify(menu.data)).toContain(app.pages.board);
+  });
 });

@@ -11,6 +11,7 @@ import { testDialects } from '../helpers/db.ts';
 import {
   addPage,
   createRealtimeEnv,
+  grantPage,
   type RealtimeEnv,
   type Running,
   type Seed,
@@ -104,6 +105,9 @@ describe.each(dialects)('socket channel on %s', (dialect) => {
     // Page rooms: enter announces, lists who is there; a page action stays in the page.
     const page = await addPage(r.app, s.projectId);
     await ask(a, 'enter', { page });
+    // Only those who may see the page join its room: the reader's role must grant it.
+    expect((await ask(b, 'enter', { page })).error).toBe(1102);
+    await grantPage(r.app, s.projectId, s.reader.id, page);
     const entered = next<{ user: { id: string }; page: string }>(a, 'enter');
     const enterB = await ask<{ users: { id: string }[] }>(b, 'enter', { page });
     expect(enterB.data.users.map((u) => u.id).sort()).toEqual([s.owner.id, s.reader.id].sort());

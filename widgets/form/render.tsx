@@ -1,4 +1,5 @@
 import { Button, Form, Input, Space } from 'antd';
+import { useEffect } from 'react';
 import { useDispatch, useWidgetData } from '../../src/client/runtime/widget-context.ts';
 import { bool, list, num, obj, str } from '../../src/shared/props.ts';
 import type { WidgetRenderProps } from '../define.ts';
@@ -7,6 +8,12 @@ import type { WidgetRenderProps } from '../define.ts';
 export function FormWidget({ id, props }: WidgetRenderProps) {
   const data = useWidgetData(id);
   const dispatch = useDispatch(id);
+  const [form] = Form.useForm();
+  // The record arrives after the form mounts (a modal opened with { id }): show it when it does.
+  const record = data.rows[0];
+  useEffect(() => {
+    if (record) form.setFieldsValue(record);
+  }, [form, record]);
   const declared = list(props.fields).map(obj);
   const fields = (
     declared.length
@@ -25,6 +32,7 @@ export function FormWidget({ id, props }: WidgetRenderProps) {
   const columns = Math.max(1, Math.min(4, Math.trunc(num(props.columns, 1))));
   return (
     <Form
+      form={form}
       layout="horizontal"
       labelCol={{ flex: `${num(props.labelWidth, 100)}px` }}
       initialValues={data.rows[0]}

@@ -33,9 +33,11 @@ import { getWidget } from '../../../widgets/index.ts';
 import type { GridPos, PageDocument, WidgetInstance } from '../../../widgets/restore.ts';
 import { type ExprScope, isBinding, resolveValue } from '../../shared/expr/index.ts';
 import { type ActionHost, runActions } from './actions.ts';
-import { loadWidgetData, queryEntity, widgetQuery } from './data-source.ts';
+import { entityMeta, loadWidgetData, queryEntity, saveRecord, widgetQuery } from './data-source.ts';
 import { FormDrafts } from './FormDrafts.tsx';
+import { boundTo, type RecordsChange, useLivePage, wantsLive } from './live.ts';
 import {
+  bumpReload,
   createPageStore,
   type PageStore,
   type PageStoreState,
@@ -279,6 +281,8 @@ function WidgetBox({ w, g }: { w: WidgetInstance; g: GridGeometry }) {
 
 export interface PageRendererProps {
   project: string;
+  /** The page's record id (the document's own id may differ): names its room on the live channel. */
+  pageId?: string;
   doc: PageDocument;
   mode: PageMode;
   params?: Record<string, unknown>;
@@ -296,6 +300,8 @@ export interface PageRendererProps {
 }
 
 const NO_PARAMS: Record<string, unknown> = {};
+/** Events whose payload is a record: their actions see it as `record` (e.g. open it in a modal). */
+const RECORD_EVENTS = new Set(['onRowClick', 'onClick', 'onCardClick']);
 
 export function PageRenderer(p: PageRendererProps) {
   const { doc, mode, project } = p;
@@ -317,6 +323,26 @@ export function PageRenderer(p: PageRendererProps) {
 
   const host = useMemo(() => p.host({ store, index, scope: scopeOf }), [p.host, store, index, scopeOf]);
   hostRef.current = host;
+
+  // Widgets showing a table reload when its records change, here or (on a live page) elsewhere.
+  const refreshBound = useMemo(
+    () => (change: RecordsChange | null) => {
+      // null: back on the live channel after being away — reload whatever shows a live widget's table.
+      const live = [...index.values()].filter((w) => wantsLive({ ...doc, widgets: [w] }));
+      const hit = (w: WidgetInstance) =>
+        change ? boundTo(w, change) : live.some((l) => l === w || boundTo(w, liveChange(l)));
+      for (const w of index.values()) if (hit(w)) bumpReload(store, w.id);
+    },
+    [index, store, doc],
+  );
+  const livePage = useLivePage({
+    project,
+    pageId: p.pageId,
+    enabled: (p.runtimeMode ?? 'runtime') === 'runtime' && wantsLive(doc),
+    onChange: refreshBound,
+  });
+  const live = useRef(livePage);
+  live.current = livePage;
 
   const runtime = useMemo<WidgetRuntime>(() => {
     const rt: WidgetRuntime = {
@@ -349,7 +375,7 @@ export function PageRenderer(p: PageRendererProps) {
               pages: { ...s.pages, [e.widget]: { index: Number(pg.index), size: Number(pg.size) } },
             }));
         }
-        const extra = e.event === 'onRowClick' || e.event === 'onClick' ? recordOf(e.payload) : undefined;
+        const extra = RECORD_EVENTS.has(e.event) ? recordOf(e.payload) : undefined;
         if (Array.isArray(list) && list.length) {
           if (w?.kind === 'form' && e.event === 'onSubmit')
             store.setState((s) => ({ values: { ...s.values, [e.widget]: e.payload } }));
@@ -362,10 +388,21 @@ export function PageRenderer(p: PageRendererProps) {
       get scope() {
         return scopeOf();
       },
+      saveRecords: async (entity, writes) => {
+        try {
+          for (const w of writes) await saveRecord(project, entity, w.values, w.id);
+        } finally {
+          // Even a partly failed batch changed rows: show what is stored now, here and to the others.
+          const meta = await entityMeta(project, entity).catch(() => null);
+          const change = meta ? { entity: meta.id, code: meta.code } : { entity, code: entity };
+          refreshBound(change);
+          if (writes.length) live.current.broadcast(change);
+        }
+      },
       ...(p.renderPage ? { renderPage: p.renderPage } : {}),
     };
     return rt;
-  }, [store, index, scopeOf, p.runtimeMode, p.lang, p.renderPage]);
+  }, [store, index, scopeOf, p.runtimeMode, p.lang, p.renderPage, project, refreshBound]);
 
   // Page data sources: entity sources load on open (unless auto is off), static ones hold their rows.
   useEffect(() => {
@@ -438,6 +475,7 @@ export function PageRenderer(p: PageRendererProps) {
           className={`lc-page lc-page-${mode}`}
           data-page={doc.id}
           data-mode={mode}
+          data-live={livePage.status}
           style={{ ...canvas, background: bg }}
         >
           <Grid widgets={doc.widgets} g={g} />
@@ -445,6 +483,12 @@ export function PageRenderer(p: PageRendererProps) {
       </WidgetRuntimeProvider>
     </PageCtx.Provider>
   );
+}
+
+/** A live widget's own table as a change (matched by the same string it names it by). */
+function liveChange(w: WidgetInstance): RecordsChange {
+  const e = typeof w.props.entity === 'string' ? w.props.entity : '';
+  return { entity: e, code: e };
 }
 
 function recordOf(v: unknown): Record<string, unknown> | undefined {

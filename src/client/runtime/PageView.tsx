@@ -126,6 +126,7 @@ export function PageView(props: ViewProps) {
   return (
     <PageRenderer
       project={project}
+      pageId={pageId}
       doc={page.document}
       mode={mode}
       params={params}

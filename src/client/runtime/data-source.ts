@@ -26,6 +26,8 @@ interface MetaAnswer {
 }
 
 export interface EntityMeta {
+  id: string;
+  code: string;
   name: string;
   fields: (FieldMeta & { option?: Record<string, unknown> })[];
 }
@@ -41,6 +43,8 @@ export function entityMeta(project: string, entity: string): Promise<EntityMeta>
   let hit = metaCache.get(key);
   if (!hit) {
     hit = post<MetaAnswer>(`${base(project, entity)}/meta`, {}, { quiet: true }).then((m) => ({
+      id: m.entity._id,
+      code: m.entity._code,
       name: m.entity._name,
       fields: m.field.map((f) => ({
         key: f._key,

@@ -12,6 +12,11 @@ export interface FieldMeta {
   hide?: boolean;
 }
 
+export interface RecordWrite {
+  id: string;
+  values: Record<string, unknown>;
+}
+
 export interface WidgetData {
   rows: Record<string, unknown>[];
   meta: { fields?: FieldMeta[]; total?: number };
@@ -37,6 +42,11 @@ export interface WidgetRuntime {
   subscribeValue?: (widgetId: string, listener: (value: unknown) => void) => () => void;
   dispatch: (event: WidgetEvent) => void;
   scope: ExprScope;
+  /**
+   * Saves changes to records of a table through the user's grants, then reloads the widgets showing
+   * that table (and tells others on a live page). Absent where nothing may be saved (the designer).
+   */
+  saveRecords?: (entity: string, writes: readonly RecordWrite[]) => Promise<void>;
   /** Renders another page inside this one (page and simple-page kinds). */
   renderPage?: (pageId: string) => ReactNode;
 }

@@ -2,11 +2,13 @@
  * The demo project's content on first run: a small working app built through the same API calls a
  * builder makes (so everything is validated and real): a module, a customers table with sample
  * rows, an orders table related to it, a detail/form page, a published "客户一览 / Customers" page
- * (title, a count, a table, a chart, a button opening the detail page in a modal) and a menu entry.
+ * (title, a count, a table, a chart, a button opening the detail page in a modal) and a menu entry;
+ * then the playground apps (`playground/<app>/app.json`, e.g. the real-time kanban board).
  */
 import type { FastifyInstance } from 'fastify';
 import { createSession, revokeSession } from '../account/service.ts';
 import { sha256hex } from '../account/tokens.ts';
+import { type LoadedApp, loadPlaygroundApp, PLAYGROUND } from './playground.ts';
 
 export interface DemoContent {
   module: string;
@@ -15,6 +17,8 @@ export interface DemoContent {
   listPage: string;
   detailPage: string;
   route: string;
+  /** The playground apps loaded beside the CRM module, by name. */
+  playground: Record<string, LoadedApp>;
 }
 
 const LEVELS = ['VIP', '普通', '潜在'] as const;
@@ -217,7 +221,11 @@ export async function seedDemo(app: FastifyInstance, ownerId: string, project: s
       name: '客户一览 / Customers',
       value: list._id,
     });
+    const playground: Record<string, LoadedApp> = {};
+    for (const [name, app] of Object.entries(PLAYGROUND))
+      playground[name] = await loadPlaygroundApp(call, project, app);
     return {
+      playground,
       module: mod._id,
       customers: customers._id,
       orders: orders._id,

@@ -10,9 +10,10 @@ import {
   type SocketPlatform,
   unpackPayload,
 } from '../../shared/realtime.ts';
+import { can } from '../access/decide.ts';
 import { resolveToken } from '../account/service.ts';
 import type { DB } from '../db/schema.ts';
-import { membership } from '../project/service.ts';
+import { findProject, membership } from '../project/service.ts';
 
 const ID = /^[0-9a-f]{24}$/;
 
@@ -138,6 +139,18 @@ export function createSocketServer(http: HttpServer, db: Kysely<DB>): { io: Serv
         .where('project_id', '=', d.projectId)
         .executeTakeFirst();
       if (!found) fail(1202, 'page not found');
+      // Only those who may see the page join its room (members' rights may have changed since connect).
+      const who = await resolveToken(db, d.token);
+      const project = await findProject(db, d.projectId);
+      if (!who || !project) fail(CLOSE.TOKEN, 'token invalid or expired');
+      const seen = await can(
+        db,
+        { user: who!.user, session: who!.session },
+        project!,
+        { kind: 'page', id: page },
+        'read',
+      );
+      if (!seen.allow) fail(seen.error.code, seen.reason);
       const r = room.page(d.projectId, page);
       await socket.join(r);
       emit(socket.to(r), 'enter', { user: me, page });

@@ -1,0 +1,107 @@
+/**
+ * Live pages: a page holding a real-time widget (the kanban board) joins its page room on the socket
+ * channel. When someone saves records of a table through such a widget, the others on the page are
+ * told which table changed (an `action` of type `records`, carrying no row data) and reload the
+ * widgets bound to it through the data API — so each viewer still reads only what their grants allow.
+ *
+ * On every (re)connect the page is entered again and its live widgets reload once, so a change made
+ * while a viewer was offline (or between its first load and its joining the room) is never missed.
+ */
+import { useEffect, useRef, useState } from 'react';
+import type { PageDocument, WidgetInstance } from '../../../widgets/restore.ts';
+import { getToken } from '../api/storage.ts';
+import { SocketChannel } from '../realtime/socket-channel.ts';
+
+export const RECORDS_ACTION = 'records';
+
+/** Which table changed: its id and code, so widgets naming it either way are found. */
+export interface RecordsChange {
+  entity: string;
+  code: string;
+}
+
+export type LiveStatus = 'off' | 'connecting' | 'live' | 'offline';
+
+/** Kinds that ask for the live channel when their `realtime` prop is not switched off. */
+const LIVE_KINDS = new Set(['kanban']);
+
+export function wantsLive(doc: PageDocument): boolean {
+  const walk = (ws: readonly WidgetInstance[]): boolean =>
+    ws.some(
+      (w) =>
+        (LIVE_KINDS.has(w.kind) && w.props.realtime !== false) || (w.children ? walk(w.children) : false),
+    );
+  return walk(doc.widgets);
+}
+
+/** Does a widget's `entity` prop name the changed table (by id or by code)? */
+export function boundTo(w: WidgetInstance, change: RecordsChange): boolean {
+  const e = w.props.entity;
+  return typeof e === 'string' && e !== '' && (e === change.entity || e === change.code);
+}
+
+function isChange(v: unknown): v is RecordsChange {
+  const c = v as RecordsChange | null;
+  return typeof c === 'object' && c !== null && typeof c.entity === 'string' && typeof c.code === 'string';
+}
+
+/**
+ * Joins the page's room while `enabled`; `onChange` runs for changes others broadcast and with `null`
+ * after each (re)connect. Answers the connection status and a broadcaster for one's own changes.
+ */
+export function useLivePage(opts: {
+  project: string;
+  pageId: string | undefined;
+  enabled: boolean;
+  onChange: (change: RecordsChange | null) => void;
+}): { status: LiveStatus; broadcast: (change: RecordsChange) => void } {
+  const { project, pageId, enabled } = opts;
+  const onChange = useRef(opts.onChange);
+  onChange.current = opts.onChange;
+  const channel = useRef<SocketChannel | null>(null);
+  const [status, setStatus] = useState<LiveStatus>('off');
+
+  useEffect(() => {
+    const token = getToken();
+    if (!enabled || !pageId || !token) {
+      setStatus('off');
+      return;
+    }
+    const ch = new SocketChannel({ project, platform: 'app', token });
+    channel.current = ch;
+    setStatus('connecting');
+    let open = true;
+    ch.socket.on('connect', () => {
+      ch.call('enter', { page: pageId })
+        .then(() => {
+          if (!open) return;
+          setStatus('live');
+          onChange.current(null);
+        })
+        .catch(() => open && setStatus('offline'));
+    });
+    ch.socket.on('disconnect', () => open && setStatus('offline'));
+    ch.socket.on('connect_error', () => open && setStatus('offline'));
+    const off = ch.on<{ page: string | null; type: unknown; data: unknown }>('action', (a) => {
+      if (a.page === pageId && a.type === RECORDS_ACTION && isChange(a.data)) onChange.current(a.data);
+    });
+    return () => {
+      open = false;
+      off();
+      ch.close();
+      if (channel.current === ch) channel.current = null;
+    };
+  }, [project, pageId, enabled]);
+
+  // One broadcaster for the page's life: it reads the channel and page id of the latest render.
+  const page = useRef(pageId);
+  page.current = pageId;
+  const broadcast = useRef((change: RecordsChange) => {
+    const ch = channel.current;
+    if (!ch || !page.current) return;
+    ch.call('action', { page: page.current, type: RECORDS_ACTION, data: change }).catch(() => {
+      // Not delivered (offline): the others reload when they reconnect or next open the page.
+    });
+  });
+  return { status, broadcast: broadcast.current };
+}
