@@ -35,6 +35,7 @@ import { type ExprScope, isBinding, resolveValue } from '../../shared/expr/index
 import { type ActionHost, runActions } from './actions.ts';
 import { loadWidgetData, queryEntity, widgetQuery } from './data-source.ts';
 import { FormDrafts } from './FormDrafts.tsx';
+import { kindsOf } from './page-prefetch.ts';
 import {
   createPageStore,
   type PageStore,
@@ -455,14 +456,10 @@ function recordOf(v: unknown): Record<string, unknown> | undefined {
 
 /** Loads every kind's render a page uses, so the first commit paints real widgets, not spinners. */
 export function preloadKinds(doc: PageDocument): Promise<unknown> {
-  const kinds = new Set<string>();
-  const walk = (ws: readonly WidgetInstance[]) => {
-    for (const w of ws) {
-      kinds.add(w.kind);
-      if (w.children) walk(w.children);
-    }
-  };
-  walk(doc.widgets);
+  return loadKinds(kindsOf(doc));
+}
+
+function loadKinds(kinds: Iterable<string>): Promise<unknown> {
   return Promise.all(
     [...kinds].map((k) =>
       getWidget(k)
