@@ -108,9 +108,18 @@ test('the demo page shows its rows; the button opens the detail page in a modal;
   await modal.getByRole('button', { name: 'Restore' }).click();
   await expect(modal.getByLabel('姓名 Name')).toHaveValue('E2E 客户');
   await modal.getByLabel('金额 Amount').fill('12.5');
+  const before = Number(await canvas.locator('[data-wid="count"]').textContent());
   await modal.getByRole('button', { name: /保\s?存/ }).click();
   await expect(page.getByText('保存 succeeded')).toBeVisible();
   await expect(modal).toHaveCount(0);
+  // The page beneath reloads what is bound to the saved table (no page reload): the count bound to
+  // the table's total goes up, and the new row is in the table.
+  await expect
+    .poll(async () => Number(await canvas.locator('[data-wid="count"]').textContent()))
+    .toBe(before + 1);
+  await table.locator('.ant-pagination-item').last().click();
+  await expect(table.getByRole('cell', { name: 'E2E 客户', exact: true })).toBeVisible();
+  await shot(page, 'runtime-demo-refreshed');
   expect(await drafts()).not.toContain('E2E 客户');
   const rows = await api<{ count: number }>(
     request,

@@ -32,11 +32,13 @@ import type { WidgetRenderProps } from '../../../widgets/define.ts';
 import { getWidget } from '../../../widgets/index.ts';
 import type { GridPos, PageDocument, WidgetInstance } from '../../../widgets/restore.ts';
 import { type ExprScope, isBinding, resolveValue } from '../../shared/expr/index.ts';
+import { str } from '../../shared/props.ts';
 import { type ActionHost, runActions } from './actions.ts';
-import { loadWidgetData, queryEntity, widgetQuery } from './data-source.ts';
+import { loadWidgetData, onEntityChanged, queryEntity, sameEntity, widgetQuery } from './data-source.ts';
 import { FormDrafts } from './FormDrafts.tsx';
 import { kindsOf } from './page-prefetch.ts';
 import {
+  bumpReload,
   createPageStore,
   type PageStore,
   type PageStoreState,
@@ -368,9 +370,31 @@ export function PageRenderer(p: PageRendererProps) {
     return rt;
   }, [store, index, scopeOf, p.runtimeMode, p.lang, p.renderPage]);
 
-  // Page data sources: entity sources load on open (unless auto is off), static ones hold their rows.
+  // Page data sources: entity sources load on open (unless auto is off) and again on refreshWidget
+  // (a bump of their reload number); static ones hold their rows.
   useEffect(() => {
     let live = true;
+    const load = (ds: Record<string, unknown>, id: string) => {
+      const page = (ds.page as { index?: number; size?: number } | undefined) ?? {};
+      void queryEntity(project, str(ds.entity), {
+        ...(ds.query ? { query: ds.query } : {}),
+        page: { index: page.index ?? 1, size: page.size ?? 20 },
+        count: true,
+      })
+        .then((a) => {
+          if (live)
+            setWidgetData(store, id, {
+              rows: a.data,
+              meta: { total: a.count ?? a.data.length },
+              loading: false,
+            });
+        })
+        .catch((e: unknown) => {
+          if (live)
+            setWidgetData(store, id, { ...EMPTY_DATA, error: e instanceof Error ? e.message : String(e) });
+        });
+    };
+    const entitySources = new Map<string, Record<string, unknown>>();
     for (const ds of doc.dataSources ?? []) {
       const id = typeof ds.id === 'string' ? ds.id : '';
       if (!id) continue;
@@ -380,31 +404,44 @@ export function PageRenderer(p: PageRendererProps) {
           meta: { total: ds.rows.length },
           loading: false,
         });
-      } else if (ds.type === 'entity' && typeof ds.entity === 'string' && ds.auto !== false) {
-        const page = (ds.page as { index?: number; size?: number } | undefined) ?? {};
-        void queryEntity(project, ds.entity, {
-          ...(ds.query ? { query: ds.query } : {}),
-          page: { index: page.index ?? 1, size: page.size ?? 20 },
-          count: true,
-        })
-          .then((a) => {
-            if (live)
-              setWidgetData(store, id, {
-                rows: a.data,
-                meta: { total: a.count ?? a.data.length },
-                loading: false,
-              });
-          })
-          .catch((e: unknown) => {
-            if (live)
-              setWidgetData(store, id, { ...EMPTY_DATA, error: e instanceof Error ? e.message : String(e) });
-          });
+      } else if (ds.type === 'entity' && typeof ds.entity === 'string') {
+        entitySources.set(id, ds);
+        if (ds.auto !== false) load(ds, id);
       }
     }
+    const stop = entitySources.size
+      ? store.subscribe((next, prev) => {
+          if (next.reload === prev.reload) return;
+          for (const [id, ds] of entitySources) if (next.reload[id] !== prev.reload[id]) load(ds, id);
+        })
+      : undefined;
     return () => {
       live = false;
+      stop?.();
     };
   }, [doc, store, project]);
+
+  // Records saved, updated or removed anywhere (a form in a modal above this page, a script) reload
+  // this page's data widgets and data sources bound to the same table.
+  useEffect(
+    () =>
+      onEntityChanged((changedProject, entity) => {
+        if (changedProject !== project) return;
+        const scope = scopeOf();
+        for (const w of index.values()) {
+          if (w.props.entity === undefined) continue;
+          if (sameEntity(project, str(resolveValue(w.props.entity, scope)), entity)) bumpReload(store, w.id);
+        }
+        for (const ds of doc.dataSources ?? [])
+          if (
+            ds.type === 'entity' &&
+            typeof ds.id === 'string' &&
+            sameEntity(project, str(ds.entity), entity)
+          )
+            bumpReload(store, ds.id);
+      }),
+    [project, index, doc, store, scopeOf],
+  );
 
   // The page's own onLoad actions, once per page instance.
   useEffect(() => {
