@@ -294,6 +294,8 @@ export interface PageRendererProps {
     index: Map<string, WidgetInstance>;
     scope: () => ExprScope;
   }) => ActionHost;
+  /** Told the page's action host once the page is on screen (the setup script runs with it). */
+  onHost?: (host: ActionHost) => void;
   /** Renders a nested page (page / simple-page kinds). */
   renderPage?: (pageId: string) => ReactNode;
 }
@@ -442,6 +444,9 @@ export function PageRenderer(p: PageRendererProps) {
       }),
     [project, index, doc, store, scopeOf],
   );
+
+  const onHost = p.onHost;
+  useEffect(() => onHost?.(host), [onHost, host]);
 
   // The page's own onLoad actions, once per page instance.
   useEffect(() => {
