@@ -474,6 +474,8 @@ export function PageRenderer(p: PageRendererProps) {
       ? { width: g.width, maxWidth: '100%', margin: '0 auto' }
       : { width: '100%', maxWidth: g.width, margin: '0 auto' };
   const bg = (doc.layout?.[mode] as { background?: string } | undefined)?.background;
+  // Whether a data widget or source is loading now (print waits until the page has its data).
+  const busy = useStore(store, (s) => Object.values(s.data).some((d) => d.loading));
   return (
     <PageCtx.Provider value={ctx}>
       <WidgetRuntimeProvider runtime={runtime}>
@@ -481,6 +483,7 @@ export function PageRenderer(p: PageRendererProps) {
           className={`lc-page lc-page-${mode}`}
           data-page={doc.id}
           data-mode={mode}
+          data-busy={busy ? '1' : '0'}
           style={{ ...canvas, background: bg }}
         >
           <Grid widgets={doc.widgets} g={g} />
