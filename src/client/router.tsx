@@ -1,7 +1,7 @@
 /** The route table (runtime spec §2), screens loaded lazily. */
 import { type ComponentType, lazy, Suspense } from 'react';
 import { createBrowserRouter, type RouteObject, redirect } from 'react-router';
-import { prefetchPage, storedProject } from './runtime/page-prefetch.ts';
+import { prefetchPage, storedProject, warmRuntime } from './runtime/page-prefetch.ts';
 import { PROJECT_ID } from './shell/navigation.ts';
 import { PageLoading } from './shell/PageLoading.tsx';
 import { guardLoader, resetLoader } from './shell/session.ts';
@@ -14,6 +14,26 @@ function screen(load: () => Promise<{ default: ComponentType }>) {
       <Screen />
     </Suspense>
   );
+}
+
+// Screens a page route needs, started by its loader (in parallel with the page JSON and the
+// sign-in check) instead of one after the other as each lazy layout renders its outlet.
+const rootLayout = () => import('./screens/home/RootLayout.tsx');
+const pageScreen = () => import('./screens/page/PageScreen.tsx');
+const displayScreen = () => import('./screens/page/DisplayScreen.tsx');
+const appPageScreen = () => import('./screens/page/AppPageScreen.tsx');
+const appPrintScreen = () => import('./screens/page/AppPrintScreen.tsx');
+
+/** Route loader of a page screen: the screen chunks, the renderer and the page JSON all start now. */
+function pageLoader(
+  screens: (() => Promise<unknown>)[],
+  project: string | null,
+  id?: string,
+  display = false,
+) {
+  for (const load of screens) void load().catch(() => undefined);
+  warmRuntime();
+  return prefetchPage(project, id, display);
 }
 
 /** Sign-in, registration, forgot password and token sign-in (one screen, four modes). */
@@ -40,13 +60,14 @@ const rootChildren = (): RouteObject[] => [
   { path: 'system/*', element: screen(() => import('./screens/system/SystemPlaceholder.tsx')) },
   {
     path: 'page/:id',
-    loader: ({ params }) => prefetchPage(storedProject(), params.id),
-    element: screen(() => import('./screens/page/PageScreen.tsx')),
+    loader: ({ params }) => pageLoader([rootLayout, pageScreen], storedProject(), params.id),
+    element: screen(pageScreen),
   },
   {
     path: 'display/:id',
-    loader: ({ params }) => prefetchPage(storedProject(), params.id, true),
-    element: screen(() => import('./screens/page/DisplayScreen.tsx')),
+    loader: ({ params }) =>
+      pageLoader([rootLayout, displayScreen, pageScreen], storedProject(), params.id, true),
+    element: screen(displayScreen),
   },
   { path: '*', element: screen(() => import('./screens/home/NotFound.tsx')) },
 ];
@@ -86,10 +107,14 @@ export const routes: RouteObject[] = [
     children: [
       {
         path: ':page',
-        loader: ({ params }) => prefetchPage(params.project ?? null, params.page),
-        element: screen(() => import('./screens/page/AppPageScreen.tsx')),
+        loader: ({ params }) => pageLoader([appPageScreen], params.project ?? null, params.page),
+        element: screen(appPageScreen),
       },
-      { path: 'print/:page', element: screen(() => import('./screens/page/AppPrintScreen.tsx')) },
+      {
+        path: 'print/:page',
+        loader: ({ params }) => pageLoader([appPrintScreen], params.project ?? null, params.page),
+        element: screen(appPrintScreen),
+      },
     ],
   },
   {
@@ -136,7 +161,7 @@ export const routes: RouteObject[] = [
     HydrateFallback: PageLoading,
     // Sign-in is checked again whenever the path changes (a …/logout path must act).
     shouldRevalidate: ({ currentUrl, nextUrl }) => currentUrl.pathname !== nextUrl.pathname,
-    element: screen(() => import('./screens/home/RootLayout.tsx')),
+    element: screen(rootLayout),
     children: rootChildren(),
   },
   // The optional leading {custom} project segment (navigation rule 2).
@@ -153,7 +178,7 @@ export const routes: RouteObject[] = [
     HydrateFallback: PageLoading,
     errorElement: screen(() => import('./screens/home/NotFound.tsx')),
     shouldRevalidate: ({ currentUrl, nextUrl }) => currentUrl.pathname !== nextUrl.pathname,
-    element: screen(() => import('./screens/home/RootLayout.tsx')),
+    element: screen(rootLayout),
     children: rootChildren(),
   },
 ];

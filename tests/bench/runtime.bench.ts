@@ -201,6 +201,13 @@ async function main() {
     const ctx = await browser.newContext({ viewport: { width: 1280, height: 800 } });
     await ctx.addInitScript(init, [token, project] as const);
     const tab = await ctx.newPage();
+    const profile = process.env.BENCH_PROFILE === '1' && r === ROUNDS - 1;
+    const cdp = profile ? await ctx.newCDPSession(tab) : null;
+    if (cdp) {
+      await cdp.send('Profiler.enable');
+      await cdp.send('Profiler.setSamplingInterval', { interval: 200 });
+      await cdp.send('Profiler.start');
+    }
     await tab.goto(`${base}/page/${page._id}`);
     await tab.waitForFunction(() => performance.getEntriesByName('lc:render').length > 0, null, {
       timeout: 60_000,
@@ -213,6 +220,52 @@ async function main() {
       widgets: document.querySelectorAll('.lc-page [data-wid]').length,
     }));
     if (m.widgets !== 200) throw new Error(`expected 200 widgets on the page, saw ${m.widgets}`);
+    if (cdp) {
+      // Self time by function over the whole load (BENCH_PROFILE=1): where the main thread goes.
+      const { profile: prof } = (await cdp.send('Profiler.stop')) as unknown as {
+        profile: {
+          nodes: { id: number; callFrame: { functionName: string; url: string; lineNumber: number } }[];
+          samples: number[];
+          timeDeltas: number[];
+        };
+      };
+      const byNode = new Map(prof.nodes.map((n) => [n.id, n]));
+      const self = new Map<string, number>();
+      prof.samples.forEach((id, i) => {
+        const f = byNode.get(id)!.callFrame;
+        const key = `${f.functionName || '(anon)'} ${f.url.replace(/.*\//, '')}:${f.lineNumber}`;
+        self.set(key, (self.get(key) ?? 0) + (prof.timeDeltas[i] ?? 0) / 1000);
+      });
+      const byFile = new Map<string, number>();
+      for (const [k, v] of self) {
+        const file = k.split(' ').at(-1)!.replace(/:\d+$/, '');
+        byFile.set(file, (byFile.get(file) ?? 0) + v);
+      }
+      console.log('\n   profile, self ms by file (last round):');
+      for (const [k, v] of [...byFile].sort((a, b) => b[1] - a[1]).slice(0, 15))
+        console.log(`   ${v.toFixed(0).padStart(6)}  ${k}`);
+      console.log('   by function:');
+      for (const [k, v] of [...self].sort((a, b) => b[1] - a[1]).slice(0, 25))
+        console.log(`   ${v.toFixed(0).padStart(6)}  ${k}`);
+    }
+    if (process.env.BENCH_TRACE === '1' && r === ROUNDS - 1) {
+      // Where the time goes: marks and fetched resources, ms from navigation start.
+      const trace = await tab.evaluate(() =>
+        [
+          ...performance
+            .getEntriesByType('mark')
+            .map((e) => ({ at: e.startTime, end: e.startTime, name: e.name })),
+          ...(performance.getEntriesByType('resource') as PerformanceResourceTiming[]).map((e) => ({
+            at: e.startTime,
+            end: e.responseEnd,
+            name: e.name.replace(location.origin, ''),
+          })),
+        ].sort((a, b) => a.at - b.at),
+      );
+      console.log('\n   trace (start → end ms, last round):');
+      for (const t of trace)
+        console.log(`   ${t.at.toFixed(0).padStart(6)} → ${t.end.toFixed(0).padStart(6)}  ${t.name}`);
+    }
     // Baseline in the same tab: parse the same JSON and draw its widgets as plain positioned divs.
     const base0 = await tab.evaluate((text) => {
       const t0 = performance.now();

@@ -124,6 +124,18 @@ test('two browsers on the kanban board: moves are saved and seen by the other at
   await titles(column(b, '进行中')).first().click();
   const modal = b.locator('.ant-modal').filter({ hasText: '任务 / Task' });
   await expect(modal.locator('input').first()).toHaveValue('整理客户名单');
+  await modal.locator('.ant-modal-close').click();
+
+  // A task added through the form in a modal shows on both boards (the save is broadcast too).
+  const name = `E2E ${Date.now().toString(36)}`;
+  await a.getByRole('button', { name: '新建任务 / New task' }).click();
+  const add = a.locator('.ant-modal').filter({ hasText: '新建任务 / New task' });
+  await add.locator('input#title').fill(name);
+  await add.locator('input#owner').fill('测试');
+  await add.locator('input#status').fill('待办');
+  await add.getByRole('button', { name: /保\s*存/ }).click();
+  await expect(titles(column(a, '待办'))).toContainText([name]);
+  await expect(titles(column(b, '待办'))).toContainText([name]);
 
   await a.context().close();
   await b.context().close();

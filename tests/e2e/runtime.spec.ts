@@ -108,9 +108,18 @@ test('the demo page shows its rows; the button opens the detail page in a modal;
   await modal.getByRole('button', { name: 'Restore' }).click();
   await expect(modal.getByLabel('姓名 Name')).toHaveValue('E2E 客户');
   await modal.getByLabel('金额 Amount').fill('12.5');
+  const before = Number(await canvas.locator('[data-wid="count"]').textContent());
   await modal.getByRole('button', { name: /保\s?存/ }).click();
   await expect(page.getByText('保存 succeeded')).toBeVisible();
   await expect(modal).toHaveCount(0);
+  // The page beneath reloads what is bound to the saved table (no page reload): the count bound to
+  // the table's total goes up, and the new row is in the table.
+  await expect
+    .poll(async () => Number(await canvas.locator('[data-wid="count"]').textContent()))
+    .toBe(before + 1);
+  await table.locator('.ant-pagination-item').last().click();
+  await expect(table.getByRole('cell', { name: 'E2E 客户', exact: true })).toBeVisible();
+  await shot(page, 'runtime-demo-refreshed');
   expect(await drafts()).not.toContain('E2E 客户');
   const rows = await api<{ count: number }>(
     request,
@@ -281,6 +290,149 @@ test('code commands run in the sandbox: api.notify shows a notice, fetch is not 
     await expect(page.getByText('greetings, Ann')).toBeVisible();
     // Setup ran once, not again for the code command (the notice may have timed out by now).
     expect(await page.getByText('setup ran').count()).toBeLessThanOrEqual(1);
+  } finally {
+    await api(request, c.token, 'POST', `/api/admin/project/${c.project}/custom/set`, { code: '' });
+  }
+});
+
+test('a setup script uses the page api: values, t, user, data save/update/remove, actions; a script awaits a modal', async ({
+  page,
+  request,
+}) => {
+  const c = await demo(request);
+  const G = `/api/admin/page/${c.project}`;
+  const layout = {
+    pc: { cols: 120, rowHeight: 10, width: 1200 },
+    mobile: { cols: 38, rowHeight: 10, width: 375 },
+  };
+  const at = (y: number, x = 0, w = 40) => ({ pc: { x, y, w, h: 4 }, mobile: { x: 0, y, w: 38, h: 4 } });
+  const suffix = Date.now().toString(36);
+  // The page a script opens in a modal: its button closes the modal with a result.
+  const answer = await api<{ _id: string }>(request, c.token, 'POST', `${G}/create`, {
+    name: `Answer ${suffix}`,
+    document: {
+      id: 'answer',
+      title: 'Answer',
+      version: 1,
+      layout,
+      widgets: [
+        {
+          id: 'ok',
+          kind: 'button',
+          version: 1,
+          props: { text: 'Answer 42' },
+          layout: at(0),
+          events: { onClick: [{ type: 'closeModal', result: { answer: 42 } }] },
+        },
+      ],
+    },
+  });
+  await api(request, c.token, 'POST', `${G}/${answer._id}/publish`, {});
+  const ask = [
+    `const r = await api.openModal('${answer._id}', { from: 'script' });`,
+    "api.notify('modal said ' + JSON.stringify(r));",
+  ].join('\n');
+  const scripted = await api<{ _id: string }>(request, c.token, 'POST', `${G}/create`, {
+    name: `Script API ${suffix}`,
+    document: {
+      id: 'script',
+      title: 'Script API',
+      version: 1,
+      layout,
+      state: { msg: { type: 'string', default: 'not set' } },
+      widgets: [
+        { id: 'greeting', kind: 'textbox', version: 2, props: { placeholder: 'Greeting' }, layout: at(0) },
+        { id: 'msg', kind: 'text', version: 1, props: { text: 'state: {{ state.msg }}' }, layout: at(6) },
+        {
+          id: 'count',
+          kind: 'number',
+          version: 1,
+          props: { value: { $expr: 'widgets.list.total' }, decimals: 0, duration: 0 },
+          layout: at(12),
+        },
+        {
+          id: 'ask',
+          kind: 'button',
+          version: 1,
+          props: { text: 'Ask' },
+          layout: at(18),
+          events: { onClick: [{ type: 'runCode', code: ask }] },
+        },
+        {
+          id: 'list',
+          kind: 'table',
+          version: 1,
+          props: { entity: 'customer', pageSize: 5 },
+          layout: { pc: { x: 0, y: 24, w: 120, h: 30 }, mobile: { x: 0, y: 24, w: 38, h: 30 } },
+        },
+      ],
+    },
+  });
+  await api(request, c.token, 'POST', `${G}/${scripted._id}/publish`, {});
+
+  // The setup script is the project's: it acts only on this test's page (?e2e=setup), so other
+  // pages of the demo opened meanwhile are left alone.
+  const setup = `
+    if (api.params.e2e !== 'setup') return;
+    const who = api.user.nickname || api.user.user;
+    await api.setValue('greeting', api.t({ zh: '你好，{n}', en: 'Hello, {n}' }, { n: who }));
+    await api.setValue('state.msg', 'lang=' + api.lang + ' user=' + api.user.user);
+    const saved = await api.save('customer', { name: 'Setup ${suffix}', amount: 5 });
+    const updated = await api.update('customer', saved._id, { name: 'Setup ${suffix} v2' });
+    const found = await api.query('customer', {
+      query: { field: 'name', type: 'text', opt: 'eq', value: updated.name },
+      count: true,
+    });
+    api.notify('found ' + found.count + ' named ' + updated.name, 'success');
+    await api.remove('customer', saved._id);
+    try { await api.save('customer', { nosuchfield: 1 }); } catch (e) { api.notify('refused: ' + e.message, 'warning'); }
+    await api.runAction({ type: 'notify', level: 'info', message: 'action sees {{ state.msg }}' });
+  `;
+  await api(request, c.token, 'POST', `/api/admin/project/${c.project}/custom/set`, { code: setup });
+  try {
+    await signedIn(page, c);
+    await page.goto(`/page/${scripted._id}?e2e=setup`);
+    const canvas = page.locator('.lc-page');
+    await expect(canvas.getByPlaceholder('Greeting')).toHaveValue(/^Hello, \S+/);
+    await expect(canvas.getByText('state: lang=en user=builder')).toBeVisible();
+    await expect(page.getByText(`found 1 named Setup ${suffix} v2`)).toBeVisible();
+    await expect(page.getByText(/^refused: \d+: /)).toBeVisible();
+    await expect(page.getByText('action sees lang=en user=builder')).toBeVisible();
+    await shot(page, 'runtime-setup-script');
+    // Saved, updated and removed through the user's data calls: nothing of it is left.
+    const left = await api<{ count: number }>(
+      request,
+      c.token,
+      'POST',
+      `/api/app/simple/${c.project}/customer/query`,
+      {
+        query: { field: 'name', type: 'text', opt: 'start', value: `Setup ${suffix}` },
+        count: true,
+      },
+    );
+    expect(left.count).toBe(0);
+    const all = await api<{ count: number }>(
+      request,
+      c.token,
+      'POST',
+      `/api/app/simple/${c.project}/customer/query`,
+      {
+        count: true,
+        page: { index: 1, size: 1 },
+      },
+    );
+    await expect(canvas.locator('[data-wid="count"]')).toHaveText(String(all.count));
+
+    // A code command awaits a modal: the user takes longer than the 5 s limit; the run waits and
+    // gets what the modal closed with.
+    await canvas.getByRole('button', { name: 'Ask' }).click();
+    const modal = page.locator('.lc-runtime-modal');
+    await expect(modal.getByRole('button', { name: 'Answer 42' })).toBeVisible();
+    await page.waitForTimeout(6000);
+    await modal.getByRole('button', { name: 'Answer 42' }).click();
+    await expect(modal).toHaveCount(0);
+    await expect(page.getByText('modal said {"answer":42}')).toBeVisible();
+    await expect(page.getByText(/was stopped/)).toHaveCount(0);
   } finally {
     await api(request, c.token, 'POST', `/api/admin/project/${c.project}/custom/set`, { code: '' });
   }

@@ -32,10 +32,20 @@ import type { WidgetRenderProps } from '../../../widgets/define.ts';
 import { getWidget } from '../../../widgets/index.ts';
 import type { GridPos, PageDocument, WidgetInstance } from '../../../widgets/restore.ts';
 import { type ExprScope, isBinding, resolveValue } from '../../shared/expr/index.ts';
+import { str } from '../../shared/props.ts';
 import { type ActionHost, runActions } from './actions.ts';
-import { entityMeta, loadWidgetData, queryEntity, saveRecord, widgetQuery } from './data-source.ts';
+import {
+  entityMeta,
+  loadWidgetData,
+  onEntityChanged,
+  queryEntity,
+  sameEntity,
+  saveRecord,
+  widgetQuery,
+} from './data-source.ts';
 import { FormDrafts } from './FormDrafts.tsx';
-import { boundTo, type RecordsChange, useLivePage, wantsLive } from './live.ts';
+import { type RecordsChange, useLivePage, wantsLive } from './live.ts';
+import { kindsOf } from './page-prefetch.ts';
 import {
   bumpReload,
   createPageStore,
@@ -295,6 +305,8 @@ export interface PageRendererProps {
     index: Map<string, WidgetInstance>;
     scope: () => ExprScope;
   }) => ActionHost;
+  /** Told the page's action host once the page is on screen (the setup script runs with it). */
+  onHost?: (host: ActionHost) => void;
   /** Renders a nested page (page / simple-page kinds). */
   renderPage?: (pageId: string) => ReactNode;
 }
@@ -324,22 +336,35 @@ export function PageRenderer(p: PageRendererProps) {
   const host = useMemo(() => p.host({ store, index, scope: scopeOf }), [p.host, store, index, scopeOf]);
   hostRef.current = host;
 
-  // Widgets showing a table reload when its records change, here or (on a live page) elsewhere.
-  const refreshBound = useMemo(
-    () => (change: RecordsChange | null) => {
-      // null: back on the live channel after being away — reload whatever shows a live widget's table.
-      const live = [...index.values()].filter((w) => wantsLive({ ...doc, widgets: [w] }));
-      const hit = (w: WidgetInstance) =>
-        change ? boundTo(w, change) : live.some((l) => l === w || boundTo(w, liveChange(l)));
-      for (const w of index.values()) if (hit(w)) bumpReload(store, w.id);
+  // The data widgets and data sources bound to any of these tables (named by code or _id) reload.
+  const reloadTables = useMemo(
+    () => (names: readonly string[]) => {
+      const bound = (name: string) => names.some((n) => sameEntity(project, name, n));
+      const scope = scopeOf();
+      for (const w of index.values())
+        if (w.props.entity !== undefined && bound(str(resolveValue(w.props.entity, scope))))
+          bumpReload(store, w.id);
+      for (const ds of doc.dataSources ?? [])
+        if (ds.type === 'entity' && typeof ds.id === 'string' && bound(str(ds.entity)))
+          bumpReload(store, ds.id);
     },
-    [index, store, doc],
+    [project, index, doc, store, scopeOf],
   );
+  // A live page (one holding a real-time widget) hears of others' changes on the socket channel;
+  // after each (re)connect it reloads the tables its live widgets show, in case it missed some.
+  const liveTables = useMemo(() => {
+    const names = new Set<string>();
+    for (const w of index.values())
+      if (wantsLive({ ...doc, widgets: [w] }) && typeof w.props.entity === 'string')
+        names.add(w.props.entity);
+    return [...names];
+  }, [index, doc]);
   const livePage = useLivePage({
     project,
     pageId: p.pageId,
-    enabled: (p.runtimeMode ?? 'runtime') === 'runtime' && wantsLive(doc),
-    onChange: refreshBound,
+    enabled: (p.runtimeMode ?? 'runtime') === 'runtime' && liveTables.length > 0,
+    onChange: (change: RecordsChange | null) =>
+      reloadTables(change ? [change.entity, change.code] : liveTables),
   });
   const live = useRef(livePage);
   live.current = livePage;
@@ -388,25 +413,40 @@ export function PageRenderer(p: PageRendererProps) {
       get scope() {
         return scopeOf();
       },
+      // Each save tells every open page (see onEntityChanged below), and the others on a live page.
       saveRecords: async (entity, writes) => {
-        try {
-          for (const w of writes) await saveRecord(project, entity, w.values, w.id);
-        } finally {
-          // Even a partly failed batch changed rows: show what is stored now, here and to the others.
-          const meta = await entityMeta(project, entity).catch(() => null);
-          const change = meta ? { entity: meta.id, code: meta.code } : { entity, code: entity };
-          refreshBound(change);
-          if (writes.length) live.current.broadcast(change);
-        }
+        for (const w of writes) await saveRecord(project, entity, w.values, w.id);
       },
       ...(p.renderPage ? { renderPage: p.renderPage } : {}),
     };
     return rt;
-  }, [store, index, scopeOf, p.runtimeMode, p.lang, p.renderPage, project, refreshBound]);
+  }, [store, index, scopeOf, p.runtimeMode, p.lang, p.renderPage, project]);
 
-  // Page data sources: entity sources load on open (unless auto is off), static ones hold their rows.
+  // Page data sources: entity sources load on open (unless auto is off) and again on refreshWidget
+  // (a bump of their reload number); static ones hold their rows.
   useEffect(() => {
     let live = true;
+    const load = (ds: Record<string, unknown>, id: string) => {
+      const page = (ds.page as { index?: number; size?: number } | undefined) ?? {};
+      void queryEntity(project, str(ds.entity), {
+        ...(ds.query ? { query: ds.query } : {}),
+        page: { index: page.index ?? 1, size: page.size ?? 20 },
+        count: true,
+      })
+        .then((a) => {
+          if (live)
+            setWidgetData(store, id, {
+              rows: a.data,
+              meta: { total: a.count ?? a.data.length },
+              loading: false,
+            });
+        })
+        .catch((e: unknown) => {
+          if (live)
+            setWidgetData(store, id, { ...EMPTY_DATA, error: e instanceof Error ? e.message : String(e) });
+        });
+    };
+    const entitySources = new Map<string, Record<string, unknown>>();
     for (const ds of doc.dataSources ?? []) {
       const id = typeof ds.id === 'string' ? ds.id : '';
       if (!id) continue;
@@ -416,31 +456,41 @@ export function PageRenderer(p: PageRendererProps) {
           meta: { total: ds.rows.length },
           loading: false,
         });
-      } else if (ds.type === 'entity' && typeof ds.entity === 'string' && ds.auto !== false) {
-        const page = (ds.page as { index?: number; size?: number } | undefined) ?? {};
-        void queryEntity(project, ds.entity, {
-          ...(ds.query ? { query: ds.query } : {}),
-          page: { index: page.index ?? 1, size: page.size ?? 20 },
-          count: true,
-        })
-          .then((a) => {
-            if (live)
-              setWidgetData(store, id, {
-                rows: a.data,
-                meta: { total: a.count ?? a.data.length },
-                loading: false,
-              });
-          })
-          .catch((e: unknown) => {
-            if (live)
-              setWidgetData(store, id, { ...EMPTY_DATA, error: e instanceof Error ? e.message : String(e) });
-          });
+      } else if (ds.type === 'entity' && typeof ds.entity === 'string') {
+        entitySources.set(id, ds);
+        if (ds.auto !== false) load(ds, id);
       }
     }
+    const stop = entitySources.size
+      ? store.subscribe((next, prev) => {
+          if (next.reload === prev.reload) return;
+          for (const [id, ds] of entitySources) if (next.reload[id] !== prev.reload[id]) load(ds, id);
+        })
+      : undefined;
     return () => {
       live = false;
+      stop?.();
     };
   }, [doc, store, project]);
+
+  // Records saved, updated or removed anywhere in this tab (a form in a modal above this page, a
+  // script, a board move) reload this page's widgets bound to that table; a live page also tells the
+  // others in its room which table changed (by id and code; never row data).
+  useEffect(
+    () =>
+      onEntityChanged((changedProject, entity) => {
+        if (changedProject !== project) return;
+        reloadTables([entity]);
+        if (live.current.status === 'off') return;
+        void entityMeta(project, entity)
+          .catch(() => null)
+          .then((m) => live.current.broadcast(m ? { entity: m.id, code: m.code } : { entity, code: entity }));
+      }),
+    [project, reloadTables],
+  );
+
+  const onHost = p.onHost;
+  useEffect(() => onHost?.(host), [onHost, host]);
 
   // The page's own onLoad actions, once per page instance.
   useEffect(() => {
@@ -468,6 +518,8 @@ export function PageRenderer(p: PageRendererProps) {
       ? { width: g.width, maxWidth: '100%', margin: '0 auto' }
       : { width: '100%', maxWidth: g.width, margin: '0 auto' };
   const bg = (doc.layout?.[mode] as { background?: string } | undefined)?.background;
+  // Whether a data widget or source is loading now (print waits until the page has its data).
+  const busy = useStore(store, (s) => Object.values(s.data).some((d) => d.loading));
   return (
     <PageCtx.Provider value={ctx}>
       <WidgetRuntimeProvider runtime={runtime}>
@@ -475,6 +527,7 @@ export function PageRenderer(p: PageRendererProps) {
           className={`lc-page lc-page-${mode}`}
           data-page={doc.id}
           data-mode={mode}
+          data-busy={busy ? '1' : '0'}
           data-live={livePage.status}
           style={{ ...canvas, background: bg }}
         >
@@ -485,12 +538,6 @@ export function PageRenderer(p: PageRendererProps) {
   );
 }
 
-/** A live widget's own table as a change (matched by the same string it names it by). */
-function liveChange(w: WidgetInstance): RecordsChange {
-  const e = typeof w.props.entity === 'string' ? w.props.entity : '';
-  return { entity: e, code: e };
-}
-
 function recordOf(v: unknown): Record<string, unknown> | undefined {
   return typeof v === 'object' && v !== null && !Array.isArray(v)
     ? (v as Record<string, unknown>)
@@ -499,14 +546,10 @@ function recordOf(v: unknown): Record<string, unknown> | undefined {
 
 /** Loads every kind's render a page uses, so the first commit paints real widgets, not spinners. */
 export function preloadKinds(doc: PageDocument): Promise<unknown> {
-  const kinds = new Set<string>();
-  const walk = (ws: readonly WidgetInstance[]) => {
-    for (const w of ws) {
-      kinds.add(w.kind);
-      if (w.children) walk(w.children);
-    }
-  };
-  walk(doc.widgets);
+  return loadKinds(kindsOf(doc));
+}
+
+function loadKinds(kinds: Iterable<string>): Promise<unknown> {
   return Promise.all(
     [...kinds].map((k) =>
       getWidget(k)

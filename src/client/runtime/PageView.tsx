@@ -18,15 +18,15 @@ import { get, post } from '../api/request.ts';
 import { currentLang } from '../i18n/index.ts';
 import { useSession } from '../stores/session.ts';
 import { ActionError, type ActionHost, snapModalWidth } from './actions.ts';
-import { entityMeta, queryEntity, saveRecord } from './data-source.ts';
+import { entityMeta, saveRecord } from './data-source.ts';
 import { clearDraft } from './drafts.ts';
 import { installBackHandler, useModals } from './modal-stack.ts';
 import { notify, setNoticeApi } from './notices.ts';
 import { type PageMode, PageRenderer, preloadKinds } from './PageRenderer.tsx';
 import { type AppPageAnswer, fetchPage } from './page-prefetch.ts';
 import { bumpReload, type PageStore, setStateVar, setWidgetValue } from './page-store.ts';
-import { type SandboxHost, sandbox } from './sandbox.ts';
-import type { ApiMethod } from './sandbox-protocol.ts';
+import { sandbox } from './sandbox.ts';
+import { createScriptHost } from './script-host.ts';
 
 export type AppPage = AppPageAnswer;
 export { fetchPage };
@@ -107,6 +107,8 @@ export function PageView(props: ViewProps) {
     [project, pageId, mode, standalone, modalKey, navigate, user],
   );
 
+  const onHost = useCallback((h: ActionHost) => requestSetup(project, h), [project]);
+
   // biome-ignore lint/correctness/useExhaustiveDependencies: PageView is this component (nested pages)
   const renderPage = useCallback(
     (id: string): ReactNode => <PageView project={project} pageId={id} mode={mode} standalone={standalone} />,
@@ -134,6 +136,7 @@ export function PageView(props: ViewProps) {
       runtimeMode={preview ? 'preview' : 'runtime'}
       lang={currentLang() === 'zh' ? 'zh' : 'en'}
       host={host}
+      onHost={onHost}
       renderPage={renderPage}
     />
   );
@@ -216,7 +219,7 @@ export function createHost(h: HostInput): ActionHost {
       notify(level, message, title);
     },
     async runCode(code) {
-      await sandbox().run(code, sandboxHost(host, h));
+      await sandbox().run(code, createScriptHost({ project: h.project, host, lang: currentLang }));
     },
   };
   return host;
@@ -264,67 +267,44 @@ export async function checkFormValues(
   return out;
 }
 
-/** What builder code may do, carried out by the page's action host (same checks as actions). */
-function sandboxHost(host: ActionHost, h: HostInput): SandboxHost {
-  return {
-    context: () => {
-      const s = host.scope();
-      return { user: s.user ?? null, params: s.params ?? {}, state: s.state ?? {} };
-    },
-    async call(method: ApiMethod, args: unknown[]) {
-      const [a, b] = args;
-      switch (method) {
-        case 'notify': {
-          const level = b === 'error' || b === 'warning' || b === 'success' ? b : 'info';
-          return host.notify(level, str(a));
-        }
-        case 'navigate':
-          return host.navigate(str(a), false);
-        case 'openModal':
-          return host.openModal({ page: str(a), params: obj(b), width: 600 });
-        case 'setValue':
-          return host.setValue(str(a), b);
-        case 'getValue': {
-          const target = str(a);
-          const s = h.store.getState();
-          return target.startsWith('state.') ? s.state[target.slice(6)] : s.values[target];
-        }
-        case 'query':
-          return queryEntity(h.project, str(a), obj(b));
-        case 'runProgram':
-          return host.runProgram(str(a), obj(b));
-        default:
-          throw new Error(`unknown api.${String(method)}`);
-      }
-    },
-  };
+/** The setup script of each project (custom config `code`), fetched once per window. */
+const setupCode = new Map<string, Promise<string>>();
+
+function loadSetupCode(project: string): Promise<string> {
+  let hit = setupCode.get(project);
+  if (!hit) {
+    hit = get<{ custom?: { code?: string } }>(`/api/common/app/${encodeURIComponent(project)}/init`, {
+      quiet: true,
+    }).then((init) => str(init.custom?.code));
+    hit.catch(() => setupCode.delete(project));
+    setupCode.set(project, hit);
+  }
+  return hit;
 }
 
-/** Runs the project's setup script in the sandbox, once per project and window. */
+/** Fetches the project's setup script early (screens call it on open; a page then runs it). */
 export function useProjectSetup(project: string | null) {
-  const user = useSession((s) => s.user);
   useEffect(() => {
-    if (!project || setupStarted.has(project)) return;
-    setupStarted.add(project);
-    const sb = sandbox();
-    sb.onError = (msg) => notify('error', msg);
-    get<{ custom?: { code?: string } }>(`/api/common/app/${encodeURIComponent(project)}/init`, {
-      quiet: true,
+    if (project) void loadSetupCode(project).catch(() => undefined);
+  }, [project]);
+}
+
+/**
+ * A rendered page asks for the project's setup script: it runs once per project and window, 100 ms
+ * after the last page asked (debounced), with the whole `api` on that page (setValue, getValue and
+ * refresh act on its widgets; modals open above it).
+ */
+function requestSetup(project: string, host: ActionHost): void {
+  if (setupStarted.has(project)) return;
+  const sb = sandbox();
+  sb.onError = (msg) => notify('error', msg);
+  loadSetupCode(project)
+    .then((code) => {
+      if (!code.trim() || setupStarted.has(project)) return;
+      setupStarted.add(project);
+      sb.setup(code, createScriptHost({ project, host, lang: currentLang }));
     })
-      .then((init) => {
-        const code = str(init.custom?.code);
-        if (!code.trim()) return;
-        sb.setup(code, {
-          context: () => ({ user, params: {}, state: {} }),
-          async call(method, args) {
-            if (method === 'notify') return notify(args[1] === 'error' ? 'error' : 'info', str(args[0]));
-            if (method === 'query') return queryEntity(project, str(args[0]), obj(args[1]));
-            throw new Error(`api.${method} is not available in the setup script`);
-          },
-        });
-      })
-      .catch(() => setupStarted.delete(project));
-  }, [project, user]);
+    .catch(() => undefined);
 }
 
 /** The modal stack: pages opened by openModal, each an antd Modal above the page (z-index 4000). */

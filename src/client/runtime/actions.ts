@@ -17,6 +17,8 @@ export interface ModalRequest {
   width: number;
   /** Replace the whole stack instead of stacking on top. */
   single?: boolean;
+  /** Called with the result when the modal closes (by closeModal, its close button, or a reset). */
+  onClose?: (result: unknown) => void;
 }
 
 /** The effects actions may have. */

@@ -26,6 +26,7 @@ interface MetaAnswer {
 }
 
 export interface EntityMeta {
+  /** The table's `_id` and code: widgets may name a table by either. */
   id: string;
   code: string;
   name: string;
@@ -36,6 +37,8 @@ const base = (project: string, entity: string) =>
   `/api/app/simple/${encodeURIComponent(project)}/${encodeURIComponent(entity)}`;
 
 const metaCache = new Map<string, Promise<EntityMeta>>();
+/** The metas that have arrived, for synchronous look-ups (which names mean the same table). */
+const metaKnown = new Map<string, EntityMeta>();
 
 /** The fields of a table the user may see (hidden fields are already left out for non-managers). */
 export function entityMeta(project: string, entity: string): Promise<EntityMeta> {
@@ -54,7 +57,10 @@ export function entityMeta(project: string, entity: string): Promise<EntityMeta>
         ...(f._option ? { option: f._option } : {}),
       })),
     }));
-    hit.catch(() => metaCache.delete(key));
+    hit.then(
+      (m) => metaKnown.set(key, m),
+      () => metaCache.delete(key),
+    );
     metaCache.set(key, hit);
   }
   return hit;
@@ -64,11 +70,54 @@ export function queryEntity(project: string, entity: string, body: QueryBody): P
   return post<QueryAnswer>(`${base(project, entity)}/query`, body, { quiet: true });
 }
 
-export function saveRecord(project: string, entity: string, values: Record<string, unknown>, id?: string) {
+/** Saves a new record, or updates record `id`; pages showing the table then reload it. */
+export async function saveRecord(
+  project: string,
+  entity: string,
+  values: Record<string, unknown>,
+  id?: string,
+): Promise<Record<string, unknown>> {
   const url = id
     ? `${base(project, entity)}/${encodeURIComponent(id)}/update`
     : `${base(project, entity)}/save`;
-  return post<Record<string, unknown>>(url, values, { quiet: true });
+  const saved = await post<Record<string, unknown>>(url, values, { quiet: true });
+  entityChanged(project, entity);
+  return saved;
+}
+
+/** Removes a record; pages showing the table then reload it. */
+export async function removeRecord(project: string, entity: string, id: string): Promise<unknown> {
+  const answer = await post(`${base(project, entity)}/${encodeURIComponent(id)}/remove`, {}, { quiet: true });
+  entityChanged(project, entity);
+  return answer;
+}
+
+// ---- Changes: a save anywhere (a form in a modal, a script) reloads the data widgets and data
+// sources bound to the same table on every open page, the page beneath the modal included.
+
+type ChangeListener = (project: string, entity: string) => void;
+const changeListeners = new Set<ChangeListener>();
+
+/** Listens for saved, updated or removed records; returns the cleanup. */
+export function onEntityChanged(listener: ChangeListener): () => void {
+  changeListeners.add(listener);
+  return () => changeListeners.delete(listener);
+}
+
+/** Tells every open page that records of this table changed. */
+export function entityChanged(project: string, entity: string): void {
+  for (const l of [...changeListeners]) l(project, entity);
+}
+
+/** True when two names (code or `_id`) mean the same table of the project, as far as is known. */
+export function sameEntity(project: string, a: string, b: string): boolean {
+  if (!a || !b) return false;
+  if (a === b) return true;
+  const ma = metaKnown.get(`${project}/${a}`);
+  const mb = metaKnown.get(`${project}/${b}`);
+  const names = (m: EntityMeta | undefined, n: string) => (m ? [m.id, m.code] : [n]);
+  const left = names(ma, a);
+  return names(mb, b).some((n) => n && left.includes(n));
 }
 
 /** Kinds that show one record (forms): they read the first row only. */

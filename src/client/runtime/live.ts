@@ -34,12 +34,6 @@ export function wantsLive(doc: PageDocument): boolean {
   return walk(doc.widgets);
 }
 
-/** Does a widget's `entity` prop name the changed table (by id or by code)? */
-export function boundTo(w: WidgetInstance, change: RecordsChange): boolean {
-  const e = w.props.entity;
-  return typeof e === 'string' && e !== '' && (e === change.entity || e === change.code);
-}
-
 function isChange(v: unknown): v is RecordsChange {
   const c = v as RecordsChange | null;
   return typeof c === 'object' && c !== null && typeof c.entity === 'string' && typeof c.code === 'string';

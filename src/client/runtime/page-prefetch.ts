@@ -52,9 +52,64 @@ export function prefetchPage(project: string | null, id: string | undefined, dis
   const key = pageUrl(project, id, false, display);
   const promise = arrived(get<AppPageAnswer>(key, { quiet: true }));
   started.set(key, { at: Date.now(), promise });
-  // Also start loading the renderer and the page's widget kinds (lazy chunks, not in the entry).
-  promise.then((p) => import('./PageRenderer.tsx').then((m) => m.preloadKinds(p.document))).catch(() => {});
+  // As soon as the JSON is here, every kind it uses (nested ones too) starts loading in one go.
+  promise.then((p) => loadRenders(kindsOf(p.document))).catch(() => {});
   return null;
+}
+
+/**
+ * Kind → its render chunk, straight from the file layout (`widgets/<kind>/render.tsx`, the folder
+ * name is the kind). Lazy: only the import functions are in the entry. The registry's own loaders
+ * import the same modules, so what is fetched here is what they get, at once.
+ */
+const RENDERS = import.meta.glob('../../../widgets/*/render.tsx');
+
+/** True when the kind's render chunk is in the manifest (every registered kind must be). */
+export function hasRenderChunk(kind: string): boolean {
+  return `../../../widgets/${kind}/render.tsx` in RENDERS;
+}
+
+/** Starts loading the render chunks of these kinds (unknown kinds are skipped). */
+export function loadRenders(kinds: Iterable<string>): Promise<unknown> {
+  const out: Promise<unknown>[] = [];
+  for (const k of kinds) {
+    const load = RENDERS[`../../../widgets/${k}/render.tsx`];
+    if (load) out.push(load().catch(() => undefined));
+  }
+  return Promise.all(out);
+}
+
+/** Every kind a page document uses, nested containers' children included (one walk, no waterfall). */
+export function kindsOf(doc: { widgets?: readonly unknown[] }): Set<string> {
+  const kinds = new Set<string>();
+  const walk = (ws: readonly unknown[] | undefined) => {
+    for (const w of ws ?? []) {
+      const kind = (w as { kind?: unknown }).kind;
+      if (typeof kind === 'string') kinds.add(kind);
+      walk((w as { children?: unknown[] }).children);
+    }
+  };
+  walk(doc.widgets);
+  return kinds;
+}
+
+/**
+ * Kinds most business pages show (the demo app's, plus the everyday inputs): their render chunks are
+ * small and start loading on route match, before the page JSON says which kinds it needs.
+ */
+export const COMMON_KINDS = ['text', 'button', 'number', 'table', 'form', 'textbox', 'image'] as const;
+
+let warmed = false;
+
+/**
+ * Starts loading the renderer and the render chunks of the kinds most pages use, before the page
+ * JSON has arrived (a route loader calls it on match). Once per window; lazy chunks, not the entry.
+ */
+export function warmRuntime(): void {
+  if (warmed) return;
+  warmed = true;
+  void loadRenders(COMMON_KINDS);
+  import('./PageRenderer.tsx').catch(() => {});
 }
 
 /** The current project as the workbench store keeps it (read without the store, for loaders). */

@@ -6,6 +6,7 @@
  * with the user's own permissions. `new Function` is used here, inside the worker only: the worker
  * is the isolation boundary, never the page.
  */
+import { pickText } from '../../shared/script-api.ts';
 import {
   API_METHODS,
   type ApiMethod,
@@ -58,6 +59,8 @@ function makeApi(run: number, context: RunContext) {
     user: context.user,
     params: context.params,
     state: context.state,
+    lang: context.lang,
+    t: (texts: unknown, vars?: unknown) => pickText(texts, context.lang, vars),
   };
   for (const m of API_METHODS) api[m] = (...args: unknown[]) => call(m, args);
   return Object.freeze(api);
@@ -65,6 +68,10 @@ function makeApi(run: number, context: RunContext) {
 
 self.addEventListener('message', (e: MessageEvent<ToWorker>) => {
   const m = e.data;
+  if (m.type === 'ping') {
+    post({ type: 'pong', ping: m.ping });
+    return;
+  }
   if (m.type === 'reply') {
     const p = pending.get(m.call);
     if (!p) return;

@@ -2,12 +2,22 @@
  * The page side of the sandbox: one dedicated Worker per window runs the project's setup script
  * (once, 100 ms after the first page asks for it) and then code commands. Code commands wait until
  * setup is ready (queued waiters are flushed then). A run longer than the time limit kills the
- * worker; a fresh one starts (and runs setup again) for the next run.
+ * worker; a fresh one starts (and runs setup again) for the next run. Time spent waiting for the
+ * user (an `api.openModal` until the modal closes) does not count, but meanwhile the worker must
+ * answer a heartbeat: code busy in a loop while it "waits" is stopped all the same.
  */
-import type { ApiMethod, FromWorker, RunContext, ToWorker } from './sandbox-protocol.ts';
+import {
+  type ApiMethod,
+  type FromWorker,
+  type RunContext,
+  type ToWorker,
+  WAITS_FOR_USER,
+} from './sandbox-protocol.ts';
 
 export const SANDBOX_TIME_LIMIT_MS = 5000;
 export const SETUP_DEBOUNCE_MS = 100;
+/** How often an idle-looking worker is asked whether it is free, while a run waits for the user. */
+export const HEARTBEAT_MS = 1000;
 
 /** What the page does for builder code (the documented `api`). */
 export interface SandboxHost {
@@ -21,7 +31,13 @@ interface Running {
   host: SandboxHost;
   resolve(): void;
   reject(e: Error): void;
-  timer: ReturnType<typeof setTimeout>;
+  /** The time-limit timer; null while the run waits for the user. */
+  timer: ReturnType<typeof setTimeout> | null;
+  /** What is left of the time limit, and when the current timer started. */
+  remaining: number;
+  since: number;
+  /** Calls of this run that wait for the user now. */
+  waiting: number;
 }
 
 export interface SandboxOptions {
@@ -41,6 +57,9 @@ export class Sandbox {
   private setupState: 'none' | 'scheduled' | 'running' | 'ready' = 'none';
   private setupTimer: ReturnType<typeof setTimeout> | null = null;
   private waiters: (() => void)[] = [];
+  private heartbeat: ReturnType<typeof setInterval> | null = null;
+  private lastAlive = 0;
+  private pingSeq = 0;
   readonly timeLimitMs: number;
   private readonly create: () => Worker;
   /** Setup failures and timeouts are reported here (the page shows a notice). */
@@ -64,11 +83,15 @@ export class Sandbox {
   }
 
   private async onMessage(w: Worker, m: FromWorker): Promise<void> {
-    if (m.type === 'done') {
+    if (w !== this.worker) return;
+    if (m.type === 'pong') {
+      this.lastAlive = Date.now();
+    } else if (m.type === 'done') {
       const r = this.runs.get(m.run);
       if (!r) return;
       this.runs.delete(m.run);
-      clearTimeout(r.timer);
+      if (r.timer) clearTimeout(r.timer);
+      this.checkHeartbeat();
       if (m.ok) r.resolve();
       else r.reject(new SandboxError(m.error));
     } else if (m.type === 'call') {
@@ -77,8 +100,11 @@ export class Sandbox {
         if (this.worker === w) w.postMessage(msg);
       };
       if (!r) return reply({ type: 'reply', call: m.call, ok: false, error: 'run finished' });
+      const waits = WAITS_FOR_USER.has(m.method);
+      if (waits) this.pause(r);
       try {
         const value = await r.host.call(m.method, Array.isArray(m.args) ? m.args : []);
+        if (waits) this.resume(m.run, r);
         reply({
           type: 'reply',
           call: m.call,
@@ -86,6 +112,7 @@ export class Sandbox {
           value: value === undefined ? null : JSON.parse(JSON.stringify(value)),
         });
       } catch (e) {
+        if (waits) this.resume(m.run, r);
         const code = (e as { code?: unknown }).code;
         const msg = e instanceof Error ? e.message : String(e);
         reply({
@@ -98,12 +125,68 @@ export class Sandbox {
     }
   }
 
+  /** Stops counting a run's time while one of its calls waits for the user. */
+  private pause(r: Running): void {
+    r.waiting += 1;
+    if (r.timer) {
+      clearTimeout(r.timer);
+      r.timer = null;
+      r.remaining -= Date.now() - r.since;
+    }
+    if (!this.heartbeat) {
+      this.lastAlive = Date.now();
+      this.heartbeat = setInterval(() => this.beat(), HEARTBEAT_MS);
+    }
+  }
+
+  /** Counts the run's time again once nothing of it waits for the user. */
+  private resume(run: number, r: Running): void {
+    r.waiting = Math.max(0, r.waiting - 1);
+    if (r.waiting === 0 && !r.timer && this.runs.get(run) === r) this.arm(run, r);
+    this.checkHeartbeat();
+  }
+
+  private arm(run: number, r: Running): void {
+    r.since = Date.now();
+    r.timer = setTimeout(
+      () => {
+        this.runs.delete(run);
+        const err = new SandboxError(`code ran longer than ${this.timeLimitMs / 1000} s and was stopped`);
+        r.reject(err);
+        this.kill(err);
+      },
+      Math.max(0, r.remaining),
+    );
+  }
+
+  private beat(): void {
+    if (!this.worker) {
+      this.checkHeartbeat();
+      return;
+    }
+    if (Date.now() - this.lastAlive > this.timeLimitMs) {
+      this.kill(new SandboxError(`code did not respond for ${this.timeLimitMs / 1000} s and was stopped`));
+      return;
+    }
+    this.worker.postMessage({ type: 'ping', ping: ++this.pingSeq } satisfies ToWorker);
+  }
+
+  /** The heartbeat runs only while some run waits for the user. */
+  private checkHeartbeat(): void {
+    if (!this.heartbeat) return;
+    for (const r of this.runs.values()) if (r.waiting > 0 && this.worker) return;
+    clearInterval(this.heartbeat);
+    this.heartbeat = null;
+  }
+
   /** Stops the worker (time limit, crash); pending runs fail; setup runs again on the next run. */
   private kill(reason: Error): void {
     this.worker?.terminate();
     this.worker = null;
+    if (this.heartbeat) clearInterval(this.heartbeat);
+    this.heartbeat = null;
     for (const [, r] of this.runs) {
-      clearTimeout(r.timer);
+      if (r.timer) clearTimeout(r.timer);
       r.reject(reason);
     }
     this.runs.clear();
@@ -115,13 +198,17 @@ export class Sandbox {
     const w = this.ensureWorker();
     const run = ++this.seq;
     return new Promise<void>((resolve, reject) => {
-      const timer = setTimeout(() => {
-        this.runs.delete(run);
-        const err = new SandboxError(`code ran longer than ${this.timeLimitMs / 1000} s and was stopped`);
-        reject(err);
-        this.kill(err);
-      }, this.timeLimitMs);
-      this.runs.set(run, { host, resolve, reject, timer });
+      const r: Running = {
+        host,
+        resolve,
+        reject,
+        timer: null,
+        remaining: this.timeLimitMs,
+        since: 0,
+        waiting: 0,
+      };
+      this.arm(run, r);
+      this.runs.set(run, r);
       w.postMessage({ type: 'run', run, code, context: host.context() } satisfies ToWorker);
     });
   }
