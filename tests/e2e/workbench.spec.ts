@@ -3,7 +3,7 @@
  * every type, relate and collection pointing at the second), rows through the grid, filter, sort, delete.
  */
 import { expect, type Locator, type Page, test } from '@playwright/test';
-import { ADMIN, shot, signInUi } from './helpers.ts';
+import { ADMIN, adminApi, shot, signInUi } from './helpers.ts';
 
 /** Open an antd select and choose the option showing `text`. */
 async function pick(page: Page, select: Locator, text: string, search?: string): Promise<void> {
@@ -205,15 +205,7 @@ test('builder models data and works rows in the workbench', async ({ page }) => 
 
 test('a long page is drawn by the virtual list', async ({ page, request }) => {
   test.setTimeout(240_000);
-  const login = (await (await request.post('/api/common/user/login', { data: ADMIN })).json()) as {
-    data: { token: string };
-  };
-  const headers = { token: login.data.token };
-  const call = async <T>(url: string, data: unknown): Promise<T> => {
-    const body = (await (await request.post(url, { headers, data })).json()) as { error: number; data: T };
-    expect(body.error).toBe(0);
-    return body.data;
-  };
+  const call = await adminApi(request);
   const project = await call<{ _id: string }>('/api/common/project/create', { name: 'Virtual rows' });
   const P = `/api/admin/project/${project._id}`;
   const entity = await call<{ _id: string }>(`${P}/entity/create`, { name: 'Items', code: 'items' });

@@ -8,7 +8,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { expect, test } from '@playwright/test';
 import ExcelJS from 'exceljs';
-import { ADMIN, shot, signInUi } from './helpers.ts';
+import { ADMIN, adminApi, shot, signInUi } from './helpers.ts';
 
 async function writeXlsx(file: string, header: string[], rows: unknown[][]): Promise<void> {
   const wb = new ExcelJS.Workbook();
@@ -21,15 +21,7 @@ async function writeXlsx(file: string, header: string[], rows: unknown[][]): Pro
 test('import 1,000 rows from xlsx, see the count, export and re-open the file', async ({ page, request }) => {
   test.setTimeout(240_000);
   const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'lc-xlsx-'));
-  const login = (await (await request.post('/api/common/user/login', { data: ADMIN })).json()) as {
-    data: { token: string };
-  };
-  const headers = { token: login.data.token };
-  const call = async <T>(url: string, data: unknown): Promise<T> => {
-    const body = (await (await request.post(url, { headers, data })).json()) as { error: number; data: T };
-    expect(body.error).toBe(0);
-    return body.data;
-  };
+  const call = await adminApi(request);
   const project = await call<{ _id: string }>('/api/common/project/create', { name: 'Spreadsheets' });
   const P = `/api/admin/project/${project._id}`;
   const kinds = await call<{ _id: string }>(`${P}/entity/create`, { name: 'Kinds', code: 'kinds' });
