@@ -194,6 +194,9 @@ function WidgetBox({ w, g }: { w: WidgetInstance; g: GridGeometry }) {
   const ctx = usePageContext();
   const rt = useRuntime();
   const def = getWidget(w.kind);
+  // A kind whose view is loaded draws at once; otherwise the lazy view suspends into the spinner.
+  // Chosen once per widget, so a view that loads later never swaps the component (a remount).
+  const View = useMemo(() => def?.loadedRender() ?? def?.render, [def]);
   const roots = useMemo(() => rootsOf([w.props, w.hidden]), [w]);
   const readsState = roots.has('state');
   const readsWidgets = roots.has('widgets');
@@ -258,8 +261,8 @@ function WidgetBox({ w, g }: { w: WidgetInstance; g: GridGeometry }) {
   );
 
   if (hidden) return null;
-  if (!def || w.broken) return <BrokenWidget id={w.id} kind={w.kind} reason={w.brokenReason} />;
-  const Render = def.render;
+  if (!def || !View || w.broken) return <BrokenWidget id={w.id} kind={w.kind} reason={w.brokenReason} />;
+  const Render = View;
   const children =
     def.meta.container && w.children?.length ? <Grid widgets={w.children} g={{ ...g }} /> : undefined;
   const body = (
