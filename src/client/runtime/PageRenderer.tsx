@@ -548,6 +548,15 @@ export function preloadKinds(doc: PageDocument): Promise<unknown> {
   return loadKinds(kindsOf(doc));
 }
 
+/** True when every kind the page uses has its view loaded (unknown kinds draw as broken). */
+export function kindsLoaded(doc: PageDocument): boolean {
+  for (const k of kindsOf(doc)) {
+    const def = getWidget(k);
+    if (def && !def.loadedRender()) return false;
+  }
+  return true;
+}
+
 function loadKinds(kinds: Iterable<string>): Promise<unknown> {
   return Promise.all(
     [...kinds].map((k) =>
