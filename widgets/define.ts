@@ -63,6 +63,11 @@ export interface WidgetDef<P extends Props = Props> {
   /** The view, loaded on first render (wrap in Suspense); `loadRender` preloads it. */
   render: LazyExoticComponent<ComponentType<WidgetRenderProps<P>>>;
   loadRender: () => Promise<ComponentType<WidgetRenderProps<P>>>;
+  /**
+   * The view once `loadRender` has resolved, else undefined: a renderer that preloaded the kinds
+   * draws it directly (the lazy `render` would still suspend once and paint a fallback first).
+   */
+  loadedRender: () => ComponentType<WidgetRenderProps<P>> | undefined;
   panel?: ComponentType<{ props: P; onChange: (next: P) => void }>;
   migrations: Migration[];
   meta: WidgetMeta;
@@ -109,8 +114,12 @@ export function defineWidget<P extends Props>(input: WidgetInput<P>): WidgetDef<
     throw new Error(`widget ${input.kind}: version ${version} needs ${version - 1} migrations`);
   const defaults = { ...schemaDefaults(schema), ...input.defaults } as P;
   let loaded: Promise<ComponentType<WidgetRenderProps<P>>> | undefined;
+  let ready: ComponentType<WidgetRenderProps<P>> | undefined;
   const loader = () => {
-    loaded ??= input.render();
+    loaded ??= input.render().then((view) => {
+      ready = view;
+      return view;
+    });
     return loaded;
   };
   return {
@@ -121,6 +130,7 @@ export function defineWidget<P extends Props>(input: WidgetInput<P>): WidgetDef<
     defaults,
     render: lazy(async () => ({ default: await loader() })),
     loadRender: loader,
+    loadedRender: () => ready,
     ...(input.panel ? { panel: input.panel } : {}),
     migrations,
     meta: input.meta,

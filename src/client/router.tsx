@@ -1,5 +1,5 @@
 /** The route table (runtime spec §2), screens loaded lazily. */
-import { type ComponentType, lazy, Suspense } from 'react';
+import { type ComponentType, lazy, Suspense, useState } from 'react';
 import { createBrowserRouter, type RouteObject, redirect } from 'react-router';
 import { prefetchPage, storedProject, warmRuntime } from './runtime/page-prefetch.ts';
 import { PROJECT_ID } from './shell/navigation.ts';
@@ -7,11 +7,55 @@ import { PageLoading } from './shell/PageLoading.tsx';
 import { guardLoader, resetLoader } from './shell/session.ts';
 import { storedMode } from './stores/workbench.ts';
 
-function screen(load: () => Promise<{ default: ComponentType }>) {
-  const Screen = lazy(load);
+type ScreenModule = { default: ComponentType };
+interface LazyScreen {
+  /** Keys the view: routes' screens share a tree position, so React would reuse one for another. */
+  id: number;
+  load: () => Promise<ScreenModule>;
+  Lazy: ComponentType;
+  readonly loaded: ComponentType | undefined;
+}
+const lazyScreens = new WeakMap<() => Promise<ScreenModule>, LazyScreen>();
+let screenSeq = 0;
+
+/** One lazy screen per import function; `loaded` is set once its chunk is in. */
+function lazyScreen(importer: () => Promise<ScreenModule>): LazyScreen {
+  let hit = lazyScreens.get(importer);
+  if (!hit) {
+    const state: { loaded?: ComponentType } = {};
+    const load = () =>
+      importer().then((m) => {
+        state.loaded = m.default;
+        return m;
+      });
+    hit = {
+      id: ++screenSeq,
+      load,
+      Lazy: lazy(load),
+      get loaded() {
+        return state.loaded;
+      },
+    };
+    lazyScreens.set(importer, hit);
+  }
+  return hit;
+}
+
+/**
+ * A screen already loaded (a route loader preloaded it) draws at once: the lazy wrapper would
+ * suspend once, and React holds a revealed Suspense boundary back for up to 300 ms after its
+ * fallback showed. Chosen once per mount, so a chunk arriving later never remounts the screen.
+ */
+function ScreenView({ screen: s }: { screen: LazyScreen }) {
+  const [View] = useState<ComponentType>(() => s.loaded ?? s.Lazy);
+  return <View />;
+}
+
+function screen(importer: () => Promise<ScreenModule>) {
+  const s = lazyScreen(importer);
   return (
     <Suspense fallback={<PageLoading />}>
-      <Screen />
+      <ScreenView key={s.id} screen={s} />
     </Suspense>
   );
 }
@@ -26,12 +70,15 @@ const appPrintScreen = () => import('./screens/page/AppPrintScreen.tsx');
 
 /** Route loader of a page screen: the screen chunks, the renderer and the page JSON all start now. */
 function pageLoader(
-  screens: (() => Promise<unknown>)[],
+  screens: (() => Promise<ScreenModule>)[],
   project: string | null,
   id?: string,
   display = false,
 ) {
-  for (const load of screens) void load().catch(() => undefined);
+  for (const importer of screens)
+    void lazyScreen(importer)
+      .load()
+      .catch(() => undefined);
   warmRuntime();
   return prefetchPage(project, id, display);
 }

@@ -5,7 +5,9 @@
  *     (lazy chunks excluded), gzip size; goal ≤ 300 KB, with no monaco / echarts / quill / designer
  *     chunk in it;
  *  2. a published page of 200 widgets: time from its JSON arriving to the page committed (marks
- *     `lc:page-json` → `lc:page-rendered` set by PageView / PageRenderer); goal ≤ 500 ms. Baseline:
+ *     `lc:page-json` → `lc:page-rendered` set by PageView / PageRenderer: the first commit, widgets of
+ *     the first one and a half screens drawn; and → `lc:page-complete`: every widget drawn, those
+ *     further down in a transition after the first paint); goal ≤ 500 ms. Baseline:
  *     the same JSON parsed and its 200 widgets drawn as plain positioned divs, in the same page;
  *  3. a cold load (fresh browser context, no cache) of that page to the first widget painted (mark
  *     `lc:first-widget`); goal ≤ 1.5 s. Baseline: the first contentful paint of the same load.
@@ -192,6 +194,7 @@ async function main() {
   };
 
   const render: number[] = [];
+  const renderAll: number[] = [];
   const commit: number[] = [];
   const plain: number[] = [];
   const first: number[] = [];
@@ -209,17 +212,21 @@ async function main() {
       await cdp.send('Profiler.start');
     }
     await tab.goto(`${base}/page/${page._id}`);
-    await tab.waitForFunction(() => performance.getEntriesByName('lc:render').length > 0, null, {
+    await tab.waitForFunction(() => performance.getEntriesByName('lc:render-all').length > 0, null, {
       timeout: 60_000,
     });
     const m = await tab.evaluate(() => ({
       render: performance.getEntriesByName('lc:render')[0]!.duration,
+      all: performance.getEntriesByName('lc:render-all')[0]!.duration,
+      drawn: [...document.querySelectorAll('.lc-page [data-wid]')].filter((el) => el.childElementCount > 0)
+        .length,
       commit: performance.getEntriesByName('lc:commit')[0]?.duration ?? Number.NaN,
       first: performance.getEntriesByName('lc:first-widget')[0]?.startTime ?? Number.NaN,
       fcp: performance.getEntriesByName('first-contentful-paint')[0]?.startTime ?? Number.NaN,
       widgets: document.querySelectorAll('.lc-page [data-wid]').length,
     }));
-    if (m.widgets !== 200) throw new Error(`expected 200 widgets on the page, saw ${m.widgets}`);
+    if (m.widgets !== 200 || m.drawn !== 200)
+      throw new Error(`expected 200 widgets drawn on the page, saw ${m.drawn} of ${m.widgets}`);
     if (cdp) {
       // Self time by function over the whole load (BENCH_PROFILE=1): where the main thread goes.
       const { profile: prof } = (await cdp.send('Profiler.stop')) as unknown as {
@@ -292,6 +299,7 @@ async function main() {
       return t1 - t0;
     }, docText);
     render.push(m.render);
+    renderAll.push(m.all);
     commit.push(m.commit);
     first.push(m.first);
     fcp.push(m.fcp);
@@ -309,12 +317,20 @@ async function main() {
   console.log(
     `\n2. A published page of 200 widgets, JSON arrived → committed (median of ${ROUNDS}; cold loads: the JSON is fetched by the route loader, so this includes the screen and widget chunks still loading)`,
   );
-  console.log(`   runtime ${r.toFixed(1)} ms (rounds: ${render.map((x) => x.toFixed(0)).join(', ')})`);
+  const ra = median(renderAll);
+  console.log(
+    `   first commit (widgets of the first 1.5 screens drawn) ${r.toFixed(1)} ms (rounds: ${render.map((x) => x.toFixed(0)).join(', ')})`,
+  );
+  console.log(
+    `   all 200 widgets drawn ${ra.toFixed(1)} ms (rounds: ${renderAll.map((x) => x.toFixed(0)).join(', ')})`,
+  );
   console.log(
     `   of which React commit after the kinds' render chunks loaded: ${median(commit).toFixed(1)} ms (rounds: ${commit.map((x) => x.toFixed(0)).join(', ')})`,
   );
   console.log(`   baseline (JSON.parse + 200 plain divs) ${b.toFixed(1)} ms; ratio ${(r / b).toFixed(1)}×`);
-  console.log(`   goal ≤ 500 ms: ${r <= 500 ? 'met' : 'NOT met'}`);
+  console.log(
+    `   goal ≤ 500 ms: first commit ${r <= 500 ? 'met' : 'NOT met'}; all widgets ${ra <= 500 ? 'met' : 'NOT met'}`,
+  );
   console.log(`\n3. Cold load to the first widget painted (median of ${ROUNDS}, from navigation start)`);
   console.log(`   first widget ${f.toFixed(0)} ms (rounds: ${first.map((x) => x.toFixed(0)).join(', ')})`);
   console.log(

@@ -19,11 +19,13 @@ import {
   type ErrorInfo,
   type ReactNode,
   Suspense,
+  startTransition,
   useContext,
   useEffect,
   useLayoutEffect,
   useMemo,
   useRef,
+  useState,
 } from 'react';
 import { useTranslation } from 'react-i18next';
 import { useStore } from 'zustand';
@@ -182,16 +184,55 @@ function markFirstPaint() {
   performance.mark('lc:first-widget');
 }
 
-function Grid({ widgets, g }: { widgets: readonly WidgetInstance[]; g: GridGeometry }) {
+/**
+ * How far down the top-level grid draws its widgets in the first commit: one and a half screens.
+ * Widgets below keep their box (so nothing moves) and get their content in a transition right after
+ * the first paint. Without a window (server-side rendering in tests) everything draws at once.
+ */
+function firstScreenPx(): number {
+  return typeof window === 'undefined' ? Number.POSITIVE_INFINITY : Math.max(600, window.innerHeight * 1.5);
+}
+
+function Grid({
+  widgets,
+  g,
+  top = false,
+}: {
+  widgets: readonly WidgetInstance[];
+  g: GridGeometry;
+  top?: boolean;
+}) {
   const { mode } = usePageContext();
   const height = rowsOf(widgets, mode) * g.rowHeight;
+  const [limit] = useState(() => (top ? firstScreenPx() : Number.POSITIVE_INFINITY));
+  const deferred = widgets.some((w) => w.layout[mode].y * g.rowHeight >= limit);
+  const [all, setAll] = useState(!deferred);
+  useEffect(() => {
+    if (!all) startTransition(() => setAll(true));
+  }, [all]);
+  useLayoutEffect(() => {
+    if (top && all && typeof performance !== 'undefined') {
+      performance.mark('lc:page-complete');
+      try {
+        performance.measure('lc:render-all', 'lc:page-json', 'lc:page-complete');
+      } catch {
+        // No JSON mark (rendered from memory).
+      }
+    }
+  }, [top, all]);
   return (
-    <div className="lc-grid" style={{ position: 'relative', width: '100%', height }}>
+    <div
+      className="lc-grid"
+      style={{ position: 'relative', width: '100%', height }}
+      data-deferred={all ? undefined : '1'}
+    >
       {widgets.map((w) => (
         <div key={w.id} style={boxStyle(w.layout[mode], g)} data-wid={w.id} data-kind={w.kind}>
-          <WidgetBoundary id={w.id} kind={w.kind}>
-            <WidgetBox w={w} g={g} />
-          </WidgetBoundary>
+          {all || w.layout[mode].y * g.rowHeight < limit ? (
+            <WidgetBoundary id={w.id} kind={w.kind}>
+              <WidgetBox w={w} g={g} />
+            </WidgetBoundary>
+          ) : null}
         </div>
       ))}
     </div>
@@ -203,6 +244,9 @@ function WidgetBox({ w, g }: { w: WidgetInstance; g: GridGeometry }) {
   const ctx = usePageContext();
   const rt = useRuntime();
   const def = getWidget(w.kind);
+  // A kind whose view is loaded draws at once; otherwise the lazy view suspends into the spinner.
+  // Chosen once per widget, so a view that loads later never swaps the component (a remount).
+  const View = useMemo(() => def?.loadedRender() ?? def?.render, [def]);
   const roots = useMemo(() => rootsOf([w.props, w.hidden]), [w]);
   const readsState = roots.has('state');
   const readsWidgets = roots.has('widgets');
@@ -267,8 +311,8 @@ function WidgetBox({ w, g }: { w: WidgetInstance; g: GridGeometry }) {
   );
 
   if (hidden) return null;
-  if (!def || w.broken) return <BrokenWidget id={w.id} kind={w.kind} reason={w.brokenReason} />;
-  const Render = def.render;
+  if (!def || !View || w.broken) return <BrokenWidget id={w.id} kind={w.kind} reason={w.brokenReason} />;
+  const Render = View;
   const children =
     def.meta.container && w.children?.length ? <Grid widgets={w.children} g={{ ...g }} /> : undefined;
   const body = (
@@ -531,7 +575,7 @@ export function PageRenderer(p: PageRendererProps) {
           data-live={livePage.status}
           style={{ ...canvas, background: bg }}
         >
-          <Grid widgets={doc.widgets} g={g} />
+          <Grid widgets={doc.widgets} g={g} top />
         </div>
       </WidgetRuntimeProvider>
     </PageCtx.Provider>
@@ -547,6 +591,15 @@ function recordOf(v: unknown): Record<string, unknown> | undefined {
 /** Loads every kind's render a page uses, so the first commit paints real widgets, not spinners. */
 export function preloadKinds(doc: PageDocument): Promise<unknown> {
   return loadKinds(kindsOf(doc));
+}
+
+/** True when every kind the page uses has its view loaded (unknown kinds draw as broken). */
+export function kindsLoaded(doc: PageDocument): boolean {
+  for (const k of kindsOf(doc)) {
+    const def = getWidget(k);
+    if (def && !def.loadedRender()) return false;
+  }
+  return true;
 }
 
 function loadKinds(kinds: Iterable<string>): Promise<unknown> {

@@ -5,7 +5,7 @@
  * modal stack it opens pages into.
  */
 import { App, Modal, Result, Spin } from 'antd';
-import { type ReactNode, useCallback, useEffect, useMemo, useState } from 'react';
+import { type ReactNode, useCallback, useEffect, useMemo, useRef, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { useNavigate } from 'react-router';
 import type { WidgetInstance } from '../../../widgets/restore.ts';
@@ -22,8 +22,8 @@ import { entityMeta, saveRecord } from './data-source.ts';
 import { clearDraft } from './drafts.ts';
 import { installBackHandler, useModals } from './modal-stack.ts';
 import { notify, setNoticeApi } from './notices.ts';
-import { type PageMode, PageRenderer, preloadKinds } from './PageRenderer.tsx';
-import { type AppPageAnswer, fetchPage } from './page-prefetch.ts';
+import { kindsLoaded, type PageMode, PageRenderer, preloadKinds } from './PageRenderer.tsx';
+import { type AppPageAnswer, fetchPage, takeArrived } from './page-prefetch.ts';
 import { bumpReload, type PageStore, setStateVar, setWidgetValue } from './page-store.ts';
 import { sandbox } from './sandbox.ts';
 import { createScriptHost } from './script-host.ts';
@@ -70,10 +70,22 @@ export function PageView(props: ViewProps) {
   const { t } = useTranslation();
   const navigate = useNavigate();
   const user = useSession((s) => s.user);
-  const [page, setPage] = useState<AppPage | null>(null);
+  // A page whose JSON and kinds are already here (the route loader fetched them) draws in the
+  // first render, with no effect and second render in between.
+  const [initial] = useState(() => {
+    const p = takeArrived(project, pageId, preview, props.display === true, (a) => kindsLoaded(a.document));
+    if (p) performance.mark('lc:kinds-loaded');
+    return p;
+  });
+  const [page, setPage] = useState<AppPage | null>(initial);
   const [error, setError] = useState<{ code: number; msg: string } | null>(null);
+  const skipFetch = useRef(initial !== null);
 
   useEffect(() => {
+    if (skipFetch.current) {
+      skipFetch.current = false;
+      return;
+    }
     let live = true;
     setPage(null);
     setError(null);

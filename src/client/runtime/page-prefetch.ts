@@ -15,7 +15,7 @@ export interface AppPageAnswer {
 }
 
 const PREFETCH_TTL_MS = 10_000;
-const started = new Map<string, { at: number; promise: Promise<AppPageAnswer> }>();
+const started = new Map<string, { at: number; promise: Promise<AppPageAnswer>; value?: AppPageAnswer }>();
 
 /** The page call; displays (the /display/{id} screen) come from the displays call. */
 export function pageUrl(project: string, id: string, preview: boolean, display = false): string {
@@ -46,12 +46,35 @@ function arrived(p: Promise<AppPageAnswer>): Promise<AppPageAnswer> {
   });
 }
 
+/**
+ * The page the route loader fetched, when it has already arrived and `usable` accepts it (e.g. its
+ * kinds' views are loaded): the screen then draws it in its first render. Taken once.
+ */
+export function takeArrived(
+  project: string,
+  id: string,
+  preview: boolean,
+  display: boolean,
+  usable: (page: AppPageAnswer) => boolean,
+): AppPageAnswer | null {
+  const key = pageUrl(project, id, preview, display);
+  const hit = started.get(key);
+  if (!hit?.value || Date.now() - hit.at >= PREFETCH_TTL_MS || !usable(hit.value)) return null;
+  started.delete(key);
+  return hit.value;
+}
+
 /** Route loader helper: begins the fetch and returns at once. */
 export function prefetchPage(project: string | null, id: string | undefined, display = false): null {
   if (!project || !id || !/^[0-9a-f]{24}$/.test(id) || !/^[0-9a-f]{24}$/.test(project)) return null;
   const key = pageUrl(project, id, false, display);
   const promise = arrived(get<AppPageAnswer>(key, { quiet: true }));
-  started.set(key, { at: Date.now(), promise });
+  const entry: { at: number; promise: Promise<AppPageAnswer>; value?: AppPageAnswer } = {
+    at: Date.now(),
+    promise,
+  };
+  promise.then((p) => (entry.value = p)).catch(() => undefined);
+  started.set(key, entry);
   // As soon as the JSON is here, every kind it uses (nested ones too) starts loading in one go.
   promise.then((p) => loadRenders(kindsOf(p.document))).catch(() => {});
   return null;

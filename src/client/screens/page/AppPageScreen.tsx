@@ -18,12 +18,13 @@ export function AppPage({ print }: { print: boolean }) {
   useProjectSetup(project);
   useEffect(() => {
     if (!print) return;
-    // Print once the page has painted and its data widgets have their rows: settled on two
-    // checks in a row (a widget starts loading in the effect after its first paint).
+    // Print once the page has painted all its widgets (those below the first screen draw just
+    // after it) and its data widgets have their rows: settled on two checks in a row (a widget
+    // starts loading in the effect after its first paint).
     let settled = 0;
     const timer = setInterval(() => {
       const painted = document.querySelector('.lc-page [data-wid]');
-      const loading = document.querySelector('.lc-page[data-busy="1"]');
+      const loading = document.querySelector('.lc-page[data-busy="1"], .lc-page [data-deferred]');
       settled = painted && !loading ? settled + 1 : 0;
       if (settled >= 2) {
         clearInterval(timer);
