@@ -159,6 +159,10 @@ export function parseDate(v: unknown): number | null {
   return null;
 }
 
+function badField(f: FieldRow, why: string): never {
+  fail(E.INVALID_FIELD, `${f.code}: ${why}`);
+}
+
 /** Check and convert input values field by field; unknown keys are refused, `_`-prefixed ones ignored. */
 export function prepare(meta: EntityMeta, input: Raw, partial: boolean): Prepared {
   const columns: Record<string, unknown> = {};
@@ -173,10 +177,9 @@ export function prepare(meta: EntityMeta, input: Raw, partial: boolean): Prepare
       continue;
     }
     const v = input[f.code];
-    const bad = (why: string): never => fail(E.INVALID_FIELD, `${f.code}: ${why}`);
     if (f.type === 'collection') {
       if (v === null || v === undefined) links.set(f, []);
-      else if (!Array.isArray(v) || v.length > 1000 || !v.every((x) => typeof x === 'string' && ID.test(x))) bad('expected a list of ids');
+      else if (!Array.isArray(v) || v.length > 1000 || !v.every((x) => typeof x === 'string' && ID.test(x))) badField(f, 'expected a list of ids');
       else links.set(f, [...new Set(v as string[])]);
       continue;
     }
@@ -184,28 +187,28 @@ export function prepare(meta: EntityMeta, input: Raw, partial: boolean): Prepare
     if (v === null || v === undefined || v === '') out = null;
     else if (f.type === 'number') {
       const n = typeof v === 'number' ? v : typeof v === 'string' && v.trim() !== '' ? Number(v) : Number.NaN;
-      if (!Number.isFinite(n)) bad('expected a number');
+      if (!Number.isFinite(n)) badField(f, 'expected a number');
       const d = meta.decimals.get(f.code);
       out = d === undefined ? n : roundHalfAway(n, d);
     } else if (f.type === 'date') {
       out = parseDate(v);
-      if (out === null) bad('expected a date');
+      if (out === null) badField(f, 'expected a date');
     } else if (f.type === 'time') {
-      if (typeof v !== 'string' || !TIME.test(v)) bad('expected HH:mm or HH:mm:ss');
+      if (typeof v !== 'string' || !TIME.test(v)) badField(f, 'expected HH:mm or HH:mm:ss');
       out = (v as string).length === 5 ? `${v}:00` : v;
     } else if (f.type === 'relate') {
-      if (typeof v !== 'string' || !ID.test(v)) bad('expected an id');
+      if (typeof v !== 'string' || !ID.test(v)) badField(f, 'expected an id');
       out = v;
     } else if (f.type === 'image') {
       const list = Array.isArray(v) ? v : [v];
-      if (!list.every((x) => typeof x === 'string' && x.length <= 2048 && /^(https?:\/\/|\/)/.test(x))) bad('expected image URLs');
+      if (!list.every((x) => typeof x === 'string' && x.length <= 2048 && /^(https?:\/\/|\/)/.test(x))) badField(f, 'expected image URLs');
       out = Array.isArray(v) ? JSON.stringify(v) : v;
     } else {
       if (typeof v === 'number' || typeof v === 'boolean') out = String(v);
-      else if (typeof v !== 'string') bad('expected text');
+      else if (typeof v !== 'string') badField(f, 'expected text');
       else out = v;
-      if ((out as string).length > MAX_TEXT) bad(`at most ${MAX_TEXT} characters`);
-      if (/\u0000/.test(out as string)) bad('contains a NUL character');
+      if ((out as string).length > MAX_TEXT) badField(f, `at most ${MAX_TEXT} characters`);
+      if (/\u0000/.test(out as string)) badField(f, 'contains a NUL character');
     }
     columns[fieldColumn(f.id)] = out;
   }

@@ -33,11 +33,18 @@ export function formatDate(ms: number): string {
   return h || m || s ? `${day} ${pad(h)}:${pad(m)}:${pad(s)}` : day;
 }
 
-/** The option list of a text or number field, when enabled. */
-export function optionList(f: FieldRow): string[] | null {
-  const o = parseJson<{ info?: { enable?: unknown; list?: unknown } }>(f.options, {});
-  const list = o.info?.enable === true && Array.isArray(o.info.list) ? o.info.list.map(String) : [];
-  return list.length ? list : null;
+const optionLists = new WeakMap<FieldRow, Set<string> | null>();
+
+/** The option list of a text or number field, when enabled (parsed once per field row). */
+export function optionList(f: FieldRow): Set<string> | null {
+  let hit = optionLists.get(f);
+  if (hit === undefined) {
+    const o = parseJson<{ info?: { enable?: unknown; list?: unknown } }>(f.options, {});
+    const list = o.info?.enable === true && Array.isArray(o.info.list) ? o.info.list.map(String) : [];
+    hit = list.length ? new Set(list) : null;
+    optionLists.set(f, hit);
+  }
+  return hit;
 }
 
 /** Names a header cell may use for a field: its name, its alias, its key. */
@@ -65,7 +72,7 @@ export function cellToInput(f: FieldRow, raw: unknown): unknown {
       const n = typeof raw === 'number' ? raw : typeof raw === 'string' ? Number(raw.trim().replace(/,/g, '')) : Number.NaN;
       if (!Number.isFinite(n)) throw new CellError('expected a number');
       const list = optionList(f);
-      if (list && !list.includes(String(n))) throw new CellError('not in the option list');
+      if (list && !list.has(String(n))) throw new CellError('not in the option list');
       return n;
     }
     case 'date': {
@@ -103,7 +110,7 @@ export function cellToInput(f: FieldRow, raw: unknown): unknown {
     default: {
       const s = typeof raw === 'string' ? raw : textOf(raw);
       const list = optionList(f);
-      if (list && !list.includes(s.trim())) throw new CellError('not in the option list');
+      if (list && !list.has(s.trim())) throw new CellError('not in the option list');
       return s;
     }
   }

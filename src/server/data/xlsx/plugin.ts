@@ -81,7 +81,7 @@ export default async function xlsxPlugin(app: FastifyInstance): Promise<void> {
       if (!Buffer.isBuffer(file)) fail(E.IMPORT_NOT_XLSX, 'send the file as application/octet-stream');
       const all = manager ? meta.fields : (await metaOf(db, meta.entity)).fields;
       const keepGood = ['1', 'true'].includes((request.query as { keepGood?: string }).keepGood ?? '');
-      const result = await importXlsx(db, meta, all, file, caller(request).id, { keepGood });
+      const result = await importXlsx(app.database, meta, all, file, caller(request).id, { keepGood });
       return { error: 0, data: result };
     },
   );
