@@ -79,6 +79,29 @@ export async function queryRecords(
   return result;
 }
 
+/**
+ * The ids a query selects, in its order (one narrow query): exports then read the rows by id in
+ * pages, instead of paging with OFFSET, which rescans every earlier row for each page.
+ */
+export async function queryIds(db: Kysely<DB>, dialect: Dialect, meta: EntityMeta, q: NormalizedQuery): Promise<string[]> {
+  if (q.nothing) return [];
+  const c = new QueryCompiler(dialect, meta.columns);
+  const rows = await sql<{ _id: string }>`SELECT t._id AS _id FROM ${sql.table(meta.table)} t WHERE ${c.where(q.where)} ORDER BY ${c.orderBy(
+    q,
+  )} LIMIT ${q.limit} OFFSET ${q.offset}`.execute(db);
+  return rows.rows.map((r) => String(r._id));
+}
+
+/** The records of these ids, in this order (missing ones left out), relations resolved. */
+export async function recordsByIds(db: Kysely<DB>, meta: EntityMeta, ids: string[]): Promise<ApiRecord[]> {
+  if (ids.length === 0) return [];
+  const rows = await sql<Raw>`SELECT ${selectList(meta)} FROM ${sql.table(meta.table)} t WHERE t._id IN (${sql.join(ids)})`.execute(db);
+  const byId = new Map(rows.rows.map((r) => [String(r._id), toRecord(meta, r)]));
+  const data = ids.map((id) => byId.get(id)).filter((r): r is ApiRecord => r !== undefined);
+  await attachRelations(db, meta, data);
+  return data;
+}
+
 /** Load the named records of a table, keyed by id (for relations). */
 async function loadTargets(db: Kysely<DB>, targetId: string, ids: string[]): Promise<Map<string, ApiRecord>> {
   const out = new Map<string, ApiRecord>();
