@@ -7,7 +7,7 @@ import { anyObj, id, obj, ok } from '../http/schemas.ts';
 import { type EntityMeta, metaOf } from './meta.ts';
 import { removeRecord, saveRecord, updateRecord } from './records.ts';
 import { runQuery } from './records-plugin.ts';
-import { apiField, findEntity } from './schema-service.ts';
+import { apiField, type EntityRow, findEntity } from './schema-service.ts';
 
 const entityRef = { type: 'string', minLength: 1, maxLength: 64 };
 const params = obj({ project: id(), entity: entityRef });
@@ -18,11 +18,16 @@ const tags = ['data'];
  * The access decision for a data call on `:project/:entity`: the caller's role must be granted the
  * table; managers get every field, other roles a meta without hidden fields.
  */
-export async function grantedEntity(request: FastifyRequest, action: 'read' | 'write') {
+export async function grantedEntity(
+  request: FastifyRequest,
+  action: 'read' | 'write',
+  /** The table when the path does not name it: found from the project (`_id`, code, or unique name). */
+  pick?: (projectId: string) => Promise<EntityRow>,
+) {
   const { db } = request.server.database;
-  const p = request.params as { project: string; entity: string };
+  const p = request.params as { project: string; entity?: string };
   const { project } = await authorize(request, p.project, { kind: 'app' });
-  const entity = await findEntity(db, project.id, p.entity);
+  const entity = pick ? await pick(project.id) : await findEntity(db, project.id, p.entity ?? '');
   const { actor } = await authorize(request, project.id, { kind: 'entity', id: entity.id }, action);
   if (action === 'write' && !actor.userId) fail(E.AUTH_REQUIRED);
   const manager = actor.kind === 'owner' || actor.kind === 'admin';

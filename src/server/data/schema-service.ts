@@ -97,6 +97,22 @@ export async function findEntity(db: Kysely<DB>, projectId: string, idOrCode: st
   return e;
 }
 
+/**
+ * The table a sheet name stands for: its `_id` or code, else the one table with that name (an
+ * exported sheet is named after its table, without the characters sheet names forbid).
+ */
+export async function entityBySheetName(db: Kysely<DB>, projectId: string, sheet: string): Promise<EntityRow> {
+  const name = sheet.trim();
+  const all = await db.selectFrom('data_entities').selectAll().where('project_id', '=', projectId).execute();
+  const exact = all.find((e) => e.id === name || e.code === name);
+  if (exact) return exact;
+  const clean = (s: string) => s.replace(/[[\]:*?/\\]/g, '').trim().slice(0, 31).toLowerCase();
+  const named = all.filter((e) => clean(e.name) === clean(name));
+  if (named.length === 1) return named[0]!;
+  if (named.length > 1) fail(E.ENTITY_NOT_FOUND, `several tables are named ${name.slice(0, 64)}: name one with ?entity=`);
+  fail(E.ENTITY_NOT_FOUND, `no table is named ${name.slice(0, 64)}: name one with ?entity=`);
+}
+
 export async function findField(db: Kysely<DB>, entity: EntityRow, fieldId: string): Promise<FieldRow> {
   const f = await db
     .selectFrom('data_fields')

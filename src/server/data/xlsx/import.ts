@@ -19,6 +19,8 @@ export interface ImportOptions {
   /** Most data rows one file may hold. */
   maxRows?: number;
   zip?: ZipLimits;
+  /** The caller already ran `checkZip` on the file. */
+  checked?: boolean;
 }
 
 /** One refused row: its sheet row number, the offending value, and why. `text` is "row {index}-{value}". */
@@ -160,7 +162,7 @@ export async function importXlsx(
   userId: string | null,
   opts: ImportOptions,
 ): Promise<ImportResult> {
-  await checkZip(file, opts.zip ?? DEFAULT_ZIP_LIMITS);
+  if (!opts.checked) await checkZip(file, opts.zip ?? DEFAULT_ZIP_LIMITS);
   const checked = await readAndCheck(database.db, meta, allFields, file, userId, opts);
   const { failed, errors, ignored } = checked;
   if (failed > 0 && !opts.keepGood) {

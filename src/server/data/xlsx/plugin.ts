@@ -1,5 +1,5 @@
 import { PassThrough } from 'node:stream';
-import type { FastifyError, FastifyInstance, FastifyReply } from 'fastify';
+import type { FastifyError, FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { normalizeOrThrow } from '../../../shared/query/index.ts';
 import { caller } from '../../account/auth.ts';
 import { optionalUser } from '../../access/guard.ts';
@@ -9,8 +9,10 @@ import { grantedEntity } from '../app-records-plugin.ts';
 import { type EntityMeta, metaOf } from '../meta.ts';
 import { queryRecords } from '../records.ts';
 import { userContext } from '../records-plugin.ts';
+import { type EntityRow, entityBySheetName, findEntity } from '../schema-service.ts';
 import { EXPORT_MAX_ROWS, exportFields, streamExport } from './export.ts';
 import { importXlsx } from './import.ts';
+import { checkZip, firstSheetName } from './zip-guard.ts';
 import { loadTemplate, TEMPLATE_MAX_RECORDS, writeTemplate } from './template.ts';
 
 const XLSX_MIME = 'application/vnd.openxmlformats-officedocument.spreadsheetml.sheet';
@@ -52,38 +54,61 @@ export default async function xlsxPlugin(app: FastifyInstance): Promise<void> {
 
   const D = '/api/app/d/:project/:entity';
 
-  app.post(
-    `${D}/import`,
-    {
-      bodyLimit: limit,
-      schema: {
-        tags,
-        params,
-        querystring: obj({ 'keepGood?': { type: 'string', enum: ['0', '1', 'true', 'false'] } }),
-        // Any bytes: the file is checked by the zip guard and the reader, not by a schema.
-        body: {
-          content: {
-            'application/octet-stream': { schema: { description: 'the xlsx file' } },
-            [XLSX_MIME]: { schema: { description: 'the xlsx file' } },
-          },
-        },
-        response: { 200: ok(anyObj()) },
-        description:
-          'Body: the xlsx file itself (application/octet-stream). The first sheet\'s first non-empty row names fields ' +
-          '(by name, alias or key); each further row becomes a record. With row errors nothing is written (error 1463 ' +
-          'with data.errors, each "row {index}-{value}") unless keepGood=1, which inserts the valid rows.',
+  const importSchema = (withEntity: boolean) => ({
+    tags,
+    params: withEntity ? params : obj({ project: id() }),
+    querystring: obj({
+      'keepGood?': { type: 'string', enum: ['0', '1', 'true', 'false'] },
+      ...(withEntity ? {} : { 'entity?': entityRef }),
+    }),
+    // Any bytes: the file is checked by the zip guard and the reader, not by a schema.
+    body: {
+      content: {
+        'application/octet-stream': { schema: { description: 'the xlsx file' } },
+        [XLSX_MIME]: { schema: { description: 'the xlsx file' } },
       },
-      preHandler: optionalUser,
     },
-    async (request) => {
-      const { meta, manager } = await grantedEntity(request, 'write');
-      const file = request.body;
-      if (!Buffer.isBuffer(file)) fail(E.IMPORT_NOT_XLSX, 'send the file as application/octet-stream');
-      const all = manager ? meta.fields : (await metaOf(db, meta.entity)).fields;
-      const keepGood = ['1', 'true'].includes((request.query as { keepGood?: string }).keepGood ?? '');
-      const result = await importXlsx(app.database, meta, all, file, caller(request).id, { keepGood });
-      return { error: 0, data: result };
-    },
+    response: { 200: ok(anyObj()) },
+    description:
+      (withEntity
+        ? ''
+        : 'The table is named by ?entity= (_id or code) or, without it, by the first sheet\'s name (a table\'s ' +
+          'code or its unique name; an exported file names its sheet after the table). No such table: 1400. ') +
+      'Body: the xlsx file itself (application/octet-stream). The first sheet\'s first non-empty row names fields ' +
+      '(by name, alias or key); each further row becomes a record. With row errors nothing is written (error 1463 ' +
+      'with data.errors, each "row {index}-{value}") unless keepGood=1, which inserts the valid rows.',
+  });
+
+  // Requests whose file the sheet-name lookup already passed through the zip guard.
+  const zipChecked = new WeakSet<FastifyRequest>();
+  const runImport = async (request: FastifyRequest, pick?: (projectId: string) => Promise<EntityRow>) => {
+    const { meta, manager } = await grantedEntity(request, 'write', pick);
+    const file = request.body;
+    if (!Buffer.isBuffer(file)) fail(E.IMPORT_NOT_XLSX, 'send the file as application/octet-stream');
+    const all = manager ? meta.fields : (await metaOf(db, meta.entity)).fields;
+    const keepGood = ['1', 'true'].includes((request.query as { keepGood?: string }).keepGood ?? '');
+    const result = await importXlsx(app.database, meta, all, file, caller(request).id, { keepGood, checked: zipChecked.has(request) });
+    return { error: 0, data: result };
+  };
+
+  app.post(`${D}/import`, { bodyLimit: limit, schema: importSchema(true), preHandler: optionalUser }, (request) => runImport(request));
+
+  // The spec's variant without the table in the path.
+  app.post(
+    '/api/app/d/:project/import',
+    { bodyLimit: limit, schema: importSchema(false), preHandler: optionalUser },
+    (request) =>
+      runImport(request, async (projectId) => {
+        const named = (request.query as { entity?: string }).entity;
+        if (named) return findEntity(db, projectId, named);
+        const file = request.body;
+        if (!Buffer.isBuffer(file)) fail(E.IMPORT_NOT_XLSX, 'send the file as application/octet-stream');
+        await checkZip(file);
+        zipChecked.add(request);
+        const sheet = firstSheetName(file);
+        if (!sheet) fail(E.IMPORT_NOT_XLSX, 'the workbook has no sheet');
+        return entityBySheetName(db, projectId, sheet);
+      }),
   );
 
   app.post(

@@ -137,3 +137,41 @@ export async function checkZip(buf: Buffer, limits: ZipLimits = DEFAULT_ZIP_LIMI
   }
   if (seen !== central.size) bad('zip entries do not match the directory');
 }
+
+/**
+ * One small entry of an archive already passed by `checkZip`, inflated (at most `cap` bytes), or
+ * null when the archive has no such entry.
+ */
+export function readZipEntry(buf: Buffer, name: string, cap = 1024 * 1024): Buffer | null {
+  const central = readCentral(buf, DEFAULT_ZIP_LIMITS);
+  for (const entry of central.values()) {
+    if (entry.name !== name) continue;
+    if (entry.uncompressed > cap) bad(`${name} is too large`);
+    const p = entry.offset;
+    const dataStart = p + 30 + buf.readUInt16LE(p + 26) + buf.readUInt16LE(p + 28);
+    const data = buf.subarray(dataStart, dataStart + entry.compressed);
+    try {
+      return entry.method === 0 ? Buffer.from(data) : zlib.inflateRawSync(data, { maxOutputLength: cap });
+    } catch {
+      bad(`${name} is corrupt`);
+    }
+  }
+  return null;
+}
+
+/** The name of the first sheet of a workbook already passed by `checkZip` (xl/workbook.xml), or null. */
+export function firstSheetName(buf: Buffer): string | null {
+  const xml = readZipEntry(buf, 'xl/workbook.xml')?.toString('utf8');
+  const m = xml ? /<(?:\w+:)?sheet\b[^>]*?\bname="([^"]*)"/.exec(xml) : null;
+  if (!m) return null;
+  return m[1]!
+    .replace(/&lt;/g, '<')
+    .replace(/&gt;/g, '>')
+    .replace(/&quot;/g, '"')
+    .replace(/&apos;/g, "'")
+    .replace(/&#(x?)([0-9a-fA-F]{1,8});/g, (_, x: string, n: string) => {
+      const c = Number.parseInt(n, x ? 16 : 10);
+      return c > 0 && c <= 0x10ffff ? String.fromCodePoint(c) : '';
+    })
+    .replace(/&amp;/g, '&');
+}
