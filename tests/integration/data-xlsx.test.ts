@@ -2,6 +2,7 @@ import zlib from 'node:zlib';
 import ExcelJS from 'exceljs';
 import { sql } from 'kysely';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { grayPng } from '../../src/server/data/xlsx/images.ts';
 import { call, createTestApp, registerUser, type TestApp } from '../helpers/app.ts';
 import { testDialects } from '../helpers/db.ts';
 
@@ -578,6 +579,39 @@ describe.each(dialects)('xlsx import and export on %s', (dialect) => {
     expect(ws.getCell('B4').value).toBe('item');
     expect(ws.getCell('A5').value).toBe('Total');
     expect(ws.getImages().length).toBe(2); // the QR code and the barcode
+  });
+
+  it('template img pipe: images of our upload store embedded, scaled; other URLs stay text', async () => {
+    const png = grayPng(300, 150, (x) => (x % 20 < 10 ? 0 : 255));
+    const stored = await t.app.inject({
+      method: 'POST',
+      url: `/api/app/util/${project}/upload?type=image&name=p.png`,
+      headers: { token: owner, 'content-type': 'application/octet-stream' },
+      payload: png,
+    });
+    const url = (JSON.parse(stored.body) as { data: { url: string } }).data.url;
+    expect(url).toMatch(/^\/upload\//);
+    const saved = await call(t.app, 'POST', `/api/admin/data/${project}/order/save`, {
+      token: owner,
+      body: { title: 'pictured', photo: [url, 'https://example.com/x.png'] },
+    });
+    expect(saved.error, saved.raw).toBe(0);
+    const tpl = await workbook([ph('title'), ph('photo|img:60')], []);
+    const out = await download('order', {
+      mode: 'template',
+      template: tpl.toString('base64'),
+      query: { field: 'title', type: 'text', opt: 'eq', value: 'pictured' },
+    });
+    expect(out.status, JSON.stringify(out.json)).toBe(200);
+    const ws = out.wb!.worksheets[0]!;
+    const images = ws.getImages();
+    expect(images.length).toBe(1);
+    expect(images[0]!.range.tl.nativeCol).toBe(1);
+    expect(
+      Buffer.compare(Buffer.from(out.wb!.getImage(Number(images[0]!.imageId)).buffer as ArrayBuffer), png),
+    ).toBe(0);
+    // The external URL is not fetched: it stays in the cell as text.
+    expect(ws.getCell('B1').value).toBe('https://example.com/x.png');
   });
 
   it('permissions: grants, hidden fields absent from export and refused in import', async () => {

@@ -13,6 +13,7 @@ import { type EntityRow, entityBySheetName, findEntity } from '../schema-service
 import { EXPORT_MAX_ROWS, exportFields, streamExport } from './export.ts';
 import { importXlsx } from './import.ts';
 import { checkZip, firstSheetName } from './zip-guard.ts';
+import { UploadStore } from '../../util/upload-store.ts';
 import { loadTemplate, TEMPLATE_MAX_RECORDS, writeTemplate } from './template.ts';
 
 const XLSX_MIME = 'application/vnd.openxmlformats-officedocument.spreadsheetml.sheet';
@@ -41,6 +42,7 @@ function stamp(now = Date.now()): string {
 export default async function xlsxPlugin(app: FastifyInstance): Promise<void> {
   const { db, dialect } = app.database;
   const limit = app.config.importLimit;
+  const uploads = new UploadStore(app.config.dataDir);
 
   app.addContentTypeParser(['application/octet-stream', XLSX_MIME], { parseAs: 'buffer', bodyLimit: limit }, (_request, body, done) => {
     done(null, body);
@@ -169,7 +171,8 @@ export default async function xlsxPlugin(app: FastifyInstance): Promise<void> {
           if (e) targets.set(f.code, await metaOf(db, e, !manager));
         }
         const out = new PassThrough();
-        writeTemplate(meta, targets, sheet, data, out).catch((err) => {
+        const projectId = meta.entity.project_id;
+        writeTemplate(meta, targets, sheet, data, out, (url) => uploads.read(url, projectId)).catch((err) => {
           request.log.error({ err }, 'template export failed');
           out.destroy(err as Error);
         });

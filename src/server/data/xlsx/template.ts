@@ -8,12 +8,14 @@ import { formatDate } from './cells.ts';
 import { sheetName, textCell } from './export.ts';
 import { barcodePng, qrcodePng } from './images.ts';
 import { checkZip } from './zip-guard.ts';
+import { imageSize, sniffImage } from '../../util/upload-store.ts';
 
 /**
  * Template export (spec §9): the template's first sheet is filled once per record, each on its own
  * sheet. `${field}` takes the record's value, a row holding `${#collection.field}` repeats once per
- * item of that collection, and pipes shape the value: `default:text`, `img` (the image URL as text —
- * there is no upload store to embed from), `barcode[:WxH]` and `qrcode[:size]` (PNG pictures drawn
+ * item of that collection, and pipes shape the value: `default:text`, `img[:size]` (images of our own
+ * upload store embedded as pictures scaled to fit `size` pixels, 100 by default; other URLs stay text:
+ * the server never fetches arbitrary URLs), `barcode[:WxH]` and `qrcode[:size]` (PNG pictures drawn
  * into the cell).
  */
 
@@ -89,6 +91,21 @@ interface Ctx {
   targets: Map<string, EntityMeta>;
 }
 
+/** Reads an image URL of our own store (null for any other URL). */
+export type ImageSource = (url: string) => Promise<Buffer | null>;
+
+/** Most image bytes one export embeds; later images stay URLs. */
+const IMAGE_BUDGET = 64 * 1024 * 1024;
+
+/** Scale a picture to fit a `box` (longest side `box` pixels by default, or `WxH`). */
+function fit(size: { width: number; height: number }, arg: string): { width: number; height: number } {
+  const box = /^(\d{1,4})(?:x(\d{1,4}))?$/.exec(arg);
+  const bw = box ? Math.min(1000, Number(box[1])) : 100;
+  const bh = box?.[2] ? Math.min(1000, Number(box[2])) : bw;
+  const k = Math.min(1, bw / Math.max(1, size.width), bh / Math.max(1, size.height));
+  return { width: Math.max(1, Math.round(size.width * k)), height: Math.max(1, Math.round(size.height * k)) };
+}
+
 function resolve(ctx: Ctx, ph: Placeholder, rec: ApiRecord, item: ApiRecord | undefined): string {
   let text: string;
   if (ph.repeat) {
@@ -150,8 +167,10 @@ export async function writeTemplate(
   sheet: ExcelJS.Worksheet,
   records: ApiRecord[],
   out: Writable,
+  readImage: ImageSource = async () => null,
 ): Promise<void> {
   const ctx: Ctx = { meta, targets };
+  let budget = IMAGE_BUDGET;
   const wb = new ExcelJS.Workbook();
   const names = new Set<string>();
   for (const [n, rec] of records.entries()) {
@@ -209,6 +228,30 @@ export async function writeTemplate(
               ws.addImage(id, { tl: { col: c.col - 1, row: outRow - 1 }, ext: { width: dims.width, height: dims.height } });
             }
             cell.value = null;
+            continue;
+          }
+          const img = only?.pipes.find((p) => p.name === 'img');
+          if (only && img) {
+            // Images of our store become pictures, side by side from this cell; other URLs stay text.
+            const urls = resolve(ctx, only, rec, item).split('\n').filter(Boolean);
+            const left: string[] = [];
+            let placed = 0;
+            for (const url of urls) {
+              const buf = budget > 0 ? await readImage(url) : null;
+              const kind = buf ? sniffImage(buf) : null;
+              const dims = buf ? imageSize(buf) : null;
+              if (!buf || !dims || (kind !== 'png' && kind !== 'jpeg' && kind !== 'gif')) {
+                left.push(url);
+                continue;
+              }
+              budget -= buf.length;
+              const id = wb.addImage({ buffer: buf as unknown as ExcelJS.Buffer, extension: kind });
+              ws.addImage(id, { tl: { col: c.col - 1 + placed, row: outRow - 1 }, ext: fit(dims, img.arg) });
+              placed++;
+            }
+            const t = textCell(left.join('\n'));
+            cell.value = t.value;
+            if (t.numFmt) cell.numFmt = t.numFmt;
             continue;
           }
           if (only) {
