@@ -18,7 +18,7 @@ import { createSession, createUser } from '../../src/server/account/service.ts';
 import { buildApp } from '../../src/server/app.ts';
 import { loadConfig } from '../../src/server/config.ts';
 import { fieldColumn } from '../../src/server/data/ddl.ts';
-import { type EntityMeta, loadMeta } from '../../src/server/data/meta.ts';
+import { loadMeta } from '../../src/server/data/meta.ts';
 import { queryRecords, summarizeRecords } from '../../src/server/data/records.ts';
 import { createEntity, createField } from '../../src/server/data/schema-service.ts';
 import { createProject } from '../../src/server/project/service.ts';
