@@ -17,7 +17,7 @@ export interface StagedRow {
 const tick = () => new Promise<void>((resolve) => setImmediate(resolve));
 
 /** From this many rows on, SQLite inserts run on a worker thread's own connection. */
-const WORKER_MIN_ROWS = 1000;
+export const WORKER_MIN_ROWS = 1000;
 
 /** Parameters per statement: far below SQLite's 32,766 and PostgreSQL's 65,535. */
 const MAX_PARAMS = 30_000;
@@ -35,6 +35,12 @@ export class StagedWriter {
   readonly chunk: number;
   private readonly written: string[] = [];
   private readonly statements = new Map<number, { run(...p: unknown[]): unknown }>();
+  private chain: Promise<void> = Promise.resolve();
+  private failure: unknown = null;
+  private queued = 0;
+  /** Whether any rows were handed over. */
+  used = false;
+  private sink: WorkerSink | null | undefined;
 
   constructor(
     private readonly database: Pick<Database, 'db' | 'dialect' | 'sqlite'>,
@@ -56,25 +62,62 @@ export class StagedWriter {
     return this.written.length;
   }
 
-  /** Insert every row, chunk by chunk; on a failure undo the earlier chunks and rethrow. */
-  async writeAll(rows: StagedRow[]): Promise<void> {
-    const raw = this.database.sqlite;
-    const sink = raw && raw.name !== ':memory:' && rows.length >= WORKER_MIN_ROWS ? new WorkerSink(raw.name, this) : null;
-    try {
-      for (let i = 0; i < rows.length; i += this.chunk) {
-        const part = rows.slice(i, i + this.chunk);
-        if (sink) await sink.write(part.flatMap((r) => r.values), part.length, this.linkLists(part));
-        else await this.writeChunk(part);
-        for (const r of part) this.written.push(r.values[0] as string);
-        await tick();
-      }
-    } catch (err) {
+  /**
+   * Queue rows for writing behind those queued before and return once at most two chunks wait (the
+   * caller keeps reading meanwhile). `bulk`: many rows are coming, so on SQLite the first call starts
+   * the worker thread. A failure is remembered: later calls and `finish` throw it.
+   */
+  async push(rows: StagedRow[], bulk: boolean): Promise<void> {
+    if (this.failure) throw this.failure;
+    this.used = true;
+    if (this.sink === undefined) {
+      const raw = this.database.sqlite;
+      this.sink = raw && raw.name !== ':memory:' && bulk ? new WorkerSink(raw.name, this) : null;
+    }
+    for (let i = 0; i < rows.length; i += this.chunk) {
+      const part = rows.slice(i, i + this.chunk);
+      this.queued++;
+      this.chain = this.chain.then(async () => {
+        try {
+          if (this.failure) return;
+          if (this.sink) await this.sink.write(part.flatMap((r) => r.values), part.length, this.linkLists(part));
+          else await this.writeChunk(part);
+          for (const r of part) this.written.push(r.values[0] as string);
+          await tick();
+        } catch (err) {
+          this.failure ??= err;
+        } finally {
+          this.queued--;
+        }
+      });
+    }
+    if (this.queued > 2) await this.chain;
+    if (this.failure) throw this.failure;
+  }
+
+  /** Wait for every queued chunk; after a failure, delete what was written and throw it. */
+  async finish(): Promise<void> {
+    await this.chain;
+    await this.sink?.close();
+    if (this.failure) {
       // The original failure is what the caller needs to see, even if the undo fails too.
       await this.undo().catch(() => undefined);
-      throw err;
-    } finally {
-      await sink?.close();
+      throw this.failure;
     }
+  }
+
+  /** Give up: skip what is queued, wait for the chunk being written, delete every row written. */
+  async abort(): Promise<void> {
+    this.failure ??= new Error('import aborted');
+    await this.chain;
+    await this.sink?.close();
+    await this.undo().catch(() => undefined);
+  }
+
+  /** Insert every row, chunk by chunk; on a failure undo the earlier chunks and rethrow. */
+  async writeAll(rows: StagedRow[]): Promise<void> {
+    await this.push(rows, rows.length >= WORKER_MIN_ROWS).catch(() => undefined);
+    await this.finish();
   }
 
   /** Per collection field, the flattened owner, target, sort triples of these rows. */

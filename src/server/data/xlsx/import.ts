@@ -10,7 +10,7 @@ import { type EntityMeta, metaOf } from '../meta.ts';
 import { prepare } from '../records.ts';
 import type { FieldRow } from '../schema-service.ts';
 import { CellError, cellToInput, formatDate, headerNames, plainCell, ZONE_OFFSET_MS } from './cells.ts';
-import { type StagedRow, StagedWriter } from './import-writer.ts';
+import { type StagedRow, StagedWriter, WORKER_MIN_ROWS } from './import-writer.ts';
 import { checkZip, DEFAULT_ZIP_LIMITS, type ZipLimits } from './zip-guard.ts';
 
 export interface ImportOptions {
@@ -143,16 +143,15 @@ const CHECK_BATCH = 250;
  * Import the first sheet of an xlsx into a table: a header row naming fields, then one record per
  * row, converted per field type and checked by the same rules as the save call.
  *
- * Two phases, so the import is all-or-nothing without holding one long transaction (on SQLite one
- * transaction holds the process's only connection: every other request would wait for the import):
- * 1. read and check: the workbook is streamed, rows are converted and checked in batches (relations
- *    resolved per batch, one query per field, tokens cached), and the good rows kept in memory as
- *    value arrays. With row errors and no `keepGood`, the call fails here and nothing was written.
- * 2. write: multi-row INSERTs of up to 500 rows, each chunk its own short transaction, with a turn of
- *    the event loop between chunks. If a chunk fails (a database error), the rows of earlier chunks
- *    are deleted again before the error is answered. Other readers may see the rows of a running
- *    import's first chunks before it answers (a crash of the process during the write phase can leave
- *    them in place; the write phase of 100,000 rows takes a few seconds).
+ * All-or-nothing without one long transaction (on SQLite one transaction holds the process's only
+ * connection: every other request would wait for the whole import). The workbook is streamed, rows
+ * are converted and checked in batches (relations resolved per batch, one query per field, tokens
+ * cached), and the good rows written while reading goes on: multi-row INSERTs of up to 500 rows,
+ * each chunk its own short transaction (on SQLite, from 1,000 rows on, on a worker thread's own
+ * connection). Whatever ends the import early — a row error without `keepGood`, a broken file, a
+ * database error — deletes the rows already written before the call answers, so a failed import
+ * leaves nothing. Other requests run between chunks; readers may see a running import's rows before
+ * it answers (and a process killed mid-import can leave them).
  */
 export async function importXlsx(
   database: Pick<Database, 'db' | 'dialect' | 'sqlite'>,
@@ -163,24 +162,33 @@ export async function importXlsx(
   opts: ImportOptions,
 ): Promise<ImportResult> {
   if (!opts.checked) await checkZip(file, opts.zip ?? DEFAULT_ZIP_LIMITS);
-  const checked = await readAndCheck(database.db, meta, allFields, file, userId, opts);
-  const { failed, errors, ignored } = checked;
-  if (failed > 0 && !opts.keepGood) {
-    throw new AppError(E.IMPORT_ROWS, errors.slice(0, 10).map((x) => x.text).join('; '), { inserted: 0, failed, errors, ignored });
+  for (let attempt = 1; ; attempt++) {
+    const writer = new StagedWriter(database, meta);
+    try {
+      const { failed, errors, ignored } = await readAndCheck(database.db, meta, allFields, file, userId, opts, writer);
+      if (failed > 0 && !opts.keepGood) {
+        await writer.abort();
+        throw new AppError(E.IMPORT_ROWS, errors.slice(0, 10).map((x) => x.text).join('; '), { inserted: 0, failed, errors, ignored });
+      }
+      await writer.finish();
+      return { inserted: writer.count, failed, errors, ignored };
+    } catch (err) {
+      await writer.abort();
+      // exceljs's streaming reader now and then misses the sheet of a valid file (a race in its zip
+      // entry iteration, seen under load): one more read before calling the file unreadable.
+      if (attempt === 1 && !writer.used && err instanceof AppError && err.def === E.IMPORT_NOT_XLSX) continue;
+      throw err;
+    }
   }
-  const writer = new StagedWriter(database, meta);
-  await writer.writeAll(checked.rows);
-  return { inserted: writer.count, failed, errors, ignored };
 }
 
 interface Checked {
-  rows: StagedRow[];
   failed: number;
   errors: RowError[];
   ignored: string[];
 }
 
-/** Phase 1: stream the first sheet, convert and check every row; nothing is written. */
+/** Stream the first sheet, convert and check every row, and hand the good ones to `writer`. */
 async function readAndCheck(
   db: Kysely<DB>,
   meta: EntityMeta,
@@ -188,6 +196,7 @@ async function readAndCheck(
   file: Buffer,
   userId: string | null,
   opts: ImportOptions,
+  writer: StagedWriter,
 ): Promise<Checked> {
   const maxRows = opts.maxRows ?? IMPORT_MAX_ROWS;
   const source = Readable.from([file]);
@@ -203,7 +212,8 @@ async function readAndCheck(
   let failed = 0;
   let total = 0;
   let ignored: string[] = [];
-  const layout = new StagedWriter({ db, dialect: 'sqlite', sqlite: undefined }, meta);
+  const layout = writer;
+  let started = false;
   const collectionIndex = new Map(layout.collections.map((f, i) => [f.id, i]));
   const columnIndex = new Map(layout.columns.map((c, i) => [c, i]));
   const resolver = new Resolver(db);
@@ -292,8 +302,15 @@ async function readAndCheck(
       }
       if (err) fail1(c.row, err.field, err.value, err.reason);
     }
-    // Without keepGood nothing will be written: stop holding rows, keep counting errors.
-    if (failed > 0 && !opts.keepGood) good.length = 0;
+    if (failed > 0 && !opts.keepGood) {
+      // Nothing will be kept: stop holding rows, undo what was written, keep counting errors.
+      good.length = 0;
+      if (started) await writer.abort();
+      started = false;
+    } else if (good.length >= (started ? writer.chunk : WORKER_MIN_ROWS)) {
+      started = true;
+      await writer.push(good.splice(0, good.length - (good.length % writer.chunk)), true);
+    }
     await tick();
   };
 
@@ -340,7 +357,8 @@ async function readAndCheck(
   if (!sawSheet) fail(E.IMPORT_NOT_XLSX, 'the workbook has no sheet');
   await check();
   if (!columns || total === 0) fail(E.IMPORT_EMPTY);
-  return { rows: good, failed, errors, ignored };
+  if (good.length && (opts.keepGood || failed === 0)) await writer.push(good.splice(0), started);
+  return { failed, errors, ignored };
 }
 
 /** exceljs's worksheet reader yields the events of each parsed chunk together. */
