@@ -26,6 +26,7 @@ import { installRealtime, type RealtimeOptions } from './realtime/index.ts';
 import routePlugin from './route/plugin.ts';
 import sharePlugin from './share/plugin.ts';
 import thirdPlugin from './third/plugin.ts';
+import utilPlugin from './util/plugin.ts';
 
 declare module 'fastify' {
   interface FastifyInstance {
@@ -134,6 +135,7 @@ export async function buildApp(config: Config, options: BuildOptions = {}): Prom
   await app.register(pagePlugin);
   await app.register(sharePlugin);
   await app.register(xlsxPlugin);
+  await app.register(utilPlugin);
   await app.register(thirdPlugin);
   await installRealtime(app, options.realtime);
 

@@ -66,6 +66,8 @@ export const E = {
   IMPORT_TOO_MANY_ROWS: def(1466, 400, 'too many rows in one import', '单次导入行数过多'),
   EXPORT_TEMPLATE: def(1467, 400, 'invalid export template', '导出模板无效'),
   EXPORT_FIELDS: def(1468, 400, 'invalid export fields', '导出字段无效'),
+  UPLOAD_INVALID: def(1469, 400, 'invalid upload', '上传文件无效'),
+  UPLOAD_TOO_LARGE: def(1470, 413, 'upload too large', '上传文件过大'),
   // Access: roles, members, menus, invitations.
   ROLE_NOT_FOUND: def(1300, 404, 'role not found', '角色不存在'),
   ROUTE_NOT_FOUND: def(1301, 404, 'menu not found', '菜单不存在'),

@@ -35,7 +35,7 @@ describe.each(dialects)('records on %s', (dialect) => {
       })
     ).data._id;
     const P = `/api/admin/project/${project}`;
-    const cust = await call<{ _id: string }>(t.app, 'POST', `${P}/entity/create`, {
+    await call<{ _id: string }>(t.app, 'POST', `${P}/entity/create`, {
       token: owner,
       body: { name: 'Customer', code: 'customer' },
     });

@@ -1,6 +1,8 @@
 import zlib from 'node:zlib';
 import ExcelJS from 'exceljs';
+import { sql } from 'kysely';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { grayPng } from '../../src/server/data/xlsx/images.ts';
 import { call, createTestApp, registerUser, type TestApp } from '../helpers/app.ts';
 import { testDialects } from '../helpers/db.ts';
 
@@ -16,9 +18,10 @@ async function workbook(
   header: string[],
   rows: unknown[][],
   prepare?: (ws: ExcelJS.Worksheet) => void,
+  sheet = 'Data',
 ): Promise<Buffer> {
   const wb = new ExcelJS.Workbook();
-  const ws = wb.addWorksheet('Data');
+  const ws = wb.addWorksheet(sheet);
   ws.addRow(header);
   for (const r of rows) ws.addRow(r);
   prepare?.(ws);
@@ -311,6 +314,128 @@ describe.each(dialects)('xlsx import and export on %s', (dialect) => {
     expect(count.data.count).toBe(before + 1200);
   });
 
+  it("the variant without the table in the path: ?entity=, else the first sheet's name", async () => {
+    const send = (file: Buffer, token: string, query = '') =>
+      t.app
+        .inject({
+          method: 'POST',
+          url: `/api/app/d/${project}/import${query}`,
+          headers: { token, 'content-type': 'application/octet-stream' },
+          payload: file,
+        })
+        .then((res) => ({
+          status: res.statusCode,
+          ...(JSON.parse(res.body) as { error: number; data: Row }),
+        }));
+    const before = (await rows('customer')).length;
+    // Named by code in the query, whatever the sheet is called.
+    let r = await send(await workbook(['Name'], [['by query']]), owner, '?entity=customer');
+    expect(r.error, JSON.stringify(r)).toBe(0);
+    expect(r.data.inserted).toBe(1);
+    // By the sheet name: the table's code, then its name (as an export names the sheet).
+    r = await send(await workbook(['Name'], [['by code sheet']], undefined, 'customer'), owner);
+    expect(r.error, JSON.stringify(r)).toBe(0);
+    r = await send(await workbook(['Name'], [['by name sheet']], undefined, 'Customer'), owner);
+    expect(r.error, JSON.stringify(r)).toBe(0);
+    const names = (await rows('customer')).map((x) => x.name);
+    expect(names).toEqual(expect.arrayContaining(['by query', 'by code sheet', 'by name sheet']));
+    expect(names.length).toBe(before + 3);
+    // Unknown tables, other projects' tables, refused callers, broken files: coded, nothing written.
+    expect((await send(await workbook(['Name'], [['x']], undefined, 'Nope'), owner)).error).toBe(1400);
+    expect((await send(await workbook(['Name'], [['x']]), owner, '?entity=nope')).error).toBe(1400);
+    expect((await send(await workbook(['Name'], [['x']], undefined, 'Customer'), guest)).error).toBe(1102);
+    expect((await send(await workbook(['Secret'], [['x']], undefined, 'Order'), clerk)).error).toBe(1464);
+    expect((await send(Buffer.from('Name\nx\n'), owner)).error).toBe(1460);
+    const bomb = zip([{ name: 'xl/workbook.xml', data: Buffer.alloc(20 * 1024 * 1024) }]);
+    expect((await send(bomb, owner)).error).toBe(1462);
+    expect(
+      (await send(await workbook(['Name'], [['x']]), owner, '?entity=customer&keepGood=maybe')).error,
+    ).toBe(1000);
+    expect((await rows('customer')).length).toBe(before + 3);
+  });
+
+  it('all or nothing without one long transaction: other writers go first, a failed chunk is undone', async () => {
+    const P = `/api/admin/project/${project}`;
+    const e = await call<{ _id: string }>(t.app, 'POST', `${P}/entity/create`, {
+      token: owner,
+      body: { name: 'Bulk', code: 'bulk' },
+    });
+    const f = await call<{ _id: string }>(t.app, 'POST', `${P}/bulk/field/create`, {
+      token: owner,
+      body: { name: 'Name', type: 'string', field: 'name' },
+    });
+    await call(t.app, 'POST', `${P}/bulk/field/create`, {
+      token: owner,
+      body: { name: 'Qty', type: 'number', field: 'qty' },
+    });
+    const count = async () =>
+      (
+        await call<{ count: number }>(t.app, 'POST', `/api/admin/data/${project}/bulk/query`, {
+          token: owner,
+          body: { count: true, page: { index: 1, size: 1 } },
+        })
+      ).data.count;
+    const n = 6000;
+    const file = await workbook(
+      ['Name'],
+      Array.from({ length: n }, (_, i) => [i === n - 100 ? 'boom' : `row ${i}`]),
+    );
+    // A save issued while the import runs is answered before the import is: it never waits for the
+    // whole import (on SQLite, where one long transaction would hold the only connection).
+    const order: string[] = [];
+    const importing = upload('bulk', file, owner).then((r) => {
+      order.push('import');
+      return r;
+    });
+    const saved = await call(t.app, 'POST', `/api/admin/data/${project}/bulk/save`, {
+      token: owner,
+      body: { name: 'meanwhile' },
+    });
+    order.push('save');
+    expect(saved.error, saved.raw).toBe(0);
+    expect((await importing).error).toBe(0);
+    if (dialect === 'sqlite') expect(order).toEqual(['save', 'import']);
+    expect(await count()).toBe(n + 1);
+
+    // A database failure in a late chunk (a trigger refusing one row): the earlier chunks are deleted again.
+    const table = `e_${e.data._id}`;
+    const col = `c_${f.data._id}`;
+    const db = t.app.database.db;
+    if (dialect === 'sqlite') {
+      await sql
+        .raw(
+          `CREATE TRIGGER boom BEFORE INSERT ON "${table}" WHEN NEW."${col}" = 'boom' BEGIN SELECT RAISE(ABORT, 'boom'); END`,
+        )
+        .execute(db);
+    } else {
+      await sql
+        .raw(
+          `CREATE FUNCTION boom() RETURNS trigger AS $$ BEGIN IF NEW."${col}" = 'boom' THEN RAISE EXCEPTION 'boom'; END IF; RETURN NEW; END $$ LANGUAGE plpgsql`,
+        )
+        .execute(db);
+      await sql
+        .raw(`CREATE TRIGGER boom BEFORE INSERT ON "${table}" FOR EACH ROW EXECUTE FUNCTION boom()`)
+        .execute(db);
+    }
+    for (const query of ['', '?keepGood=1']) {
+      const r = await upload('bulk', file, owner, query);
+      expect(r.error).not.toBe(0);
+      expect(r.msg ?? '').not.toMatch(/boom|trigger|INSERT/i);
+      expect(await count()).toBe(n + 1);
+    }
+    await sql.raw(`DROP TRIGGER boom${dialect === 'postgres' ? ` ON "${table}"` : ''}`).execute(db);
+    // Row errors without keepGood: nothing written; with it, the good rows.
+    const bad = await workbook(
+      ['Name', 'Qty'],
+      Array.from({ length: 1500 }, (_, i) => [`again ${i}`, i === 1400 ? 'many' : i]),
+    );
+    expect((await upload('bulk', bad, owner)).error).toBe(1463);
+    expect(await count()).toBe(n + 1);
+    const kept = await upload('bulk', bad, owner, '?keepGood=1');
+    expect(kept.data).toMatchObject({ inserted: 1499, failed: 1 });
+    expect(await count()).toBe(n + 1 + 1499);
+  });
+
   it('refuses zip bombs, lying sizes, oversize and non-xlsx files, changing nothing', async () => {
     const before = (await rows('order')).length;
     const zeros = Buffer.alloc(20 * 1024 * 1024);
@@ -454,6 +579,39 @@ describe.each(dialects)('xlsx import and export on %s', (dialect) => {
     expect(ws.getCell('B4').value).toBe('item');
     expect(ws.getCell('A5').value).toBe('Total');
     expect(ws.getImages().length).toBe(2); // the QR code and the barcode
+  });
+
+  it('template img pipe: images of our upload store embedded, scaled; other URLs stay text', async () => {
+    const png = grayPng(300, 150, (x) => (x % 20 < 10 ? 0 : 255));
+    const stored = await t.app.inject({
+      method: 'POST',
+      url: `/api/app/util/${project}/upload?type=image&name=p.png`,
+      headers: { token: owner, 'content-type': 'application/octet-stream' },
+      payload: png,
+    });
+    const url = (JSON.parse(stored.body) as { data: { url: string } }).data.url;
+    expect(url).toMatch(/^\/upload\//);
+    const saved = await call(t.app, 'POST', `/api/admin/data/${project}/order/save`, {
+      token: owner,
+      body: { title: 'pictured', photo: [url, 'https://example.com/x.png'] },
+    });
+    expect(saved.error, saved.raw).toBe(0);
+    const tpl = await workbook([ph('title'), ph('photo|img:60')], []);
+    const out = await download('order', {
+      mode: 'template',
+      template: tpl.toString('base64'),
+      query: { field: 'title', type: 'text', opt: 'eq', value: 'pictured' },
+    });
+    expect(out.status, JSON.stringify(out.json)).toBe(200);
+    const ws = out.wb!.worksheets[0]!;
+    const images = ws.getImages();
+    expect(images.length).toBe(1);
+    expect(images[0]!.range.tl.nativeCol).toBe(1);
+    expect(
+      Buffer.compare(Buffer.from(out.wb!.getImage(Number(images[0]!.imageId)).buffer as ArrayBuffer), png),
+    ).toBe(0);
+    // The external URL is not fetched: it stays in the cell as text.
+    expect(ws.getCell('B1').value).toBe('https://example.com/x.png');
   });
 
   it('permissions: grants, hidden fields absent from export and refused in import', async () => {

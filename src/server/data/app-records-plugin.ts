@@ -7,7 +7,7 @@ import { anyObj, id, obj, ok } from '../http/schemas.ts';
 import { type EntityMeta, metaOf } from './meta.ts';
 import { removeRecord, saveRecord, updateRecord } from './records.ts';
 import { runQuery } from './records-plugin.ts';
-import { apiField, findEntity } from './schema-service.ts';
+import { apiField, type EntityRow, findEntity } from './schema-service.ts';
 
 const entityRef = { type: 'string', minLength: 1, maxLength: 64 };
 const params = obj({ project: id(), entity: entityRef });
@@ -18,11 +18,16 @@ const tags = ['data'];
  * The access decision for a data call on `:project/:entity`: the caller's role must be granted the
  * table; managers get every field, other roles a meta without hidden fields.
  */
-export async function grantedEntity(request: FastifyRequest, action: 'read' | 'write') {
+export async function grantedEntity(
+  request: FastifyRequest,
+  action: 'read' | 'write',
+  /** The table when the path does not name it: found from the project (`_id`, code, or unique name). */
+  pick?: (projectId: string) => Promise<EntityRow>,
+) {
   const { db } = request.server.database;
-  const p = request.params as { project: string; entity: string };
+  const p = request.params as { project: string; entity?: string };
   const { project } = await authorize(request, p.project, { kind: 'app' });
-  const entity = await findEntity(db, project.id, p.entity);
+  const entity = pick ? await pick(project.id) : await findEntity(db, project.id, p.entity ?? '');
   const { actor } = await authorize(request, project.id, { kind: 'entity', id: entity.id }, action);
   if (action === 'write' && !actor.userId) fail(E.AUTH_REQUIRED);
   const manager = actor.kind === 'owner' || actor.kind === 'admin';
@@ -40,30 +45,76 @@ export default async function appRecordsPlugin(app: FastifyInstance): Promise<vo
   const granted = (request: FastifyRequest, action: 'read' | 'write') => grantedEntity(request, action);
 
   const S = '/api/app/simple/:project/:entity';
-  app.post(`${S}/query`, { schema: { tags, params, body: { type: 'object', maxProperties: 32 }, response: { 200: ok(anyObj()) } }, preHandler: optionalUser }, async (request) => {
-    const { project, meta } = await granted(request, 'read');
-    return { error: 0, data: await runQuery(request, project, meta, request.body) };
-  });
-  // The fields the caller may see (the page runtime's table columns and form fields).
-  app.post(`${S}/meta`, { schema: { tags, params, body: { type: 'object', maxProperties: 0 }, response: { 200: ok(anyObj()) } }, preHandler: optionalUser }, async (request) => {
-    const { meta } = await granted(request, 'read');
-    return { error: 0, data: { entity: { _id: meta.entity.id, _name: meta.entity.name, _code: meta.entity.code }, field: meta.fields.map(apiField) } };
-  });
-  app.post(`${S}/save`, { schema: { tags, params, body: anyObj(), response: { 200: ok(anyObj()) } }, preHandler: optionalUser }, async (request) => {
-    const { meta } = await granted(request, 'write');
-    return { error: 0, data: await saveRecord(db, meta, request.body as Record<string, unknown>, caller(request).id) };
-  });
   app.post(
-    `${S}/:id/update`,
-    { schema: { tags, params: recordParams, body: anyObj(), response: { 200: ok(anyObj()) } }, preHandler: optionalUser },
+    `${S}/query`,
+    {
+      schema: { tags, params, body: { type: 'object', maxProperties: 32 }, response: { 200: ok(anyObj()) } },
+      preHandler: optionalUser,
+    },
+    async (request) => {
+      const { project, meta } = await granted(request, 'read');
+      return { error: 0, data: await runQuery(request, project, meta, request.body) };
+    },
+  );
+  // The fields the caller may see (the page runtime's table columns and form fields).
+  app.post(
+    `${S}/meta`,
+    {
+      schema: { tags, params, body: { type: 'object', maxProperties: 0 }, response: { 200: ok(anyObj()) } },
+      preHandler: optionalUser,
+    },
+    async (request) => {
+      const { meta } = await granted(request, 'read');
+      return {
+        error: 0,
+        data: {
+          entity: { _id: meta.entity.id, _name: meta.entity.name, _code: meta.entity.code },
+          field: meta.fields.map(apiField),
+        },
+      };
+    },
+  );
+  app.post(
+    `${S}/save`,
+    { schema: { tags, params, body: anyObj(), response: { 200: ok(anyObj()) } }, preHandler: optionalUser },
     async (request) => {
       const { meta } = await granted(request, 'write');
-      return { error: 0, data: await updateRecord(db, meta, (request.params as { id: string }).id, request.body as Record<string, unknown>) };
+      return {
+        error: 0,
+        data: await saveRecord(db, meta, request.body as Record<string, unknown>, caller(request).id),
+      };
+    },
+  );
+  app.post(
+    `${S}/:id/update`,
+    {
+      schema: { tags, params: recordParams, body: anyObj(), response: { 200: ok(anyObj()) } },
+      preHandler: optionalUser,
+    },
+    async (request) => {
+      const { meta } = await granted(request, 'write');
+      return {
+        error: 0,
+        data: await updateRecord(
+          db,
+          meta,
+          (request.params as { id: string }).id,
+          request.body as Record<string, unknown>,
+        ),
+      };
     },
   );
   app.post(
     `${S}/:id/remove`,
-    { schema: { tags, params: recordParams, body: { type: 'object', maxProperties: 0 }, response: { 200: ok(anyObj()) } }, preHandler: optionalUser },
+    {
+      schema: {
+        tags,
+        params: recordParams,
+        body: { type: 'object', maxProperties: 0 },
+        response: { 200: ok(anyObj()) },
+      },
+      preHandler: optionalUser,
+    },
     async (request) => {
       const { meta } = await granted(request, 'write');
       await removeRecord(db, meta, (request.params as { id: string }).id);
@@ -78,7 +129,11 @@ export default async function appRecordsPlugin(app: FastifyInstance): Promise<vo
       schema: {
         tags,
         params,
-        body: obj({ 'key?': { type: 'string', maxLength: 64 }, 'value?': { type: ['string', 'number', 'null'], maxLength: 1000 }, 'query?': { type: ['object', 'array'] } }),
+        body: obj({
+          'key?': { type: 'string', maxLength: 64 },
+          'value?': { type: ['string', 'number', 'null'], maxLength: 1000 },
+          'query?': { type: ['object', 'array'] },
+        }),
         response: { 200: ok(anyObj()) },
       },
       preHandler: optionalUser,
@@ -91,9 +146,20 @@ export default async function appRecordsPlugin(app: FastifyInstance): Promise<vo
       if (b.query) clauses.push(Array.isArray(b.query) ? { $and: b.query } : b.query);
       if (key && b.value !== undefined && b.value !== null && b.value !== '') {
         if (!meta.byCode.has(key)) fail(E.INVALID_FIELD, `key: no such field`);
-        clauses.push({ field: key, type: meta.queryTypes[key], opt: meta.queryTypes[key] === 'text' ? 'contain' : 'eq', value: b.value });
+        clauses.push({
+          field: key,
+          type: meta.queryTypes[key],
+          opt: meta.queryTypes[key] === 'text' ? 'contain' : 'eq',
+          value: b.value,
+        });
       }
-      return { error: 0, data: await runQuery(request, project, meta, { query: { $and: clauses }, page: { index: 1, size: 20 } }) };
+      return {
+        error: 0,
+        data: await runQuery(request, project, meta, {
+          query: { $and: clauses },
+          page: { index: 1, size: 20 },
+        }),
+      };
     },
   );
 }

@@ -3,8 +3,8 @@ import type { FieldMap, FieldType as QueryType } from '../../shared/query/index.
 import type { DB } from '../db/schema.ts';
 import { parseJson } from '../project/service.ts';
 import { entityTable, type FieldType, fieldColumn, linkTable } from './ddl.ts';
-import type { ColumnMap } from './sql-query.ts';
 import { type EntityRow, type FieldRow, findEntity } from './schema-service.ts';
+import type { ColumnMap } from './sql-query.ts';
 
 /** What queries and writes need to know about one builder table. */
 export interface EntityMeta {
@@ -40,7 +40,10 @@ export function buildMeta(entity: EntityRow, fields: FieldRow[]): EntityMeta {
   for (const f of sorted) {
     const type = f.type as FieldType;
     byCode.set(f.code, f);
-    columns[f.code] = { type: queryType(type), column: type === 'collection' ? linkTable(f.id) : fieldColumn(f.id) };
+    columns[f.code] = {
+      type: queryType(type),
+      column: type === 'collection' ? linkTable(f.id) : fieldColumn(f.id),
+    };
     queryTypes[f.code] = queryType(type);
     if (type === 'number') {
       const d = parseJson<{ decimals?: unknown }>(f.options, {}).decimals;
@@ -82,7 +85,11 @@ export async function metaOf(db: Kysely<DB>, entity: EntityRow, visibleOnly = fa
   }
   let hit = cache.get(entity.id);
   if (!hit || hit.version !== Number(entity.updated_at)) {
-    const fields = await db.selectFrom('data_fields').selectAll().where('entity_id', '=', entity.id).execute();
+    const fields = await db
+      .selectFrom('data_fields')
+      .selectAll()
+      .where('entity_id', '=', entity.id)
+      .execute();
     hit = {
       version: Number(entity.updated_at),
       full: buildMeta(entity, fields),

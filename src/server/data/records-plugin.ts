@@ -4,7 +4,14 @@ import { caller, requireUser } from '../account/auth.ts';
 import { anyObj, id, obj, ok } from '../http/schemas.ts';
 import { type ProjectRow, projectAccess, projectOptions } from '../project/service.ts';
 import { type EntityMeta, loadMeta } from './meta.ts';
-import { getRecord, queryRecords, removeRecord, saveRecord, summarizeRecords, updateRecord } from './records.ts';
+import {
+  getRecord,
+  queryRecords,
+  removeRecord,
+  saveRecord,
+  summarizeRecords,
+  updateRecord,
+} from './records.ts';
 import { apiField } from './schema-service.ts';
 
 const entityRef = { type: 'string', minLength: 1, maxLength: 64 };
@@ -21,9 +28,18 @@ export function userContext(request: FastifyRequest) {
   return u ? { _id: u.id, account: u.account, nickname: u.nickname, phone: u.phone } : null;
 }
 
-export async function runQuery(request: FastifyRequest, project: ProjectRow, meta: EntityMeta, body: unknown) {
+export async function runQuery(
+  request: FastifyRequest,
+  project: ProjectRow,
+  meta: EntityMeta,
+  body: unknown,
+) {
   const { db, dialect } = request.server.database;
-  const q = normalizeOrThrow(body ?? {}, { now: Date.now(), user: userContext(request), fields: meta.queryTypes });
+  const q = normalizeOrThrow(body ?? {}, {
+    now: Date.now(),
+    user: userContext(request),
+    fields: meta.queryTypes,
+  });
   void project;
   const result = await queryRecords(db, dialect, meta, q);
   return {
@@ -43,43 +59,72 @@ export default async function recordsPlugin(app: FastifyInstance): Promise<void>
     return { project, meta: await loadMeta(db, project.id, p.entity) };
   };
 
-  app.post(`${P}/query`, { schema: { tags, params, body: queryBody, response: { 200: ok(anyObj()) } }, preHandler: requireUser }, async (request) => {
-    const { project, meta } = await admin(request);
-    return { error: 0, data: await runQuery(request, project, meta, request.body) };
-  });
+  app.post(
+    `${P}/query`,
+    { schema: { tags, params, body: queryBody, response: { 200: ok(anyObj()) } }, preHandler: requireUser },
+    async (request) => {
+      const { project, meta } = await admin(request);
+      return { error: 0, data: await runQuery(request, project, meta, request.body) };
+    },
+  );
 
-  app.post(`${P}/meta`, { schema: { tags, params, body: { type: 'object', maxProperties: 0 }, response: { 200: ok(anyObj()) } }, preHandler: requireUser }, async (request) => {
-    const { project, meta } = await admin(request);
-    return {
-      error: 0,
-      data: {
-        entity: { _id: meta.entity.id, _name: meta.entity.name, _code: meta.entity.code },
-        field: meta.fields.map(apiField),
-        shortcut: [],
-        option: projectOptions(project),
-      },
-    };
-  });
+  app.post(
+    `${P}/meta`,
+    {
+      schema: { tags, params, body: { type: 'object', maxProperties: 0 }, response: { 200: ok(anyObj()) } },
+      preHandler: requireUser,
+    },
+    async (request) => {
+      const { project, meta } = await admin(request);
+      return {
+        error: 0,
+        data: {
+          entity: { _id: meta.entity.id, _name: meta.entity.name, _code: meta.entity.code },
+          field: meta.fields.map(apiField),
+          shortcut: [],
+          option: projectOptions(project),
+        },
+      };
+    },
+  );
 
-  app.post(`${P}/summary`, { schema: { tags, params, body: queryBody, response: { 200: ok(anyObj()) } }, preHandler: requireUser }, async (request) => {
-    const { project, meta } = await admin(request);
-    const body = (request.body ?? {}) as { summary?: unknown };
-    const q = normalizeOrThrow(body, { now: Date.now(), user: userContext(request), fields: meta.queryTypes });
-    const spec = normalizeSummaryOrThrow(
-      { accuracy: projectOptions(project).accuracy, ...((body.summary as object) ?? {}) },
-      meta.queryTypes,
-    );
-    return { error: 0, data: await summarizeRecords(db, dialect, meta, q, spec) };
-  });
+  app.post(
+    `${P}/summary`,
+    { schema: { tags, params, body: queryBody, response: { 200: ok(anyObj()) } }, preHandler: requireUser },
+    async (request) => {
+      const { project, meta } = await admin(request);
+      const body = (request.body ?? {}) as { summary?: unknown };
+      const q = normalizeOrThrow(body, {
+        now: Date.now(),
+        user: userContext(request),
+        fields: meta.queryTypes,
+      });
+      const spec = normalizeSummaryOrThrow(
+        { accuracy: projectOptions(project).accuracy, ...((body.summary as object) ?? {}) },
+        meta.queryTypes,
+      );
+      return { error: 0, data: await summarizeRecords(db, dialect, meta, q, spec) };
+    },
+  );
 
-  app.post(`${P}/save`, { schema: { tags, params, body: anyObj(), response: { 200: ok(anyObj()) } }, preHandler: requireUser }, async (request) => {
-    const { meta } = await admin(request);
-    return { error: 0, data: await saveRecord(db, meta, request.body as Record<string, unknown>, caller(request).id) };
-  });
+  app.post(
+    `${P}/save`,
+    { schema: { tags, params, body: anyObj(), response: { 200: ok(anyObj()) } }, preHandler: requireUser },
+    async (request) => {
+      const { meta } = await admin(request);
+      return {
+        error: 0,
+        data: await saveRecord(db, meta, request.body as Record<string, unknown>, caller(request).id),
+      };
+    },
+  );
 
   app.post(
     `${P}/:id/update`,
-    { schema: { tags, params: recordParams, body: anyObj(), response: { 200: ok(anyObj()) } }, preHandler: requireUser },
+    {
+      schema: { tags, params: recordParams, body: anyObj(), response: { 200: ok(anyObj()) } },
+      preHandler: requireUser,
+    },
     async (request) => {
       const { meta } = await admin(request);
       const { id: rid } = request.params as { id: string };
@@ -89,7 +134,15 @@ export default async function recordsPlugin(app: FastifyInstance): Promise<void>
 
   app.post(
     `${P}/:id/remove`,
-    { schema: { tags, params: recordParams, body: { type: 'object', maxProperties: 0 }, response: { 200: ok(anyObj()) } }, preHandler: requireUser },
+    {
+      schema: {
+        tags,
+        params: recordParams,
+        body: { type: 'object', maxProperties: 0 },
+        response: { 200: ok(anyObj()) },
+      },
+      preHandler: requireUser,
+    },
     async (request) => {
       const { meta } = await admin(request);
       const { id: rid } = request.params as { id: string };

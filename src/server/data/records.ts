@@ -66,9 +66,10 @@ export async function queryRecords(
   const c = new QueryCompiler(dialect, meta.columns);
   const where = c.where(q.where);
   const table = sql.table(meta.table);
-  const rows = await sql<Raw>`SELECT ${selectList(meta)} FROM ${table} t WHERE ${where} ORDER BY ${c.orderBy(q)} LIMIT ${q.limit} OFFSET ${q.offset}`.execute(
-    db,
-  );
+  const rows =
+    await sql<Raw>`SELECT ${selectList(meta)} FROM ${table} t WHERE ${where} ORDER BY ${c.orderBy(q)} LIMIT ${q.limit} OFFSET ${q.offset}`.execute(
+      db,
+    );
   const data = rows.rows.map((r) => toRecord(meta, r));
   await attachRelations(db, meta, data);
   const result: QueryResult = { data };
@@ -79,18 +80,56 @@ export async function queryRecords(
   return result;
 }
 
+/**
+ * The ids a query selects, in its order (one narrow query): exports then read the rows by id in
+ * pages, instead of paging with OFFSET, which rescans every earlier row for each page.
+ */
+export async function queryIds(
+  db: Kysely<DB>,
+  dialect: Dialect,
+  meta: EntityMeta,
+  q: NormalizedQuery,
+): Promise<string[]> {
+  if (q.nothing) return [];
+  const c = new QueryCompiler(dialect, meta.columns);
+  const rows = await sql<{
+    _id: string;
+  }>`SELECT t._id AS _id FROM ${sql.table(meta.table)} t WHERE ${c.where(q.where)} ORDER BY ${c.orderBy(
+    q,
+  )} LIMIT ${q.limit} OFFSET ${q.offset}`.execute(db);
+  return rows.rows.map((r) => String(r._id));
+}
+
+/** The records of these ids, in this order (missing ones left out), relations resolved. */
+export async function recordsByIds(db: Kysely<DB>, meta: EntityMeta, ids: string[]): Promise<ApiRecord[]> {
+  if (ids.length === 0) return [];
+  const rows =
+    await sql<Raw>`SELECT ${selectList(meta)} FROM ${sql.table(meta.table)} t WHERE t._id IN (${sql.join(ids)})`.execute(
+      db,
+    );
+  const byId = new Map(rows.rows.map((r) => [String(r._id), toRecord(meta, r)]));
+  const data = ids.map((id) => byId.get(id)).filter((r): r is ApiRecord => r !== undefined);
+  await attachRelations(db, meta, data);
+  return data;
+}
+
 /** Load the named records of a table, keyed by id (for relations). */
 async function loadTargets(db: Kysely<DB>, targetId: string, ids: string[]): Promise<Map<string, ApiRecord>> {
   const out = new Map<string, ApiRecord>();
   if (ids.length === 0) return out;
-  const entity = await db.selectFrom('data_entities').selectAll().where('id', '=', targetId).executeTakeFirst();
+  const entity = await db
+    .selectFrom('data_entities')
+    .selectAll()
+    .where('id', '=', targetId)
+    .executeTakeFirst();
   if (!entity) return out;
   const meta = await metaOf(db, entity);
   for (let i = 0; i < ids.length; i += 500) {
     const chunk = ids.slice(i, i + 500);
-    const rows = await sql<Raw>`SELECT ${selectList(meta)} FROM ${sql.table(meta.table)} t WHERE t._id IN (${sql.join(chunk)})`.execute(
-      db,
-    );
+    const rows =
+      await sql<Raw>`SELECT ${selectList(meta)} FROM ${sql.table(meta.table)} t WHERE t._id IN (${sql.join(chunk)})`.execute(
+        db,
+      );
     for (const r of rows.rows) {
       const rec = toRecord(meta, r);
       // Nested relations are not expanded: keep the target's own ids only.
@@ -106,7 +145,11 @@ async function attachRelations(db: Kysely<DB>, meta: EntityMeta, records: ApiRec
   const ownerIds = records.map((r) => String(r._id));
   for (const f of meta.fields) {
     if (f.type === 'relate' && f.relate_id) {
-      const ids = [...new Set(records.map((r) => r[f.code]).filter((v): v is string => typeof v === 'string' && v !== ''))];
+      const ids = [
+        ...new Set(
+          records.map((r) => r[f.code]).filter((v): v is string => typeof v === 'string' && v !== ''),
+        ),
+      ];
       const targets = await loadTargets(db, f.relate_id, ids);
       for (const r of records) {
         const t = typeof r[f.code] === 'string' ? targets.get(r[f.code] as string) : undefined;
@@ -159,6 +202,10 @@ export function parseDate(v: unknown): number | null {
   return null;
 }
 
+function badField(f: FieldRow, why: string): never {
+  fail(E.INVALID_FIELD, `${f.code}: ${why}`);
+}
+
 /** Check and convert input values field by field; unknown keys are refused, `_`-prefixed ones ignored. */
 export function prepare(meta: EntityMeta, input: Raw, partial: boolean): Prepared {
   const columns: Record<string, unknown> = {};
@@ -173,10 +220,10 @@ export function prepare(meta: EntityMeta, input: Raw, partial: boolean): Prepare
       continue;
     }
     const v = input[f.code];
-    const bad = (why: string): never => fail(E.INVALID_FIELD, `${f.code}: ${why}`);
     if (f.type === 'collection') {
       if (v === null || v === undefined) links.set(f, []);
-      else if (!Array.isArray(v) || v.length > 1000 || !v.every((x) => typeof x === 'string' && ID.test(x))) bad('expected a list of ids');
+      else if (!Array.isArray(v) || v.length > 1000 || !v.every((x) => typeof x === 'string' && ID.test(x)))
+        badField(f, 'expected a list of ids');
       else links.set(f, [...new Set(v as string[])]);
       continue;
     }
@@ -184,28 +231,29 @@ export function prepare(meta: EntityMeta, input: Raw, partial: boolean): Prepare
     if (v === null || v === undefined || v === '') out = null;
     else if (f.type === 'number') {
       const n = typeof v === 'number' ? v : typeof v === 'string' && v.trim() !== '' ? Number(v) : Number.NaN;
-      if (!Number.isFinite(n)) bad('expected a number');
+      if (!Number.isFinite(n)) badField(f, 'expected a number');
       const d = meta.decimals.get(f.code);
       out = d === undefined ? n : roundHalfAway(n, d);
     } else if (f.type === 'date') {
       out = parseDate(v);
-      if (out === null) bad('expected a date');
+      if (out === null) badField(f, 'expected a date');
     } else if (f.type === 'time') {
-      if (typeof v !== 'string' || !TIME.test(v)) bad('expected HH:mm or HH:mm:ss');
+      if (typeof v !== 'string' || !TIME.test(v)) badField(f, 'expected HH:mm or HH:mm:ss');
       out = (v as string).length === 5 ? `${v}:00` : v;
     } else if (f.type === 'relate') {
-      if (typeof v !== 'string' || !ID.test(v)) bad('expected an id');
+      if (typeof v !== 'string' || !ID.test(v)) badField(f, 'expected an id');
       out = v;
     } else if (f.type === 'image') {
       const list = Array.isArray(v) ? v : [v];
-      if (!list.every((x) => typeof x === 'string' && x.length <= 2048 && /^(https?:\/\/|\/)/.test(x))) bad('expected image URLs');
+      if (!list.every((x) => typeof x === 'string' && x.length <= 2048 && /^(https?:\/\/|\/)/.test(x)))
+        badField(f, 'expected image URLs');
       out = Array.isArray(v) ? JSON.stringify(v) : v;
     } else {
       if (typeof v === 'number' || typeof v === 'boolean') out = String(v);
-      else if (typeof v !== 'string') bad('expected text');
+      else if (typeof v !== 'string') badField(f, 'expected text');
       else out = v;
-      if ((out as string).length > MAX_TEXT) bad(`at most ${MAX_TEXT} characters`);
-      if (/\u0000/.test(out as string)) bad('contains a NUL character');
+      if ((out as string).length > MAX_TEXT) badField(f, `at most ${MAX_TEXT} characters`);
+      if ((out as string).includes('\u0000')) badField(f, 'contains a NUL character');
     }
     columns[fieldColumn(f.id)] = out;
   }
@@ -221,7 +269,11 @@ async function checkTargets(db: Kysely<DB>, meta: EntityMeta, p: Prepared): Prom
   }
   for (const [f, ids] of checks) {
     if (ids.length === 0 || !f.relate_id) continue;
-    const found = await any(db).selectFrom(entityTable(f.relate_id)).select('_id').where('_id', 'in', ids).execute();
+    const found = await any(db)
+      .selectFrom(entityTable(f.relate_id))
+      .select('_id')
+      .where('_id', 'in', ids)
+      .execute();
     if (found.length !== ids.length) fail(E.INVALID_FIELD, `${f.code}: no such record in the related table`);
   }
 }
@@ -241,7 +293,10 @@ async function writeLinks(db: Kysely<DB>, ownerId: string, links: Map<FieldRow, 
 
 export async function getRecord(db: Kysely<DB>, meta: EntityMeta, id: string): Promise<ApiRecord> {
   if (!ID.test(id)) fail(E.RECORD_NOT_FOUND);
-  const rows = await sql<Raw>`SELECT ${selectList(meta)} FROM ${sql.table(meta.table)} t WHERE t._id = ${id}`.execute(db);
+  const rows =
+    await sql<Raw>`SELECT ${selectList(meta)} FROM ${sql.table(meta.table)} t WHERE t._id = ${id}`.execute(
+      db,
+    );
   const raw = rows.rows[0];
   if (!raw) fail(E.RECORD_NOT_FOUND);
   const rec = toRecord(meta, raw);
@@ -282,13 +337,19 @@ export async function updateRecord(db: Kysely<DB>, meta: EntityMeta, id: string,
 /** Remove a record, its links, and references to it from relate and collection fields elsewhere. */
 export async function removeRecord(db: Kysely<DB>, meta: EntityMeta, id: string): Promise<void> {
   await getRecord(db, meta, id);
-  const pointing = await db.selectFrom('data_fields').selectAll().where('relate_id', '=', meta.entity.id).execute();
+  const pointing = await db
+    .selectFrom('data_fields')
+    .selectAll()
+    .where('relate_id', '=', meta.entity.id)
+    .execute();
   await db.transaction().execute(async (trx) => {
     for (const f of meta.fields) {
-      if (f.type === 'collection') await any(trx).deleteFrom(linkTable(f.id)).where('owner_id', '=', id).execute();
+      if (f.type === 'collection')
+        await any(trx).deleteFrom(linkTable(f.id)).where('owner_id', '=', id).execute();
     }
     for (const f of pointing) {
-      if (f.type === 'collection') await any(trx).deleteFrom(linkTable(f.id)).where('target_id', '=', id).execute();
+      if (f.type === 'collection')
+        await any(trx).deleteFrom(linkTable(f.id)).where('target_id', '=', id).execute();
       else {
         await any(trx)
           .updateTable(entityTable(f.entity_id))
@@ -329,7 +390,13 @@ export async function summarizeRecords(
       const v = row[`m${i}`];
       const n = v === null || v === undefined ? null : Number(v);
       out[metricName(m)] =
-        m.fn === 'count' || !m.field ? (n ?? 0) : m.fn === 'sum' ? roundHalfAway(n ?? 0, accuracy) : n === null ? null : roundHalfAway(n, accuracy);
+        m.fn === 'count' || !m.field
+          ? (n ?? 0)
+          : m.fn === 'sum'
+            ? roundHalfAway(n ?? 0, accuracy)
+            : n === null
+              ? null
+              : roundHalfAway(n, accuracy);
     });
     return out;
   };
@@ -341,11 +408,14 @@ export async function summarizeRecords(
     // Whole expressions, not aliases: PostgreSQL accepts an output name in ORDER BY only bare.
     const order = group.map((g) => {
       if (dialect !== 'postgres') return sql`${keyExpr(g)} ASC`;
-      return textLike(g) ? sql`${keyExpr(g)} COLLATE "C" ASC NULLS FIRST` : sql`${keyExpr(g)} ASC NULLS FIRST`;
+      return textLike(g)
+        ? sql`${keyExpr(g)} COLLATE "C" ASC NULLS FIRST`
+        : sql`${keyExpr(g)} ASC NULLS FIRST`;
     });
-    const rows = await sql<Raw>`SELECT ${sql.join(keys)}, ${sql.join(metrics)} FROM ${table} t WHERE ${where} GROUP BY ${sql.join(
-      group.map((g) => keyExpr(g)),
-    )} ORDER BY ${sql.join(order)}`.execute(db);
+    const rows =
+      await sql<Raw>`SELECT ${sql.join(keys)}, ${sql.join(metrics)} FROM ${table} t WHERE ${where} GROUP BY ${sql.join(
+        group.map((g) => keyExpr(g)),
+      )} ORDER BY ${sql.join(order)}`.execute(db);
     for (const r of rows.rows) {
       groups.push({
         key: group.map((g, i) => {

@@ -43,13 +43,25 @@ export default async function schemaPlugin(app: FastifyInstance): Promise<void> 
   const admin = async (request: FastifyRequest) =>
     (await projectAccess(request, (request.params as { project: string }).project, { admin: true })).project;
 
-  app.get(`${P}/module`, { schema: { tags, params: obj({ project: id() }), response: { 200: list } }, preHandler: requireUser }, async (request) => {
-    const p = await admin(request);
-    return { error: 0, data: await listModules(db, p.id) };
-  });
+  app.get(
+    `${P}/module`,
+    { schema: { tags, params: obj({ project: id() }), response: { 200: list } }, preHandler: requireUser },
+    async (request) => {
+      const p = await admin(request);
+      return { error: 0, data: await listModules(db, p.id) };
+    },
+  );
   app.post(
     `${P}/module/create`,
-    { schema: { tags, params: obj({ project: id() }), body: obj({ name: str(128), 'sort?': int() }), response: { 200: one } }, preHandler: requireUser },
+    {
+      schema: {
+        tags,
+        params: obj({ project: id() }),
+        body: obj({ name: str(128), 'sort?': int() }),
+        response: { 200: one },
+      },
+      preHandler: requireUser,
+    },
     async (request) => {
       const p = await admin(request);
       const b = request.body as { name: string; sort?: number };
@@ -59,18 +71,31 @@ export default async function schemaPlugin(app: FastifyInstance): Promise<void> 
   app.post(
     `${P}/module/:id/update`,
     {
-      schema: { tags, params: obj({ project: id(), id: id() }), body: obj({ 'name?': str(128), 'sort?': int() }), response: { 200: one } },
+      schema: {
+        tags,
+        params: obj({ project: id(), id: id() }),
+        body: obj({ 'name?': str(128), 'sort?': int() }),
+        response: { 200: one },
+      },
       preHandler: requireUser,
     },
     async (request) => {
       const p = await admin(request);
-      await updateModule(db, p.id, (request.params as { id: string }).id, request.body as { name?: string; sort?: number });
+      await updateModule(
+        db,
+        p.id,
+        (request.params as { id: string }).id,
+        request.body as { name?: string; sort?: number },
+      );
       return { error: 0, data: { updated: true } };
     },
   );
   app.get(
     `${P}/module/:id/remove`,
-    { schema: { tags, params: obj({ project: id(), id: id() }), response: { 200: one } }, preHandler: requireUser },
+    {
+      schema: { tags, params: obj({ project: id(), id: id() }), response: { 200: one } },
+      preHandler: requireUser,
+    },
     async (request) => {
       const p = await admin(request);
       await removeModule(db, p.id, (request.params as { id: string }).id);
@@ -78,22 +103,37 @@ export default async function schemaPlugin(app: FastifyInstance): Promise<void> 
     },
   );
 
-  app.get(`${P}/entity`, { schema: { tags, params: obj({ project: id() }), response: { 200: list } }, preHandler: requireUser }, async (request) => {
-    const p = await admin(request);
-    return { error: 0, data: (await listEntities(db, p.id)).map(apiEntity) };
-  });
+  app.get(
+    `${P}/entity`,
+    { schema: { tags, params: obj({ project: id() }), response: { 200: list } }, preHandler: requireUser },
+    async (request) => {
+      const p = await admin(request);
+      return { error: 0, data: (await listEntities(db, p.id)).map(apiEntity) };
+    },
+  );
   // Programs and datasets (flows) arrive with the programs work; until then a project has none.
-  app.get(`${P}/flow`, { schema: { tags, params: obj({ project: id() }), response: { 200: list } }, preHandler: requireUser }, async (request) => {
-    await admin(request);
-    return { error: 0, data: [] };
-  });
-  app.get(`${P}/field`, { schema: { tags, params: obj({ project: id() }), response: { 200: list } }, preHandler: requireUser }, async (request) => {
-    const p = await admin(request);
-    return { error: 0, data: (await listFields(db, p.id)).map(apiField) };
-  });
+  app.get(
+    `${P}/flow`,
+    { schema: { tags, params: obj({ project: id() }), response: { 200: list } }, preHandler: requireUser },
+    async (request) => {
+      await admin(request);
+      return { error: 0, data: [] };
+    },
+  );
+  app.get(
+    `${P}/field`,
+    { schema: { tags, params: obj({ project: id() }), response: { 200: list } }, preHandler: requireUser },
+    async (request) => {
+      const p = await admin(request);
+      return { error: 0, data: (await listFields(db, p.id)).map(apiField) };
+    },
+  );
   app.get(
     `${P}/:entity/field`,
-    { schema: { tags, params: obj({ project: id(), entity: entityRef }), response: { 200: list } }, preHandler: requireUser },
+    {
+      schema: { tags, params: obj({ project: id(), entity: entityRef }), response: { 200: list } },
+      preHandler: requireUser,
+    },
     async (request) => {
       const p = await admin(request);
       const e = await findEntity(db, p.id, (request.params as { entity: string }).entity);
@@ -107,14 +147,22 @@ export default async function schemaPlugin(app: FastifyInstance): Promise<void> 
       schema: {
         tags,
         params: obj({ project: id() }),
-        body: obj({ name: str(128), 'code?': str(64), 'module?': { anyOf: [id(), { type: 'null' }, { const: '' }] } }),
+        body: obj({
+          name: str(128),
+          'code?': str(64),
+          'module?': { anyOf: [id(), { type: 'null' }, { const: '' }] },
+        }),
         response: { 200: one },
       },
       preHandler: requireUser,
     },
     async (request) => {
       const p = await admin(request);
-      const e = await createEntity(db, p.id, request.body as { name: string; code?: string; module?: string | null });
+      const e = await createEntity(
+        db,
+        p.id,
+        request.body as { name: string; code?: string; module?: string | null },
+      );
       return { error: 0, data: apiEntity(e) };
     },
   );
@@ -124,7 +172,12 @@ export default async function schemaPlugin(app: FastifyInstance): Promise<void> 
       schema: {
         tags,
         params: obj({ project: id(), id: entityRef }),
-        body: obj({ 'name?': str(128), 'code?': str(64), 'module?': { anyOf: [id(), { type: 'null' }, { const: '' }] }, 'sort?': int() }),
+        body: obj({
+          'name?': str(128),
+          'code?': str(64),
+          'module?': { anyOf: [id(), { type: 'null' }, { const: '' }] },
+          'sort?': int(),
+        }),
         response: { 200: one },
       },
       preHandler: requireUser,
@@ -137,7 +190,15 @@ export default async function schemaPlugin(app: FastifyInstance): Promise<void> 
   );
   app.get(
     `${P}/entity/:id/remove`,
-    { schema: { tags, params: obj({ project: id(), id: entityRef }), querystring: confirmQuery, response: { 200: one } }, preHandler: requireUser },
+    {
+      schema: {
+        tags,
+        params: obj({ project: id(), id: entityRef }),
+        querystring: confirmQuery,
+        response: { 200: one },
+      },
+      preHandler: requireUser,
+    },
     async (request) => {
       const p = await admin(request);
       const e = await findEntity(db, p.id, (request.params as { id: string }).id);
@@ -167,7 +228,15 @@ export default async function schemaPlugin(app: FastifyInstance): Promise<void> 
   };
   app.post(
     `${P}/:entity/field/create`,
-    { schema: { tags, params: obj({ project: id(), entity: entityRef }), body: obj(fieldBody), response: { 200: one } }, preHandler: requireUser },
+    {
+      schema: {
+        tags,
+        params: obj({ project: id(), entity: entityRef }),
+        body: obj(fieldBody),
+        response: { 200: one },
+      },
+      preHandler: requireUser,
+    },
     async (request) => {
       const p = await admin(request);
       const e = await findEntity(db, p.id, (request.params as { entity: string }).entity);
@@ -205,7 +274,12 @@ export default async function schemaPlugin(app: FastifyInstance): Promise<void> 
   app.get(
     `${P}/:entity/field/:id/remove`,
     {
-      schema: { tags, params: obj({ project: id(), entity: entityRef, id: entityRef }), querystring: confirmQuery, response: { 200: one } },
+      schema: {
+        tags,
+        params: obj({ project: id(), entity: entityRef, id: entityRef }),
+        querystring: confirmQuery,
+        response: { 200: one },
+      },
       preHandler: requireUser,
     },
     async (request) => {
@@ -215,7 +289,10 @@ export default async function schemaPlugin(app: FastifyInstance): Promise<void> 
       const f = await findField(db, e, params.id);
       if (!confirmed(request)) {
         const rows = await countRows(db, e.id);
-        fail(E.CONFIRM_DATA_LOSS, `removing "${f.name}" deletes its values in ${rows} rows; call again with ?confirm=1`);
+        fail(
+          E.CONFIRM_DATA_LOSS,
+          `removing "${f.name}" deletes its values in ${rows} rows; call again with ?confirm=1`,
+        );
       }
       await removeField(db, f);
       return { error: 0, data: { removed: true } };

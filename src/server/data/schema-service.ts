@@ -63,10 +63,21 @@ export async function bumpEntityVersion(db: Kysely<DB>, entityIds: string[]): Pr
 
 export async function listModules(db: Kysely<DB>, projectId: string) {
   const [mods, ents] = await Promise.all([
-    db.selectFrom('data_modules').selectAll().where('project_id', '=', projectId).orderBy('sort').orderBy('id').execute(),
+    db
+      .selectFrom('data_modules')
+      .selectAll()
+      .where('project_id', '=', projectId)
+      .orderBy('sort')
+      .orderBy('id')
+      .execute(),
     db.selectFrom('data_entities').select(['id', 'module_id']).where('project_id', '=', projectId).execute(),
   ]);
-  return mods.map((m) => apiModule(m, ents.filter((e) => e.module_id === m.id).map((e) => e.id)));
+  return mods.map((m) =>
+    apiModule(
+      m,
+      ents.filter((e) => e.module_id === m.id).map((e) => e.id),
+    ),
+  );
 }
 
 export async function listEntities(db: Kysely<DB>, projectId: string): Promise<EntityRow[]> {
@@ -95,6 +106,32 @@ export async function findEntity(db: Kysely<DB>, projectId: string, idOrCode: st
     .executeTakeFirst();
   if (!e) fail(E.ENTITY_NOT_FOUND);
   return e;
+}
+
+/**
+ * The table a sheet name stands for: its `_id` or code, else the one table with that name (an
+ * exported sheet is named after its table, without the characters sheet names forbid).
+ */
+export async function entityBySheetName(
+  db: Kysely<DB>,
+  projectId: string,
+  sheet: string,
+): Promise<EntityRow> {
+  const name = sheet.trim();
+  const all = await db.selectFrom('data_entities').selectAll().where('project_id', '=', projectId).execute();
+  const exact = all.find((e) => e.id === name || e.code === name);
+  if (exact) return exact;
+  const clean = (s: string) =>
+    s
+      .replace(/[[\]:*?/\\]/g, '')
+      .trim()
+      .slice(0, 31)
+      .toLowerCase();
+  const named = all.filter((e) => clean(e.name) === clean(name));
+  if (named.length === 1) return named[0]!;
+  if (named.length > 1)
+    fail(E.ENTITY_NOT_FOUND, `several tables are named ${name.slice(0, 64)}: name one with ?entity=`);
+  fail(E.ENTITY_NOT_FOUND, `no table is named ${name.slice(0, 64)}: name one with ?entity=`);
 }
 
 export async function findField(db: Kysely<DB>, entity: EntityRow, fieldId: string): Promise<FieldRow> {
@@ -126,12 +163,19 @@ function checkName(name: string): string {
 }
 
 function checkCode(code: string, what: string): string {
-  if (!CODE.test(code)) fail(E.INVALID_FIELD, `${what}: must start with a letter; letters, digits, _; at most 32`);
+  if (!CODE.test(code))
+    fail(E.INVALID_FIELD, `${what}: must start with a letter; letters, digits, _; at most 32`);
   return code;
 }
 
 export async function createModule(db: Kysely<DB>, projectId: string, name: string, sort = 0) {
-  const row: ModuleRow = { id: newId(), project_id: projectId, name: checkName(name), sort, created_at: Date.now() };
+  const row: ModuleRow = {
+    id: newId(),
+    project_id: projectId,
+    name: checkName(name),
+    sort,
+    created_at: Date.now(),
+  };
   await db.insertInto('data_modules').values(row).execute();
   return apiModule(row, []);
 }
@@ -247,7 +291,8 @@ export async function removeEntity(db: Kysely<DB>, dialect: Dialect, entity: Ent
       await dropFieldStorage(t, f.entity_id, f.id, f.type as FieldType);
       await trx.deleteFrom('data_fields').where('id', '=', f.id).execute();
     }
-    for (const f of own) if (f.type === 'collection') await dropFieldStorage(t, f.entity_id, f.id, 'collection');
+    for (const f of own)
+      if (f.type === 'collection') await dropFieldStorage(t, f.entity_id, f.id, 'collection');
     await trx.deleteFrom('data_fields').where('entity_id', '=', entity.id).execute();
     await trx.deleteFrom('data_entities').where('id', '=', entity.id).execute();
     await dropEntityTable(t, entity.id);

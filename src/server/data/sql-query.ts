@@ -50,9 +50,19 @@ export class QueryCompiler {
   private cond(c: Cond): Sql {
     switch (c.kind) {
       case 'and':
-        return c.items.length ? sql`(${sql.join(c.items.map((i) => this.cond(i)), sql` AND `)})` : TRUE;
+        return c.items.length
+          ? sql`(${sql.join(
+              c.items.map((i) => this.cond(i)),
+              sql` AND `,
+            )})`
+          : TRUE;
       case 'or':
-        return c.items.length ? sql`(${sql.join(c.items.map((i) => this.cond(i)), sql` OR `)})` : FALSE;
+        return c.items.length
+          ? sql`(${sql.join(
+              c.items.map((i) => this.cond(i)),
+              sql` OR `,
+            )})`
+          : FALSE;
       case 'false':
         return FALSE;
       default:
@@ -87,7 +97,8 @@ export class QueryCompiler {
       case 'number': {
         const c = this.col(p.field);
         if (p.op === 'between') return sql`(${c} >= ${p.value[0]} AND ${c} <= ${p.value[1]})`;
-        if (p.op === 'notbetween') return sql`(${c} IS NOT NULL AND (${c} < ${p.value[0]} OR ${c} > ${p.value[1]}))`;
+        if (p.op === 'notbetween')
+          return sql`(${c} IS NOT NULL AND (${c} < ${p.value[0]} OR ${c} > ${p.value[1]}))`;
         const v = p.value;
         switch (p.op) {
           case 'eq':
@@ -120,7 +131,9 @@ export class QueryCompiler {
       case 'relate':
         return this.inList(this.col(p.field), p.value);
       case '_id':
-        return p.op === 'in' ? this.inList(this.col('_id'), p.value) : sql`NOT ${this.inList(this.col('_id'), p.value)}`;
+        return p.op === 'in'
+          ? this.inList(this.col('_id'), p.value)
+          : sql`NOT ${this.inList(this.col('_id'), p.value)}`;
       case 'collection': {
         const link = this.link(p.field);
         return sql`EXISTS (SELECT 1 FROM ${link} l WHERE l.owner_id = ${this.col('_id')} AND ${this.inList(sql.ref('l.target_id'), p.value)})`;
@@ -140,7 +153,7 @@ export class QueryCompiler {
 
   private link(field: string): Sql {
     const c = this.columns[field];
-    if (!c || c.type !== 'collection') throw new Error(`not a collection: ${field}`);
+    if (c?.type !== 'collection') throw new Error(`not a collection: ${field}`);
     return sql.table(c.column);
   }
 

@@ -33,11 +33,18 @@ export function formatDate(ms: number): string {
   return h || m || s ? `${day} ${pad(h)}:${pad(m)}:${pad(s)}` : day;
 }
 
-/** The option list of a text or number field, when enabled. */
-export function optionList(f: FieldRow): string[] | null {
-  const o = parseJson<{ info?: { enable?: unknown; list?: unknown } }>(f.options, {});
-  const list = o.info?.enable === true && Array.isArray(o.info.list) ? o.info.list.map(String) : [];
-  return list.length ? list : null;
+const optionLists = new WeakMap<FieldRow, Set<string> | null>();
+
+/** The option list of a text or number field, when enabled (parsed once per field row). */
+export function optionList(f: FieldRow): Set<string> | null {
+  let hit = optionLists.get(f);
+  if (hit === undefined) {
+    const o = parseJson<{ info?: { enable?: unknown; list?: unknown } }>(f.options, {});
+    const list = o.info?.enable === true && Array.isArray(o.info.list) ? o.info.list.map(String) : [];
+    hit = list.length ? new Set(list) : null;
+    optionLists.set(f, hit);
+  }
+  return hit;
 }
 
 /** Names a header cell may use for a field: its name, its alias, its key. */
@@ -62,10 +69,15 @@ export function cellToInput(f: FieldRow, raw: unknown): unknown {
   if (raw === null || raw === undefined || (typeof raw === 'string' && raw.trim() === '')) return null;
   switch (f.type) {
     case 'number': {
-      const n = typeof raw === 'number' ? raw : typeof raw === 'string' ? Number(raw.trim().replace(/,/g, '')) : Number.NaN;
+      const n =
+        typeof raw === 'number'
+          ? raw
+          : typeof raw === 'string'
+            ? Number(raw.trim().replace(/,/g, ''))
+            : Number.NaN;
       if (!Number.isFinite(n)) throw new CellError('expected a number');
       const list = optionList(f);
-      if (list && !list.includes(String(n))) throw new CellError('not in the option list');
+      if (list && !list.has(String(n))) throw new CellError('not in the option list');
       return n;
     }
     case 'date': {
@@ -80,7 +92,8 @@ export function cellToInput(f: FieldRow, raw: unknown): unknown {
       return t;
     }
     case 'time': {
-      if (raw instanceof Date) return `${pad(raw.getUTCHours())}:${pad(raw.getUTCMinutes())}:${pad(raw.getUTCSeconds())}`;
+      if (raw instanceof Date)
+        return `${pad(raw.getUTCHours())}:${pad(raw.getUTCMinutes())}:${pad(raw.getUTCSeconds())}`;
       if (typeof raw === 'number' && raw >= 0 && raw < 1) {
         const s = Math.round(raw * 86_400);
         return `${pad(Math.floor(s / 3600) % 24)}:${pad(Math.floor(s / 60) % 60)}:${pad(s % 60)}`;
@@ -103,7 +116,7 @@ export function cellToInput(f: FieldRow, raw: unknown): unknown {
     default: {
       const s = typeof raw === 'string' ? raw : textOf(raw);
       const list = optionList(f);
-      if (list && !list.includes(s.trim())) throw new CellError('not in the option list');
+      if (list && !list.has(s.trim())) throw new CellError('not in the option list');
       return s;
     }
   }

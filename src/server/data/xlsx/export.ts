@@ -6,14 +6,14 @@ import type { Dialect } from '../../db/index.ts';
 import type { DB } from '../../db/schema.ts';
 import { E, fail } from '../../errors.ts';
 import type { EntityMeta } from '../meta.ts';
-import { type ApiRecord, queryRecords } from '../records.ts';
+import { type ApiRecord, queryIds, recordsByIds } from '../records.ts';
 import type { FieldRow } from '../schema-service.ts';
 import { FORMULA_LIKE, formatDate, ZONE_OFFSET_MS } from './cells.ts';
 
 /** Spec: export takes at most 10,000 rows and 30 fields. */
 export const EXPORT_MAX_ROWS = 10_000;
 export const EXPORT_MAX_FIELDS = 30;
-const CHUNK = 250;
+const CHUNK = 200;
 
 const tick = () => new Promise<void>((resolve) => setImmediate(resolve));
 
@@ -31,7 +31,10 @@ export function exportFields(meta: EntityMeta, codes: unknown): FieldRow[] {
 
 /** Spreadsheet sheet names: no []:*?/\ and at most 31 characters. */
 export function sheetName(name: string, fallback = 'Sheet1'): string {
-  const s = name.replace(/[[\]:*?/\\]/g, '').trim().slice(0, 31);
+  const s = name
+    .replace(/[[\]:*?/\\]/g, '')
+    .trim()
+    .slice(0, 31);
   return s || fallback;
 }
 
@@ -44,13 +47,18 @@ export function cellOf(f: FieldRow, rec: ApiRecord): { value: ExcelJS.CellValue;
     case 'date': {
       if (typeof v !== 'number') return { value: null };
       const text = formatDate(v);
-      return { value: new Date(v + ZONE_OFFSET_MS), numFmt: text.length > 10 ? 'yyyy-mm-dd hh:mm:ss' : 'yyyy-mm-dd' };
+      return {
+        value: new Date(v + ZONE_OFFSET_MS),
+        numFmt: text.length > 10 ? 'yyyy-mm-dd hh:mm:ss' : 'yyyy-mm-dd',
+      };
     }
     case 'relate':
       return textCell(String(rec[`_${f.code}`] ?? ''));
     case 'collection': {
       const list = rec[`___${f.code}`];
-      const names = Array.isArray(list) ? list.map((x) => String((x as ApiRecord | undefined)?.__name ?? '')) : [];
+      const names = Array.isArray(list)
+        ? list.map((x) => String((x as ApiRecord | undefined)?.__name ?? ''))
+        : [];
       return textCell(names.join(', '));
     }
     case 'image': {
@@ -86,35 +94,47 @@ export interface ExportPlan {
 }
 
 /**
- * Stream the rows of a query into `out` as an xlsx, read in chunks of 250 (relations resolved per
- * chunk) and committed row by row, so memory stays flat and the event loop gets a turn per chunk.
+ * Stream the rows of a query into `out` as an xlsx: the query's ids first (one narrow query), then
+ * the rows by id in pages of 200 (relations resolved per page), each row committed to the streaming
+ * writer, with a turn of the event loop between pages, so memory stays flat and no page is an OFFSET
+ * rescan of the ones before it.
  */
-export async function streamExport(db: Kysely<DB>, dialect: Dialect, plan: ExportPlan, out: Writable): Promise<number> {
-  const wb = new ExcelJS.stream.xlsx.WorkbookWriter({ stream: out, useStyles: true, useSharedStrings: false });
+export async function streamExport(
+  db: Kysely<DB>,
+  dialect: Dialect,
+  plan: ExportPlan,
+  out: Writable,
+): Promise<number> {
+  const wb = new ExcelJS.stream.xlsx.WorkbookWriter({
+    stream: out,
+    useStyles: true,
+    useSharedStrings: false,
+  });
   const ws = wb.addWorksheet(sheetName(plan.meta.entity.name));
-  ws.columns = plan.fields.map((f) => ({ header: f.name, key: f.code, width: Math.min(40, Math.max(10, f.name.length * 2 + 2)) }));
+  ws.columns = plan.fields.map((f) => ({
+    header: f.name,
+    key: f.code,
+    width: Math.min(40, Math.max(10, f.name.length * 2 + 2)),
+  }));
   ws.getRow(1).font = { bold: true };
   ws.getRow(1).commit();
   const limit = Math.min(plan.query.limit, EXPORT_MAX_ROWS);
+  const ids = await queryIds(db, dialect, plan.meta, { ...plan.query, limit, count: false });
   let written = 0;
-  for (let done = 0; done < limit; ) {
-    const n = Math.min(CHUNK, limit - done);
-    const q: NormalizedQuery = { ...plan.query, offset: plan.query.offset + done, limit: n, count: false };
-    const { data } = await queryRecords(db, dialect, plan.meta, q);
+  for (let i = 0; i < ids.length; i += CHUNK) {
+    const data = await recordsByIds(db, plan.meta, ids.slice(i, i + CHUNK));
     for (const rec of data) {
       const row = ws.addRow([]);
-      plan.fields.forEach((f, i) => {
+      plan.fields.forEach((f, k) => {
         const c = cellOf(f, rec);
         if (c.value === null) return;
-        const cell = row.getCell(i + 1);
+        const cell = row.getCell(k + 1);
         cell.value = c.value;
         if (c.numFmt) cell.numFmt = c.numFmt;
       });
       row.commit();
     }
     written += data.length;
-    done += n;
-    if (data.length < n) break;
     await tick();
   }
   ws.commit();

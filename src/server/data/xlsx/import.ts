@@ -2,16 +2,16 @@ import { Readable } from 'node:stream';
 import ExcelJS from 'exceljs';
 import { type Kysely, sql } from 'kysely';
 import { newId } from '../../../shared/id.ts';
+import type { Database } from '../../db/index.ts';
 import type { DB } from '../../db/schema.ts';
 import { AppError, E, fail } from '../../errors.ts';
-import { entityTable, fieldColumn, linkTable } from '../ddl.ts';
+import { fieldColumn } from '../ddl.ts';
 import { type EntityMeta, metaOf } from '../meta.ts';
 import { prepare } from '../records.ts';
 import type { FieldRow } from '../schema-service.ts';
 import { CellError, cellToInput, formatDate, headerNames, plainCell, ZONE_OFFSET_MS } from './cells.ts';
+import { type StagedRow, StagedWriter, WORKER_MIN_ROWS } from './import-writer.ts';
 import { checkZip, DEFAULT_ZIP_LIMITS, type ZipLimits } from './zip-guard.ts';
-
-type AnyDb = Kysely<Record<string, Record<string, unknown>>>;
 
 export interface ImportOptions {
   /** Insert the valid rows even when others fail (otherwise nothing is written). */
@@ -19,6 +19,8 @@ export interface ImportOptions {
   /** Most data rows one file may hold. */
   maxRows?: number;
   zip?: ZipLimits;
+  /** The caller already ran `checkZip` on the file. */
+  checked?: boolean;
 }
 
 /** One refused row: its sheet row number, the offending value, and why. `text` is "row {index}-{value}". */
@@ -44,12 +46,6 @@ const MAX_LISTED = 100;
 const ID = /^[0-9a-f]{24}$/;
 
 const tick = () => new Promise<void>((resolve) => setImmediate(resolve));
-
-/** Rows per multi-row INSERT: stay far below SQLite's 32,766 and PostgreSQL's 65,535 parameters. */
-function chunkSize(meta: EntityMeta) {
-  const cols = 4 + meta.fields.filter((f) => f.type !== 'collection').length;
-  return Math.max(1, Math.min(500, Math.floor(30_000 / cols)));
-}
 
 interface Column {
   index: number;
@@ -98,59 +94,135 @@ class Resolver {
 
   private async target(id: string): Promise<EntityMeta | null> {
     if (!this.targets.has(id)) {
-      const entity = await this.db.selectFrom('data_entities').selectAll().where('id', '=', id).executeTakeFirst();
+      const entity = await this.db
+        .selectFrom('data_entities')
+        .selectAll()
+        .where('id', '=', id)
+        .executeTakeFirst();
       this.targets.set(id, entity ? await metaOf(this.db, entity) : null);
     }
     return this.targets.get(id) ?? null;
   }
 
-  /** token → ids for every token (ids and names) of one field in the chunk. */
+  /** Answers already looked up, per field: token → ids (empty: no record). */
+  private readonly cache = new Map<string, Map<string, string[]>>();
+
+  /** token → ids for every token (ids and names) of one field in the batch; each token asked once. */
   async lookup(field: FieldRow, tokens: Set<string>): Promise<Map<string, string[]>> {
-    const out = new Map<string, string[]>();
+    let known = this.cache.get(field.id);
+    if (!known) {
+      known = new Map();
+      this.cache.set(field.id, known);
+    }
     const target = field.relate_id ? await this.target(field.relate_id) : null;
-    if (!target || tokens.size === 0) return out;
+    if (!target) return known;
+    const fresh = [...tokens].filter((t) => !known.has(t));
+    for (const t of fresh) known.set(t, []);
     const add = (k: string, id: string) => {
-      const list = out.get(k) ?? [];
-      if (!list.includes(id)) list.push(id);
-      out.set(k, list);
+      const list = known.get(k);
+      if (list && !list.includes(id)) list.push(id);
     };
-    const all = [...tokens];
-    const ids = all.filter((t) => ID.test(t));
     const name = target.nameField ? fieldColumn(target.nameField.id) : null;
-    for (let i = 0; i < all.length; i += 400) {
-      const part = all.slice(i, i + 400);
-      const partIds = ids.filter((x) => part.includes(x));
+    for (let i = 0; i < fresh.length; i += 400) {
+      const part = fresh.slice(i, i + 400);
+      const partIds = part.filter((t) => ID.test(t));
       const conds = [];
       if (partIds.length) conds.push(sql`t._id IN (${sql.join(partIds)})`);
       if (name) conds.push(sql`${sql.ref(`t.${name}`)} IN (${sql.join(part)})`);
       if (!conds.length) continue;
-      const rows = await sql<{ _id: string; n: unknown }>`SELECT t._id AS _id, ${name ? sql.ref(`t.${name}`) : sql`NULL`} AS n FROM ${sql.table(
+      const rows = await sql<{
+        _id: string;
+        n: unknown;
+      }>`SELECT t._id AS _id, ${name ? sql.ref(`t.${name}`) : sql`NULL`} AS n FROM ${sql.table(
         target.table,
       )} t WHERE ${sql.join(conds, sql` OR `)}`.execute(this.db);
+      const asked = new Set(part);
       for (const r of rows.rows) {
-        if (partIds.includes(r._id)) add(r._id, r._id);
-        if (r.n !== null && r.n !== undefined && tokens.has(String(r.n))) add(String(r.n), r._id);
+        if (asked.has(r._id)) add(r._id, r._id);
+        if (r.n !== null && r.n !== undefined && asked.has(String(r.n))) add(String(r.n), r._id);
       }
     }
-    return out;
+    return known;
   }
 }
 
+/** Rows checked together: their relation tokens are looked up in one query per field. */
+const CHECK_BATCH = 250;
+
 /**
  * Import the first sheet of an xlsx into a table: a header row naming fields, then one record per
- * row, converted per field type and checked by the same rules as the save call. Everything happens
- * in one transaction: with row errors nothing is written unless `keepGood` is set. Rows go in as
- * multi-row INSERTs, yielding to the event loop between chunks.
+ * row, converted per field type and checked by the same rules as the save call.
+ *
+ * All-or-nothing without one long transaction (on SQLite one transaction holds the process's only
+ * connection: every other request would wait for the whole import). The workbook is streamed, rows
+ * are converted and checked in batches (relations resolved per batch, one query per field, tokens
+ * cached), and the good rows written while reading goes on: multi-row INSERTs of up to 500 rows,
+ * each chunk its own short transaction (on SQLite, from 1,000 rows on, on a worker thread's own
+ * connection). Whatever ends the import early — a row error without `keepGood`, a broken file, a
+ * database error — deletes the rows already written before the call answers, so a failed import
+ * leaves nothing. Other requests run between chunks; readers may see a running import's rows before
+ * it answers (and a process killed mid-import can leave them).
  */
 export async function importXlsx(
-  db: Kysely<DB>,
+  database: Pick<Database, 'db' | 'dialect' | 'sqlite'>,
   meta: EntityMeta,
   allFields: FieldRow[],
   file: Buffer,
   userId: string | null,
   opts: ImportOptions,
 ): Promise<ImportResult> {
-  await checkZip(file, opts.zip ?? DEFAULT_ZIP_LIMITS);
+  if (!opts.checked) await checkZip(file, opts.zip ?? DEFAULT_ZIP_LIMITS);
+  for (let attempt = 1; ; attempt++) {
+    const writer = new StagedWriter(database, meta);
+    try {
+      const { failed, errors, ignored } = await readAndCheck(
+        database.db,
+        meta,
+        allFields,
+        file,
+        userId,
+        opts,
+        writer,
+      );
+      if (failed > 0 && !opts.keepGood) {
+        await writer.abort();
+        throw new AppError(
+          E.IMPORT_ROWS,
+          errors
+            .slice(0, 10)
+            .map((x) => x.text)
+            .join('; '),
+          { inserted: 0, failed, errors, ignored },
+        );
+      }
+      await writer.finish();
+      return { inserted: writer.count, failed, errors, ignored };
+    } catch (err) {
+      await writer.abort();
+      // exceljs's streaming reader now and then misses the sheet of a valid file (a race in its zip
+      // entry iteration, seen under load): one more read before calling the file unreadable.
+      if (attempt === 1 && !writer.used && err instanceof AppError && err.def === E.IMPORT_NOT_XLSX) continue;
+      throw err;
+    }
+  }
+}
+
+interface Checked {
+  failed: number;
+  errors: RowError[];
+  ignored: string[];
+}
+
+/** Stream the first sheet, convert and check every row, and hand the good ones to `writer`. */
+async function readAndCheck(
+  db: Kysely<DB>,
+  meta: EntityMeta,
+  allFields: FieldRow[],
+  file: Buffer,
+  userId: string | null,
+  opts: ImportOptions,
+  writer: StagedWriter,
+): Promise<Checked> {
   const maxRows = opts.maxRows ?? IMPORT_MAX_ROWS;
   const source = Readable.from([file]);
   const reader = new ExcelJS.stream.xlsx.WorkbookReader(source, {
@@ -161,11 +233,17 @@ export async function importXlsx(
     worksheets: 'emit',
   });
   const errors: RowError[] = [];
+  const good: StagedRow[] = [];
   let failed = 0;
-  let inserted = 0;
   let total = 0;
   let ignored: string[] = [];
-  const size = chunkSize(meta);
+  const layout = writer;
+  let started = false;
+  const collectionIndex = new Map(layout.collections.map((f, i) => [f.id, i]));
+  const columnIndex = new Map(layout.columns.map((c, i) => [c, i]));
+  const resolver = new Resolver(db);
+  let columns: Column[] | null = null;
+  let pending: PendingRow[] = [];
 
   const fail1 = (row: number, field: string, value: unknown, reason: string) => {
     failed++;
@@ -175,132 +253,147 @@ export async function importXlsx(
     }
   };
 
-  await db.transaction().execute(async (trx) => {
-    const resolver = new Resolver(trx);
-    let columns: Column[] | null = null;
-    let pending: PendingRow[] = [];
-
-    const flush = async () => {
-      if (!columns || pending.length === 0) return;
-      const rows = pending;
-      pending = [];
-      const cols = columns;
-      // Relations: every token of the chunk per field, looked up in one query per field.
-      const tokens = new Map<FieldRow, Set<string>>();
-      const converted = rows.map((r) => {
-        const input: Record<string, unknown> = {};
-        let err: { field: string; value: unknown; reason: string } | null = null;
-        for (const c of cols) {
-          const raw = plainCell(r.cells[c.index] as ExcelJS.CellValue);
-          try {
-            const v = cellToInput(c.field, raw);
-            input[c.field.code] = v;
-            if (v !== null && (c.field.type === 'relate' || c.field.type === 'collection')) {
-              const set = tokens.get(c.field) ?? new Set<string>();
-              for (const t of Array.isArray(v) ? v : [v]) set.add(String(t));
+  const check = async () => {
+    if (!columns || pending.length === 0) return;
+    const rows = pending;
+    pending = [];
+    const cols = columns;
+    // Relations: every token of the batch per field, looked up in one query per field.
+    const tokens = new Map<FieldRow, Set<string>>();
+    const converted = rows.map((r) => {
+      const input: Record<string, unknown> = {};
+      let err: { field: string; value: unknown; reason: string } | null = null;
+      for (const c of cols) {
+        const raw = plainCell(r.cells[c.index] as ExcelJS.CellValue);
+        try {
+          const v = cellToInput(c.field, raw);
+          input[c.field.code] = v;
+          if (v !== null && (c.field.type === 'relate' || c.field.type === 'collection')) {
+            let set = tokens.get(c.field);
+            if (!set) {
+              set = new Set<string>();
               tokens.set(c.field, set);
             }
-          } catch (e) {
-            if (!(e instanceof CellError)) throw e;
-            err ??= { field: c.field.code, value: raw, reason: e.message };
+            for (const t of Array.isArray(v) ? v : [v]) set.add(String(t));
           }
+        } catch (e) {
+          if (!(e instanceof CellError)) throw e;
+          err ??= { field: c.field.code, value: raw, reason: e.message };
         }
-        return { row: r.row, input, err, cells: r.cells };
-      });
-      const found = new Map<FieldRow, Map<string, string[]>>();
-      for (const [f, set] of tokens) found.set(f, await resolver.lookup(f, set));
-      const good: { id: string; columns: Record<string, unknown>; links: Map<FieldRow, string[]> }[] = [];
-      const now = Date.now();
-      for (const c of converted) {
-        if (c.err) {
-          fail1(c.row, c.err.field, c.err.value, c.err.reason);
-          continue;
-        }
-        let err: { field: string; value: unknown; reason: string } | null = null;
-        for (const col of cols) {
-          const f = col.field;
-          const v = c.input[f.code];
-          if (v === null || (f.type !== 'relate' && f.type !== 'collection')) continue;
-          const map = found.get(f) ?? new Map<string, string[]>();
-          const ids: string[] = [];
-          for (const t of Array.isArray(v) ? (v as string[]) : [String(v)]) {
-            const hit = map.get(t);
-            if (!hit) err ??= { field: f.code, value: t, reason: 'no such record' };
-            else if (hit.length > 1) err ??= { field: f.code, value: t, reason: 'names several records' };
-            else ids.push(hit[0]!);
-          }
-          c.input[f.code] = f.type === 'relate' ? (ids[0] ?? null) : ids;
-        }
-        if (!err) {
-          try {
-            const p = prepare(meta, c.input, false);
-            good.push({ id: newId(now), columns: p.columns, links: p.links });
-          } catch (e) {
-            if (!(e instanceof AppError)) throw e;
-            const field = (e.detail ?? '').split(':')[0] ?? '';
-            const col = cols.find((x) => x.field.code === field);
-            err = { field, value: col ? plainCell(c.cells[col.index] as ExcelJS.CellValue) : '', reason: e.detail ?? e.message };
-          }
-        }
-        if (err) fail1(c.row, err.field, err.value, err.reason);
       }
-      // Without keepGood the first failure dooms the transaction: keep checking, stop writing.
-      if (good.length && (opts.keepGood || failed === 0)) {
-        const values = good.map((g) => ({ _id: g.id, _created_at: now, _updated_at: now, _creator: userId, ...g.columns }));
-        await (trx as unknown as AnyDb).insertInto(entityTable(meta.entity.id)).values(values).execute();
-        for (const f of meta.fields) {
-          if (f.type !== 'collection') continue;
-          const links = good.flatMap((g) => (g.links.get(f) ?? []).map((target_id, sort) => ({ owner_id: g.id, target_id, sort })));
-          for (let i = 0; i < links.length; i += 5000) {
-            await (trx as unknown as AnyDb)
-              .insertInto(linkTable(f.id))
-              .values(links.slice(i, i + 5000))
-              .execute();
-          }
-        }
-        inserted += good.length;
+      return { row: r.row, input, err, cells: r.cells };
+    });
+    const found = new Map<FieldRow, Map<string, string[]>>();
+    for (const [f, set] of tokens) found.set(f, await resolver.lookup(f, set));
+    const now = Date.now();
+    for (const c of converted) {
+      if (c.err) {
+        fail1(c.row, c.err.field, c.err.value, c.err.reason);
+        continue;
       }
-      await tick();
-    };
+      let err: { field: string; value: unknown; reason: string } | null = null;
+      for (const col of cols) {
+        const f = col.field;
+        const v = c.input[f.code];
+        if (v === null || (f.type !== 'relate' && f.type !== 'collection')) continue;
+        const map = found.get(f) ?? new Map<string, string[]>();
+        const ids: string[] = [];
+        for (const t of Array.isArray(v) ? (v as string[]) : [String(v)]) {
+          const hit = map.get(t);
+          if (!hit?.length) err ??= { field: f.code, value: t, reason: 'no such record' };
+          else if (hit.length > 1) err ??= { field: f.code, value: t, reason: 'names several records' };
+          else ids.push(hit[0]!);
+        }
+        c.input[f.code] = f.type === 'relate' ? (ids[0] ?? null) : ids;
+      }
+      if (!err) {
+        try {
+          const p = prepare(meta, c.input, false);
+          const values: unknown[] = new Array(layout.columns.length).fill(null);
+          values[0] = newId(now);
+          values[1] = now;
+          values[2] = now;
+          values[3] = userId;
+          for (const [k, v] of Object.entries(p.columns)) values[columnIndex.get(k)!] = v;
+          let links: (string[] | undefined)[] | null = null;
+          for (const [f, ids] of p.links) {
+            links ??= new Array(layout.collections.length);
+            links[collectionIndex.get(f.id)!] = ids;
+          }
+          good.push({ values, links });
+        } catch (e) {
+          if (!(e instanceof AppError)) throw e;
+          const field = (e.detail ?? '').split(':')[0] ?? '';
+          const col = cols.find((x) => x.field.code === field);
+          err = {
+            field,
+            value: col ? plainCell(c.cells[col.index] as ExcelJS.CellValue) : '',
+            reason: e.detail ?? e.message,
+          };
+        }
+      }
+      if (err) fail1(c.row, err.field, err.value, err.reason);
+    }
+    if (failed > 0 && !opts.keepGood) {
+      // Nothing will be kept: stop holding rows, undo what was written, keep counting errors.
+      good.length = 0;
+      if (started) await writer.abort();
+      started = false;
+    } else if (good.length >= (started ? writer.chunk : WORKER_MIN_ROWS)) {
+      started = true;
+      await writer.push(good.splice(0, good.length - (good.length % writer.chunk)), true);
+    }
+    await tick();
+  };
 
-    // Errors of the reader mean a broken workbook; errors while writing are ours and pass through.
-    let writing = false;
-    let sawSheet = false;
-    try {
-      for await (const sheet of reader) {
-        sawSheet = true;
-        for await (const row of sheet) {
+  const blank = (c: unknown) => {
+    const v = plainCell(c as ExcelJS.CellValue);
+    return v === null || String(v).trim() === '';
+  };
+
+  // Errors of the reader mean a broken workbook; errors while checking are ours and pass through.
+  let checking = false;
+  let sawSheet = false;
+  try {
+    for await (const sheet of reader) {
+      sawSheet = true;
+      // The parser's batches of events: the rows of one batch are taken synchronously, no await per row.
+      for await (const events of (sheet as unknown as SheetParser).parse()) {
+        for (const ev of events) {
+          if (ev.eventType !== 'row') continue;
+          const row = ev.value as ExcelJS.Row;
           const cells = (row.values as unknown[]).slice(1);
           if (!columns) {
             if (cells.every((c) => plainCell(c as ExcelJS.CellValue) === null)) continue;
             ({ columns, ignored } = mapHeader(meta, allFields, cells));
             continue;
           }
-          if (cells.every((c) => { const v = plainCell(c as ExcelJS.CellValue); return v === null || String(v).trim() === ''; })) continue;
+          if (cells.every(blank)) continue;
           if (++total > maxRows) fail(E.IMPORT_TOO_MANY_ROWS, `at most ${maxRows} rows`);
           pending.push({ row: row.number, cells });
-          // The reader never waits on I/O for an in-memory file: give the event loop a turn often.
-          if (total % 100 === 0) await tick();
-          if (pending.length >= size) {
-            writing = true;
-            await flush();
-            writing = false;
-          }
         }
-        break; // the first sheet only
+        if (pending.length >= CHECK_BATCH) {
+          checking = true;
+          await check();
+          checking = false;
+        } else await tick();
       }
-    } catch (e) {
-      if (e instanceof AppError || writing) throw e;
-      throw new AppError(E.IMPORT_NOT_XLSX, 'the workbook cannot be read');
-    } finally {
-      source.destroy();
+      break; // the first sheet only
     }
-    if (!sawSheet) fail(E.IMPORT_NOT_XLSX, 'the workbook has no sheet');
-    await flush();
-    if (!columns || total === 0) fail(E.IMPORT_EMPTY);
-    if (failed > 0 && !opts.keepGood) {
-      throw new AppError(E.IMPORT_ROWS, errors.slice(0, 10).map((x) => x.text).join('; '), { inserted: 0, failed, errors, ignored });
-    }
-  });
-  return { inserted, failed, errors, ignored };
+  } catch (e) {
+    if (e instanceof AppError || checking) throw e;
+    throw new AppError(E.IMPORT_NOT_XLSX, 'the workbook cannot be read');
+  } finally {
+    source.destroy();
+  }
+  if (!sawSheet) fail(E.IMPORT_NOT_XLSX, 'the workbook has no sheet');
+  await check();
+  if (!columns || total === 0) fail(E.IMPORT_EMPTY);
+  if (good.length && (opts.keepGood || failed === 0)) await writer.push(good.splice(0), started);
+  return { failed, errors, ignored };
+}
+
+/** exceljs's worksheet reader yields the events of each parsed chunk together. */
+interface SheetParser {
+  parse(): AsyncIterable<{ eventType: string; value: unknown }[]>;
 }

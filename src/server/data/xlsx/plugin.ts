@@ -1,17 +1,20 @@
 import { PassThrough } from 'node:stream';
-import type { FastifyError, FastifyInstance, FastifyReply } from 'fastify';
+import type { FastifyError, FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { normalizeOrThrow } from '../../../shared/query/index.ts';
-import { caller } from '../../account/auth.ts';
 import { optionalUser } from '../../access/guard.ts';
+import { caller } from '../../account/auth.ts';
 import { AppError, E, fail } from '../../errors.ts';
 import { anyObj, id, obj, ok } from '../../http/schemas.ts';
+import { UploadStore } from '../../util/upload-store.ts';
 import { grantedEntity } from '../app-records-plugin.ts';
 import { type EntityMeta, metaOf } from '../meta.ts';
 import { queryRecords } from '../records.ts';
 import { userContext } from '../records-plugin.ts';
+import { type EntityRow, entityBySheetName, findEntity } from '../schema-service.ts';
 import { EXPORT_MAX_ROWS, exportFields, streamExport } from './export.ts';
 import { importXlsx } from './import.ts';
 import { loadTemplate, TEMPLATE_MAX_RECORDS, writeTemplate } from './template.ts';
+import { checkZip, firstSheetName } from './zip-guard.ts';
 
 const XLSX_MIME = 'application/vnd.openxmlformats-officedocument.spreadsheetml.sheet';
 const entityRef = { type: 'string', minLength: 1, maxLength: 64 };
@@ -39,51 +42,88 @@ function stamp(now = Date.now()): string {
 export default async function xlsxPlugin(app: FastifyInstance): Promise<void> {
   const { db, dialect } = app.database;
   const limit = app.config.importLimit;
+  const uploads = new UploadStore(app.config.dataDir);
 
-  app.addContentTypeParser(['application/octet-stream', XLSX_MIME], { parseAs: 'buffer', bodyLimit: limit }, (_request, body, done) => {
-    done(null, body);
-  });
+  app.addContentTypeParser(
+    ['application/octet-stream', XLSX_MIME],
+    { parseAs: 'buffer', bodyLimit: limit },
+    (_request, body, done) => {
+      done(null, body);
+    },
+  );
   // Upload failures in this scope get the import codes; everything else goes to the app's handler.
   app.setErrorHandler((err: FastifyError, _request, _reply) => {
-    if (err.code === 'FST_ERR_CTP_BODY_TOO_LARGE') throw new AppError(E.IMPORT_TOO_LARGE, `at most ${limit} bytes`);
-    if (err.code === 'FST_ERR_CTP_INVALID_MEDIA_TYPE') throw new AppError(E.IMPORT_NOT_XLSX, 'send the file as application/octet-stream');
+    if (err.code === 'FST_ERR_CTP_BODY_TOO_LARGE')
+      throw new AppError(E.IMPORT_TOO_LARGE, `at most ${limit} bytes`);
+    if (err.code === 'FST_ERR_CTP_INVALID_MEDIA_TYPE')
+      throw new AppError(E.IMPORT_NOT_XLSX, 'send the file as application/octet-stream');
     throw err;
   });
 
   const D = '/api/app/d/:project/:entity';
 
+  const importSchema = (withEntity: boolean) => ({
+    tags,
+    params: withEntity ? params : obj({ project: id() }),
+    querystring: obj({
+      'keepGood?': { type: 'string', enum: ['0', '1', 'true', 'false'] },
+      ...(withEntity ? {} : { 'entity?': entityRef }),
+    }),
+    // Any bytes: the file is checked by the zip guard and the reader, not by a schema.
+    body: {
+      content: {
+        'application/octet-stream': { schema: { description: 'the xlsx file' } },
+        [XLSX_MIME]: { schema: { description: 'the xlsx file' } },
+      },
+    },
+    response: { 200: ok(anyObj()) },
+    description:
+      (withEntity
+        ? ''
+        : "The table is named by ?entity= (_id or code) or, without it, by the first sheet's name (a table's " +
+          'code or its unique name; an exported file names its sheet after the table). No such table: 1400. ') +
+      "Body: the xlsx file itself (application/octet-stream). The first sheet's first non-empty row names fields " +
+      '(by name, alias or key); each further row becomes a record. With row errors nothing is written (error 1463 ' +
+      'with data.errors, each "row {index}-{value}") unless keepGood=1, which inserts the valid rows.',
+  });
+
+  // Requests whose file the sheet-name lookup already passed through the zip guard.
+  const zipChecked = new WeakSet<FastifyRequest>();
+  const runImport = async (request: FastifyRequest, pick?: (projectId: string) => Promise<EntityRow>) => {
+    const { meta, manager } = await grantedEntity(request, 'write', pick);
+    const file = request.body;
+    if (!Buffer.isBuffer(file)) fail(E.IMPORT_NOT_XLSX, 'send the file as application/octet-stream');
+    const all = manager ? meta.fields : (await metaOf(db, meta.entity)).fields;
+    const keepGood = ['1', 'true'].includes((request.query as { keepGood?: string }).keepGood ?? '');
+    const result = await importXlsx(app.database, meta, all, file, caller(request).id, {
+      keepGood,
+      checked: zipChecked.has(request),
+    });
+    return { error: 0, data: result };
+  };
+
   app.post(
     `${D}/import`,
-    {
-      bodyLimit: limit,
-      schema: {
-        tags,
-        params,
-        querystring: obj({ 'keepGood?': { type: 'string', enum: ['0', '1', 'true', 'false'] } }),
-        // Any bytes: the file is checked by the zip guard and the reader, not by a schema.
-        body: {
-          content: {
-            'application/octet-stream': { schema: { description: 'the xlsx file' } },
-            [XLSX_MIME]: { schema: { description: 'the xlsx file' } },
-          },
-        },
-        response: { 200: ok(anyObj()) },
-        description:
-          'Body: the xlsx file itself (application/octet-stream). The first sheet\'s first non-empty row names fields ' +
-          '(by name, alias or key); each further row becomes a record. With row errors nothing is written (error 1463 ' +
-          'with data.errors, each "row {index}-{value}") unless keepGood=1, which inserts the valid rows.',
-      },
-      preHandler: optionalUser,
-    },
-    async (request) => {
-      const { meta, manager } = await grantedEntity(request, 'write');
-      const file = request.body;
-      if (!Buffer.isBuffer(file)) fail(E.IMPORT_NOT_XLSX, 'send the file as application/octet-stream');
-      const all = manager ? meta.fields : (await metaOf(db, meta.entity)).fields;
-      const keepGood = ['1', 'true'].includes((request.query as { keepGood?: string }).keepGood ?? '');
-      const result = await importXlsx(db, meta, all, file, caller(request).id, { keepGood });
-      return { error: 0, data: result };
-    },
+    { bodyLimit: limit, schema: importSchema(true), preHandler: optionalUser },
+    (request) => runImport(request),
+  );
+
+  // The spec's variant without the table in the path.
+  app.post(
+    '/api/app/d/:project/import',
+    { bodyLimit: limit, schema: importSchema(false), preHandler: optionalUser },
+    (request) =>
+      runImport(request, async (projectId) => {
+        const named = (request.query as { entity?: string }).entity;
+        if (named) return findEntity(db, projectId, named);
+        const file = request.body;
+        if (!Buffer.isBuffer(file)) fail(E.IMPORT_NOT_XLSX, 'send the file as application/octet-stream');
+        await checkZip(file);
+        zipChecked.add(request);
+        const sheet = firstSheetName(file);
+        if (!sheet) fail(E.IMPORT_NOT_XLSX, 'the workbook has no sheet');
+        return entityBySheetName(db, projectId, sheet);
+      }),
   );
 
   app.post(
@@ -110,7 +150,7 @@ export default async function xlsxPlugin(app: FastifyInstance): Promise<void> {
           },
         },
         description:
-          'Answers the xlsx file. mode page: the query\'s page; all: up to 10,000 rows; at most 30 fields ' +
+          "Answers the xlsx file. mode page: the query's page; all: up to 10,000 rows; at most 30 fields " +
           '(fields: keys). template: `template` is a base64 xlsx whose first sheet is filled once per record ' +
           '(at most 500), see README.',
       },
@@ -119,7 +159,13 @@ export default async function xlsxPlugin(app: FastifyInstance): Promise<void> {
     async (request, reply: FastifyReply) => {
       const { meta, manager } = await grantedEntity(request, 'read');
       const body = (request.body ?? {}) as Record<string, unknown>;
-      const { mode = 'page', fields: codes, template, name, ...rest } = body as {
+      const {
+        mode = 'page',
+        fields: codes,
+        template,
+        name,
+        ...rest
+      } = body as {
         mode?: 'page' | 'all' | 'template';
         fields?: unknown;
         template?: unknown;
@@ -136,15 +182,24 @@ export default async function xlsxPlugin(app: FastifyInstance): Promise<void> {
       reply.header('cache-control', 'no-store');
       if (mode === 'template') {
         const sheet = await loadTemplate(meta, template);
-        const { data } = await queryRecords(db, dialect, meta, { ...q, limit: Math.min(q.limit, TEMPLATE_MAX_RECORDS), count: false });
+        const { data } = await queryRecords(db, dialect, meta, {
+          ...q,
+          limit: Math.min(q.limit, TEMPLATE_MAX_RECORDS),
+          count: false,
+        });
         const targets = new Map<string, EntityMeta>();
         for (const f of meta.fields) {
           if (f.type !== 'collection' || !f.relate_id) continue;
-          const e = await db.selectFrom('data_entities').selectAll().where('id', '=', f.relate_id).executeTakeFirst();
+          const e = await db
+            .selectFrom('data_entities')
+            .selectAll()
+            .where('id', '=', f.relate_id)
+            .executeTakeFirst();
           if (e) targets.set(f.code, await metaOf(db, e, !manager));
         }
         const out = new PassThrough();
-        writeTemplate(meta, targets, sheet, data, out).catch((err) => {
+        const projectId = meta.entity.project_id;
+        writeTemplate(meta, targets, sheet, data, out, (url) => uploads.read(url, projectId)).catch((err) => {
           request.log.error({ err }, 'template export failed');
           out.destroy(err as Error);
         });
@@ -152,7 +207,12 @@ export default async function xlsxPlugin(app: FastifyInstance): Promise<void> {
       }
       const fields = exportFields(meta, codes);
       const out = new PassThrough();
-      streamExport(db, dialect, { meta, fields, query: { ...q, limit: Math.min(q.limit, EXPORT_MAX_ROWS) } }, out).catch((err) => {
+      streamExport(
+        db,
+        dialect,
+        { meta, fields, query: { ...q, limit: Math.min(q.limit, EXPORT_MAX_ROWS) } },
+        out,
+      ).catch((err) => {
         request.log.error({ err }, 'export failed');
         out.destroy(err as Error);
       });
@@ -160,4 +220,3 @@ export default async function xlsxPlugin(app: FastifyInstance): Promise<void> {
     },
   );
 }
-

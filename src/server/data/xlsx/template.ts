@@ -1,6 +1,7 @@
 import type { Writable } from 'node:stream';
 import ExcelJS from 'exceljs';
 import { E, fail } from '../../errors.ts';
+import { imageSize, sniffImage } from '../../util/upload-store.ts';
 import type { EntityMeta } from '../meta.ts';
 import type { ApiRecord } from '../records.ts';
 import type { FieldRow } from '../schema-service.ts';
@@ -12,8 +13,9 @@ import { checkZip } from './zip-guard.ts';
 /**
  * Template export (spec §9): the template's first sheet is filled once per record, each on its own
  * sheet. `${field}` takes the record's value, a row holding `${#collection.field}` repeats once per
- * item of that collection, and pipes shape the value: `default:text`, `img` (the image URL as text —
- * there is no upload store to embed from), `barcode[:WxH]` and `qrcode[:size]` (PNG pictures drawn
+ * item of that collection, and pipes shape the value: `default:text`, `img[:size]` (images of our own
+ * upload store embedded as pictures scaled to fit `size` pixels, 100 by default; other URLs stay text:
+ * the server never fetches arbitrary URLs), `barcode[:WxH]` and `qrcode[:size]` (PNG pictures drawn
  * into the cell).
  */
 
@@ -56,9 +58,11 @@ function checkTemplate(meta: EntityMeta, sheet: ExcelJS.Worksheet) {
         const f = meta.byCode.get(field!);
         if (!f) fail(E.EXPORT_TEMPLATE, `\${${field}}: no such field`);
         if (hash) {
-          if (f.type !== 'collection' || !sub) fail(E.EXPORT_TEMPLATE, `\${#${field}}: expected #collection.field`);
+          if (f.type !== 'collection' || !sub)
+            fail(E.EXPORT_TEMPLATE, `\${#${field}}: expected #collection.field`);
         }
-        for (const p of parsePipes(pipes ?? '')) if (!PIPES.has(p.name)) fail(E.EXPORT_TEMPLATE, `unknown pipe ${p.name}`);
+        for (const p of parsePipes(pipes ?? ''))
+          if (!PIPES.has(p.name)) fail(E.EXPORT_TEMPLATE, `unknown pipe ${p.name}`);
       }
     });
   });
@@ -89,6 +93,21 @@ interface Ctx {
   targets: Map<string, EntityMeta>;
 }
 
+/** Reads an image URL of our own store (null for any other URL). */
+export type ImageSource = (url: string) => Promise<Buffer | null>;
+
+/** Most image bytes one export embeds; later images stay URLs. */
+const IMAGE_BUDGET = 64 * 1024 * 1024;
+
+/** Scale a picture to fit a `box` (longest side `box` pixels by default, or `WxH`). */
+function fitBox(size: { width: number; height: number }, arg: string): { width: number; height: number } {
+  const box = /^(\d{1,4})(?:x(\d{1,4}))?$/.exec(arg);
+  const bw = box ? Math.min(1000, Number(box[1])) : 100;
+  const bh = box?.[2] ? Math.min(1000, Number(box[2])) : bw;
+  const k = Math.min(1, bw / Math.max(1, size.width), bh / Math.max(1, size.height));
+  return { width: Math.max(1, Math.round(size.width * k)), height: Math.max(1, Math.round(size.height * k)) };
+}
+
 function resolve(ctx: Ctx, ph: Placeholder, rec: ApiRecord, item: ApiRecord | undefined): string {
   let text: string;
   if (ph.repeat) {
@@ -97,7 +116,8 @@ function resolve(ctx: Ctx, ph: Placeholder, rec: ApiRecord, item: ApiRecord | un
   } else if (ph.sub) {
     // `${relate.field}`: a field of the related record.
     const obj = rec[`___${ph.field}`];
-    text = obj && typeof obj === 'object' && !Array.isArray(obj) ? String((obj as ApiRecord)[ph.sub] ?? '') : '';
+    text =
+      obj && typeof obj === 'object' && !Array.isArray(obj) ? String((obj as ApiRecord)[ph.sub] ?? '') : '';
   } else text = textOfValue(ctx.meta.byCode.get(ph.field), rec, ph.field);
   const def = ph.pipes.find((p) => p.name === 'default');
   if (text === '' && def) text = def.arg;
@@ -129,7 +149,8 @@ function size(arg: string, w: number, h: number): { width: number; height: numbe
 export async function loadTemplate(meta: EntityMeta, base64: unknown): Promise<ExcelJS.Worksheet> {
   if (typeof base64 !== 'string' || base64 === '') fail(E.EXPORT_TEMPLATE, 'template: a base64 xlsx file');
   const buf = Buffer.from(base64, 'base64');
-  if (buf.length > TEMPLATE_MAX_BYTES) fail(E.IMPORT_TOO_LARGE, `template: at most ${TEMPLATE_MAX_BYTES} bytes`);
+  if (buf.length > TEMPLATE_MAX_BYTES)
+    fail(E.IMPORT_TOO_LARGE, `template: at most ${TEMPLATE_MAX_BYTES} bytes`);
   await checkZip(buf);
   const wb = new ExcelJS.Workbook();
   try {
@@ -150,8 +171,10 @@ export async function writeTemplate(
   sheet: ExcelJS.Worksheet,
   records: ApiRecord[],
   out: Writable,
+  readImage: ImageSource = async () => null,
 ): Promise<void> {
   const ctx: Ctx = { meta, targets };
+  let budget = IMAGE_BUDGET;
   const wb = new ExcelJS.Workbook();
   const names = new Set<string>();
   for (const [n, rec] of records.entries()) {
@@ -201,18 +224,53 @@ export async function writeTemplate(
           const picture = only?.pipes.find((p) => p.name === 'barcode' || p.name === 'qrcode');
           if (only && picture) {
             const text = resolve(ctx, only, rec, item);
-            const dims = picture.name === 'barcode' ? size(picture.arg, 200, 60) : size(picture.arg, 100, 100);
+            const dims =
+              picture.name === 'barcode' ? size(picture.arg, 200, 60) : size(picture.arg, 100, 100);
             const png =
-              picture.name === 'barcode' ? barcodePng(text, dims.width, dims.height) : await qrcodePng(text, dims.width);
+              picture.name === 'barcode'
+                ? barcodePng(text, dims.width, dims.height)
+                : await qrcodePng(text, dims.width);
             if (png) {
               const id = wb.addImage({ buffer: png as unknown as ExcelJS.Buffer, extension: 'png' });
-              ws.addImage(id, { tl: { col: c.col - 1, row: outRow - 1 }, ext: { width: dims.width, height: dims.height } });
+              ws.addImage(id, {
+                tl: { col: c.col - 1, row: outRow - 1 },
+                ext: { width: dims.width, height: dims.height },
+              });
             }
             cell.value = null;
             continue;
           }
+          const img = only?.pipes.find((p) => p.name === 'img');
+          if (only && img) {
+            // Images of our store become pictures, side by side from this cell; other URLs stay text.
+            const urls = resolve(ctx, only, rec, item).split('\n').filter(Boolean);
+            const left: string[] = [];
+            let placed = 0;
+            for (const url of urls) {
+              const buf = budget > 0 ? await readImage(url) : null;
+              const kind = buf ? sniffImage(buf) : null;
+              const dims = buf ? imageSize(buf) : null;
+              if (!buf || !dims || (kind !== 'png' && kind !== 'jpeg' && kind !== 'gif')) {
+                left.push(url);
+                continue;
+              }
+              budget -= buf.length;
+              const id = wb.addImage({ buffer: buf as unknown as ExcelJS.Buffer, extension: kind });
+              ws.addImage(id, {
+                tl: { col: c.col - 1 + placed, row: outRow - 1 },
+                ext: fitBox(dims, img.arg),
+              });
+              placed++;
+            }
+            const t = textCell(left.join('\n'));
+            cell.value = t.value;
+            if (t.numFmt) cell.numFmt = t.numFmt;
+            continue;
+          }
           if (only) {
-            const f = only.repeat ? targets.get(only.field)?.byCode.get(only.sub!) : meta.byCode.get(only.field);
+            const f = only.repeat
+              ? targets.get(only.field)?.byCode.get(only.sub!)
+              : meta.byCode.get(only.field);
             const v = only.repeat ? item?.[only.sub!] : only.sub ? undefined : rec[only.field];
             if (f?.type === 'number' && typeof v === 'number') {
               cell.value = v;

@@ -11,7 +11,11 @@ export interface ZipLimits {
   maxEntries: number;
 }
 
-export const DEFAULT_ZIP_LIMITS: ZipLimits = { maxUncompressed: 512 * 1024 * 1024, maxRatio: 400, maxEntries: 2000 };
+export const DEFAULT_ZIP_LIMITS: ZipLimits = {
+  maxUncompressed: 512 * 1024 * 1024,
+  maxRatio: 400,
+  maxEntries: 2000,
+};
 
 const LOCAL = 0x04034b50;
 const CENTRAL = 0x02014b50;
@@ -45,7 +49,8 @@ function readCentral(buf: Buffer, limits: ZipLimits): Map<number, CentralEntry> 
   const count = buf.readUInt16LE(eocd + 10);
   const size = buf.readUInt32LE(eocd + 12);
   const start = buf.readUInt32LE(eocd + 16);
-  if (count === 0xffff || start === 0xffffffff || size === 0xffffffff) bomb('zip64 archives are not accepted');
+  if (count === 0xffff || start === 0xffffffff || size === 0xffffffff)
+    bomb('zip64 archives are not accepted');
   if (count > limits.maxEntries) bomb(`more than ${limits.maxEntries} entries`);
   if (start + size > eocd) bad('zip directory out of range');
   const entries = new Map<number, CentralEntry>();
@@ -61,11 +66,13 @@ function readCentral(buf: Buffer, limits: ZipLimits): Map<number, CentralEntry> 
     const commentLen = buf.readUInt16LE(p + 32);
     const offset = buf.readUInt32LE(p + 42);
     const name = buf.toString('utf8', p + 46, p + 46 + nameLen);
-    if (compressed === 0xffffffff || uncompressed === 0xffffffff || offset === 0xffffffff) bomb('zip64 entries are not accepted');
+    if (compressed === 0xffffffff || uncompressed === 0xffffffff || offset === 0xffffffff)
+      bomb('zip64 entries are not accepted');
     if (method !== 0 && method !== 8) bad(`unsupported compression in ${name}`);
     total += uncompressed;
     if (total > limits.maxUncompressed) bomb(`expands beyond ${limits.maxUncompressed} bytes`);
-    if (uncompressed > 1024 * 1024 && uncompressed > compressed * limits.maxRatio) bomb(`${name} expands too much`);
+    if (uncompressed > 1024 * 1024 && uncompressed > compressed * limits.maxRatio)
+      bomb(`${name} expands too much`);
     entries.set(offset, { name, method, compressed, uncompressed, offset });
     p += 46 + nameLen + extraLen + commentLen;
   }
@@ -127,7 +134,11 @@ export async function checkZip(buf: Buffer, limits: ZipLimits = DEFAULT_ZIP_LIMI
     const produced =
       method === 0
         ? entry.compressed
-        : await inflatedSize(buf.subarray(dataStart, dataEnd), Math.min(entry.uncompressed, limits.maxUncompressed - total), entry.name);
+        : await inflatedSize(
+            buf.subarray(dataStart, dataEnd),
+            Math.min(entry.uncompressed, limits.maxUncompressed - total),
+            entry.name,
+          );
     if (produced !== entry.uncompressed) bad(`${entry.name} does not match its declared size`);
     total += produced;
     seen++;
@@ -136,4 +147,42 @@ export async function checkZip(buf: Buffer, limits: ZipLimits = DEFAULT_ZIP_LIMI
     if (flags & 8) p += buf.readUInt32LE(p) === 0x08074b50 ? 16 : 12;
   }
   if (seen !== central.size) bad('zip entries do not match the directory');
+}
+
+/**
+ * One small entry of an archive already passed by `checkZip`, inflated (at most `cap` bytes), or
+ * null when the archive has no such entry.
+ */
+export function readZipEntry(buf: Buffer, name: string, cap = 1024 * 1024): Buffer | null {
+  const central = readCentral(buf, DEFAULT_ZIP_LIMITS);
+  for (const entry of central.values()) {
+    if (entry.name !== name) continue;
+    if (entry.uncompressed > cap) bad(`${name} is too large`);
+    const p = entry.offset;
+    const dataStart = p + 30 + buf.readUInt16LE(p + 26) + buf.readUInt16LE(p + 28);
+    const data = buf.subarray(dataStart, dataStart + entry.compressed);
+    try {
+      return entry.method === 0 ? Buffer.from(data) : zlib.inflateRawSync(data, { maxOutputLength: cap });
+    } catch {
+      bad(`${name} is corrupt`);
+    }
+  }
+  return null;
+}
+
+/** The name of the first sheet of a workbook already passed by `checkZip` (xl/workbook.xml), or null. */
+export function firstSheetName(buf: Buffer): string | null {
+  const xml = readZipEntry(buf, 'xl/workbook.xml')?.toString('utf8');
+  const m = xml ? /<(?:\w+:)?sheet\b[^>]*?\bname="([^"]*)"/.exec(xml) : null;
+  if (!m) return null;
+  return m[1]!
+    .replace(/&lt;/g, '<')
+    .replace(/&gt;/g, '>')
+    .replace(/&quot;/g, '"')
+    .replace(/&apos;/g, "'")
+    .replace(/&#(x?)([0-9a-fA-F]{1,8});/g, (_, x: string, n: string) => {
+      const c = Number.parseInt(n, x ? 16 : 10);
+      return c > 0 && c <= 0x10ffff ? String.fromCodePoint(c) : '';
+    })
+    .replace(/&amp;/g, '&');
 }
