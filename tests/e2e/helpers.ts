@@ -1,7 +1,13 @@
 /** What the browser tests share: test hooks of the server, screenshots, sign-in steps. */
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { type APIRequestContext, expect, type Locator, type Page } from '@playwright/test';
+import {
+  type APIRequestContext,
+  type BrowserContext,
+  expect,
+  type Locator,
+  type Page,
+} from '@playwright/test';
 import { open } from '../../src/shared/envelope.ts';
 
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../..');
@@ -137,4 +143,21 @@ export async function demoProject(call: Awaited<ReturnType<typeof adminApi>>) {
   const pages = await call<{ _id: string; name: string }[]>(`/api/app/page/${project}/`);
   const page = (prefix: string) => pages.find((p) => p.name.startsWith(prefix))!._id;
   return { project, page };
+}
+
+/** Signed in with a token and a chosen project (English UI) before any page script runs. */
+export async function signInWithToken(
+  target: Page | BrowserContext,
+  token: string,
+  project: string,
+  lang = 'en',
+) {
+  await target.addInitScript(
+    ([t, p, l]) => {
+      localStorage.setItem('token', t);
+      localStorage.setItem('lc_project', p);
+      localStorage.setItem('lang', l);
+    },
+    [token, project, lang] as const,
+  );
 }

@@ -11,6 +11,7 @@ import {
   demoProject,
   registerByApi,
   shot,
+  signInWithToken,
   uniqueAccount,
   uniquePhone,
 } from './helpers.ts';
@@ -19,14 +20,7 @@ test.use({ actionTimeout: 20_000 });
 
 async function openBoard(browser: Browser, token: string, project: string, board: string): Promise<Page> {
   const ctx = await browser.newContext({ viewport: DESKTOP, locale: 'en-US' });
-  await ctx.addInitScript(
-    ([t, p]) => {
-      localStorage.setItem('token', t);
-      localStorage.setItem('lc_project', p);
-      localStorage.setItem('lang', 'en');
-    },
-    [token, project] as const,
-  );
+  await signInWithToken(ctx, token, project);
   const page = await ctx.newPage();
   await page.goto(`/page/${board}`);
   // On the live channel (entered the page's room) before anyone moves a card.
@@ -157,13 +151,7 @@ test('a member not granted the board page is sent to /no-authority and never see
   await call(`/api/admin/user/${project}/bind`, { role: role._id, account: nobody.user });
   const token = (await adminApi(request, nobody)).token;
   const ctx = await browser.newContext({ viewport: DESKTOP });
-  await ctx.addInitScript(
-    ([t, p]) => {
-      localStorage.setItem('token', t);
-      localStorage.setItem('lc_project', p);
-    },
-    [token, project] as const,
-  );
+  await signInWithToken(ctx, token, project);
   const page = await ctx.newPage();
   await page.goto(`/page/${board}`);
   await expect(page).toHaveURL(/\/no-authority$/);

@@ -5,43 +5,22 @@
  */
 import path from 'node:path';
 import { type APIRequestContext, expect, type Page, test } from '@playwright/test';
-import { ADMIN, DESKTOP, PHONE, SCREENSHOTS, shot } from './helpers.ts';
+import { adminApi, DESKTOP, demoProject, PHONE, SCREENSHOTS, shot, signInWithToken } from './helpers.ts';
 
-interface Ctx {
-  token: string;
-  project: string;
-  list: string;
+async function demo(request: APIRequestContext) {
+  const call = await adminApi(request);
+  const d = await demoProject(call);
+  return {
+    call,
+    token: call.token,
+    project: d.project,
+    list: d.page('客户一览'),
+    detail: d.page('客户详情'),
+  };
 }
 
-async function api<T>(request: APIRequestContext, token: string, url: string, body?: unknown): Promise<T> {
-  const res =
-    body === undefined
-      ? await request.get(url, { headers: { token } })
-      : await request.post(url, { headers: { token }, data: body });
-  const json = (await res.json()) as { error: number; msg?: string; data: T };
-  expect(json.error, `${url}: ${json.msg}`).toBe(0);
-  return json.data;
-}
-
-async function demo(request: APIRequestContext): Promise<Ctx> {
-  const login = await request.post('/api/common/user/login', { data: ADMIN });
-  const token = ((await login.json()) as { data: { token: string } }).data.token;
-  const projects = await api<{ _id: string; _name: string }[]>(request, token, '/api/common/project/list');
-  const project = projects.find((p) => p._name === 'Demo')!._id;
-  const pages = await api<{ _id: string; name: string }[]>(request, token, `/api/app/page/${project}/`);
-  return { token, project, list: pages.find((p) => p.name.startsWith('客户一览'))!._id };
-}
-
-async function signedIn(page: Page, c: Ctx) {
-  await page.addInitScript(
-    ([token, project]) => {
-      localStorage.setItem('token', token);
-      localStorage.setItem('lc_project', project);
-      localStorage.setItem('lang', 'en');
-    },
-    [c.token, c.project] as const,
-  );
-}
+const signedIn = (page: Page, c: { token: string; project: string }) =>
+  signInWithToken(page, c.token, c.project);
 
 const printed = (page: Page) => page.evaluate(() => (window as unknown as { __printed: number[] }).__printed);
 
@@ -86,7 +65,7 @@ test('a display opens in the shell with its rows, at desktop and phone sizes; a 
 }) => {
   const c = await demo(request);
   const G = `/api/admin/page/${c.project}`;
-  const display = await api<{ _id: string }>(request, c.token, `${G}/create`, {
+  const display = await c.call<{ _id: string }>(`${G}/create`, {
     name: `Orders display ${Date.now().toString(36)}`,
     display: true,
     document: {
@@ -115,13 +94,9 @@ test('a display opens in the shell with its rows, at desktop and phone sizes; a 
       ],
     },
   });
-  await api(request, c.token, `${G}/${display._id}/publish`, {});
+  await c.call(`${G}/${display._id}/publish`, {});
   // Offered in the displays list of the project.
-  const displays = await api<{ _id: string; display: boolean }[]>(
-    request,
-    c.token,
-    `/api/app/dp/${c.project}/`,
-  );
+  const displays = await c.call<{ _id: string; display: boolean }[]>(`/api/app/dp/${c.project}/`);
   expect(displays.map((d) => d._id)).toContain(display._id);
 
   await signedIn(page, c);

@@ -4,63 +4,32 @@
  * code running in the sandbox (api.notify works, fetch does not exist there).
  */
 import { type APIRequestContext, expect, type Page, test } from '@playwright/test';
-import { ADMIN, DESKTOP, PHONE, registerByApi, shot, uniqueAccount, uniquePhone } from './helpers.ts';
+import {
+  adminApi,
+  DESKTOP,
+  demoProject,
+  PHONE,
+  registerByApi,
+  shot,
+  signInWithToken,
+  uniqueAccount,
+  uniquePhone,
+} from './helpers.ts';
 
-interface Ctx {
-  token: string;
-  project: string;
-  list: string;
-  detail: string;
+async function demo(request: APIRequestContext) {
+  const call = await adminApi(request);
+  const d = await demoProject(call);
+  return {
+    call,
+    token: call.token,
+    project: d.project,
+    list: d.page('客户一览'),
+    detail: d.page('客户详情'),
+  };
 }
 
-async function api<T>(
-  request: APIRequestContext,
-  token: string,
-  method: 'GET' | 'POST',
-  url: string,
-  body?: unknown,
-) {
-  const res =
-    method === 'GET'
-      ? await request.get(url, { headers: { token } })
-      : await request.post(url, { headers: { token }, data: body ?? {} });
-  const json = (await res.json()) as { error: number; msg?: string; data: T };
-  expect(json.error, `${url}: ${json.msg}`).toBe(0);
-  return json.data;
-}
-
-async function demo(request: APIRequestContext): Promise<Ctx> {
-  const login = await request.post('/api/common/user/login', { data: ADMIN });
-  const token = ((await login.json()) as { data: { token: string } }).data.token;
-  const projects = await api<{ _id: string; _name: string }[]>(
-    request,
-    token,
-    'GET',
-    '/api/common/project/list',
-  );
-  const project = projects.find((p) => p._name === 'Demo')!._id;
-  const pages = await api<{ _id: string; name: string }[]>(
-    request,
-    token,
-    'GET',
-    `/api/app/page/${project}/`,
-  );
-  const list = pages.find((p) => p.name.startsWith('客户一览'))!._id;
-  const detail = pages.find((p) => p.name.startsWith('客户详情'))!._id;
-  return { token, project, list, detail };
-}
-
-/** Signed in as the builder with the Demo project chosen, before any page script runs. */
-async function signedIn(page: Page, c: Ctx) {
-  await page.addInitScript(
-    ([token, project]) => {
-      localStorage.setItem('token', token);
-      localStorage.setItem('lc_project', project);
-      localStorage.setItem('lang', 'en');
-    },
-    [c.token, c.project] as const,
-  );
-}
+const signedIn = (page: Page, c: { token: string; project: string }) =>
+  signInWithToken(page, c.token, c.project);
 
 test('the demo page shows its rows; the button opens the detail page in a modal; saving adds a row', async ({
   page,
@@ -121,16 +90,10 @@ test('the demo page shows its rows; the button opens the detail page in a modal;
   await expect(table.getByRole('cell', { name: 'E2E 客户', exact: true })).toBeVisible();
   await shot(page, 'runtime-demo-refreshed');
   expect(await drafts()).not.toContain('E2E 客户');
-  const rows = await api<{ count: number }>(
-    request,
-    c.token,
-    'POST',
-    `/api/app/simple/${c.project}/customer/query`,
-    {
-      query: { field: 'name', type: 'text', opt: 'eq', value: 'E2E 客户' },
-      count: true,
-    },
-  );
+  const rows = await c.call<{ count: number }>(`/api/app/simple/${c.project}/customer/query`, {
+    query: { field: 'name', type: 'text', opt: 'eq', value: 'E2E 客户' },
+    count: true,
+  });
   expect(rows.count).toBe(1);
 });
 
@@ -169,15 +132,12 @@ test('a builder previews an unpublished draft while the published page stays as 
 }) => {
   const c = await demo(request);
   const G = `/api/admin/page/${c.project}`;
-  const draft = await api<{ document: { widgets: { id: string; props: Record<string, unknown> }[] } }>(
-    request,
-    c.token,
-    'GET',
+  const draft = await c.call<{ document: { widgets: { id: string; props: Record<string, unknown> }[] } }>(
     `${G}/${c.detail}`,
   );
   const doc = draft.document;
   doc.widgets.find((w) => w.id === 'title')!.props.text = 'Draft title (not published)';
-  await api(request, c.token, 'POST', `${G}/${c.detail}/update`, { document: doc });
+  await c.call(`${G}/${c.detail}/update`, { document: doc });
 
   await signedIn(page, c);
   await page.goto(`/dev/preview?page=${c.detail}&project=${c.project}`);
@@ -240,11 +200,11 @@ test('code commands run in the sandbox: api.notify shows a notice, fetch is not 
       button('fill', 'Fill name', 18, [{ type: 'setValue', target: 'name', value: 'filled by an action' }]),
     ],
   };
-  const created = await api<{ _id: string }>(request, c.token, 'POST', `${G}/create`, {
+  const created = await c.call<{ _id: string }>(`${G}/create`, {
     name: `Sandbox ${Date.now().toString(36)}`,
     document,
   });
-  await api(request, c.token, 'POST', `${G}/${created._id}/publish`, {});
+  await c.call(`${G}/${created._id}/publish`, {});
 
   await signedIn(page, c);
   await page.goto(`/page/${created._id}`);
@@ -272,18 +232,18 @@ test('code commands run in the sandbox: api.notify shows a notice, fetch is not 
 
   // The project's setup script runs once when the page opens; code commands run after it and see
   // what it defined in the worker.
-  await api(request, c.token, 'POST', `/api/admin/project/${c.project}/custom/set`, {
+  await c.call(`/api/admin/project/${c.project}/custom/set`, {
     code: "globalThis.greet = (n) => 'greetings, ' + n; api.notify('setup ran');",
   });
   try {
-    const withGreet = await api<{ _id: string }>(request, c.token, 'POST', `${G}/create`, {
+    const withGreet = await c.call<{ _id: string }>(`${G}/create`, {
       name: `Setup ${Date.now().toString(36)}`,
       document: {
         ...document,
         widgets: [button('greet', 'Greet', 0, [{ type: 'runCode', code: "api.notify(greet('Ann'))" }])],
       },
     });
-    await api(request, c.token, 'POST', `${G}/${withGreet._id}/publish`, {});
+    await c.call(`${G}/${withGreet._id}/publish`, {});
     await page.goto(`/page/${withGreet._id}`);
     await expect(page.getByText('setup ran')).toBeVisible();
     await page.getByRole('button', { name: 'Greet' }).click();
@@ -291,7 +251,7 @@ test('code commands run in the sandbox: api.notify shows a notice, fetch is not 
     // Setup ran once, not again for the code command (the notice may have timed out by now).
     expect(await page.getByText('setup ran').count()).toBeLessThanOrEqual(1);
   } finally {
-    await api(request, c.token, 'POST', `/api/admin/project/${c.project}/custom/set`, { code: '' });
+    await c.call(`/api/admin/project/${c.project}/custom/set`, { code: '' });
   }
 });
 
@@ -308,7 +268,7 @@ test('a setup script uses the page api: values, t, user, data save/update/remove
   const at = (y: number, x = 0, w = 40) => ({ pc: { x, y, w, h: 4 }, mobile: { x: 0, y, w: 38, h: 4 } });
   const suffix = Date.now().toString(36);
   // The page a script opens in a modal: its button closes the modal with a result.
-  const answer = await api<{ _id: string }>(request, c.token, 'POST', `${G}/create`, {
+  const answer = await c.call<{ _id: string }>(`${G}/create`, {
     name: `Answer ${suffix}`,
     document: {
       id: 'answer',
@@ -327,12 +287,12 @@ test('a setup script uses the page api: values, t, user, data save/update/remove
       ],
     },
   });
-  await api(request, c.token, 'POST', `${G}/${answer._id}/publish`, {});
+  await c.call(`${G}/${answer._id}/publish`, {});
   const ask = [
     `const r = await api.openModal('${answer._id}', { from: 'script' });`,
     "api.notify('modal said ' + JSON.stringify(r));",
   ].join('\n');
-  const scripted = await api<{ _id: string }>(request, c.token, 'POST', `${G}/create`, {
+  const scripted = await c.call<{ _id: string }>(`${G}/create`, {
     name: `Script API ${suffix}`,
     document: {
       id: 'script',
@@ -368,7 +328,7 @@ test('a setup script uses the page api: values, t, user, data save/update/remove
       ],
     },
   });
-  await api(request, c.token, 'POST', `${G}/${scripted._id}/publish`, {});
+  await c.call(`${G}/${scripted._id}/publish`, {});
 
   // The setup script is the project's: it acts only on this test's page (?e2e=setup), so other
   // pages of the demo opened meanwhile are left alone.
@@ -388,7 +348,7 @@ test('a setup script uses the page api: values, t, user, data save/update/remove
     try { await api.save('customer', { nosuchfield: 1 }); } catch (e) { api.notify('refused: ' + e.message, 'warning'); }
     await api.runAction({ type: 'notify', level: 'info', message: 'action sees {{ state.msg }}' });
   `;
-  await api(request, c.token, 'POST', `/api/admin/project/${c.project}/custom/set`, { code: setup });
+  await c.call(`/api/admin/project/${c.project}/custom/set`, { code: setup });
   try {
     await signedIn(page, c);
     await page.goto(`/page/${scripted._id}?e2e=setup`);
@@ -400,27 +360,15 @@ test('a setup script uses the page api: values, t, user, data save/update/remove
     await expect(page.getByText('action sees lang=en user=builder')).toBeVisible();
     await shot(page, 'runtime-setup-script');
     // Saved, updated and removed through the user's data calls: nothing of it is left.
-    const left = await api<{ count: number }>(
-      request,
-      c.token,
-      'POST',
-      `/api/app/simple/${c.project}/customer/query`,
-      {
-        query: { field: 'name', type: 'text', opt: 'start', value: `Setup ${suffix}` },
-        count: true,
-      },
-    );
+    const left = await c.call<{ count: number }>(`/api/app/simple/${c.project}/customer/query`, {
+      query: { field: 'name', type: 'text', opt: 'start', value: `Setup ${suffix}` },
+      count: true,
+    });
     expect(left.count).toBe(0);
-    const all = await api<{ count: number }>(
-      request,
-      c.token,
-      'POST',
-      `/api/app/simple/${c.project}/customer/query`,
-      {
-        count: true,
-        page: { index: 1, size: 1 },
-      },
-    );
+    const all = await c.call<{ count: number }>(`/api/app/simple/${c.project}/customer/query`, {
+      count: true,
+      page: { index: 1, size: 1 },
+    });
     await expect(canvas.locator('[data-wid="count"]')).toHaveText(String(all.count));
 
     // A code command awaits a modal: the user takes longer than the 5 s limit; the run waits and
@@ -434,7 +382,7 @@ test('a setup script uses the page api: values, t, user, data save/update/remove
     await expect(page.getByText('modal said {"answer":42}')).toBeVisible();
     await expect(page.getByText(/was stopped/)).toHaveCount(0);
   } finally {
-    await api(request, c.token, 'POST', `/api/admin/project/${c.project}/custom/set`, { code: '' });
+    await c.call(`/api/admin/project/${c.project}/custom/set`, { code: '' });
   }
 });
 
