@@ -19,7 +19,8 @@ import { pageValidator } from '../../../widgets/index.ts';
 import type { GridPos } from '../../../widgets/restore.ts';
 import type { DocModel, WidgetView } from './model.ts';
 import { PagePanel, PropertyPanel } from './panel/index.ts';
-import { useDesigner } from './store.ts';
+import type { PropertyPanelProps } from './panel/PropertyPanel.tsx';
+import { useDesigner, type WidgetPatch } from './store.ts';
 
 /**
  * Every widget as a target for bindings and actions. The same array while ids, names and kinds stay
@@ -44,6 +45,28 @@ function useWidgetTargets(model: DocModel | null) {
   // biome-ignore lint/correctness/useExhaustiveDependencies: revision marks a change of the model's widgets
   return useMemo(compute, [compute, revision]);
 }
+
+/**
+ * The property panel re-renders only when what it shows changes: a move or resize (a new view of the
+ * widget with the same props) leaves it alone. Props and events are compared by value (every new
+ * view of a widget carries fresh copies).
+ */
+const MemoPanel = memo(PropertyPanel, (a: PropertyPanelProps, b: PropertyPanelProps) => {
+  const x = a.widget;
+  const y = b.widget;
+  return (
+    a.project === b.project &&
+    a.widgets === b.widgets &&
+    a.onChange === b.onChange &&
+    x.id === y.id &&
+    x.kind === y.kind &&
+    x.name === y.name &&
+    x.broken === y.broken &&
+    x.brokenReason === y.brokenReason &&
+    JSON.stringify(x.props) === JSON.stringify(y.props) &&
+    JSON.stringify(x.events) === JSON.stringify(y.events)
+  );
+});
 
 /** The page settings shown when nothing is selected. */
 function PageSettings(props: { model: DocModel; project: string; readOnly: boolean }) {
@@ -199,6 +222,13 @@ const InspectorBody = memo(function InspectorBody(props: {
   const mode = useDesigner((s) => s.mode);
   const readOnly = useDesigner((s) => s.readOnly);
   const targets = useWidgetTargets(model);
+  const id = widget?.id;
+  const onChange = useCallback(
+    (patch: WidgetPatch) => {
+      if (id) useDesigner.getState().applyWidgetPatch(id, patch);
+    },
+    [id],
+  );
   if (!widget)
     return (
       <>
@@ -221,12 +251,7 @@ const InspectorBody = memo(function InspectorBody(props: {
   return (
     <>
       <fieldset disabled={readOnly} className="dz-fieldset">
-        <PropertyPanel
-          widget={widget}
-          project={props.project}
-          widgets={targets}
-          onChange={(patch) => st.applyWidgetPatch(widget.id, patch)}
-        />
+        <MemoPanel widget={widget} project={props.project} widgets={targets} onChange={onChange} />
         <Form layout="vertical" size="small">
           <Form.Item label={t(mode === 'pc' ? 'designer.layoutPc' : 'designer.layoutMobile')}>
             <Space wrap>
