@@ -338,6 +338,7 @@ export function GridLevel({ parent, depth, width }: LevelProps) {
       positionStrategy={strategy}
       innerRef={gridEl}
       autoSize
+      onDragStart={onDragStart}
       onDragStop={onDragStop}
       onResizeStop={onResizeStop}
       onDrop={onDrop}
@@ -346,6 +347,32 @@ export function GridLevel({ parent, depth, width }: LevelProps) {
       {children}
     </GridLayout>
   );
+}
+
+/**
+ * Marks the containers around a dragged widget (their item, content and nested grid boxes) so they
+ * do not clip it while it is dragged out of them (a class, not a :has() rule, which every DOM change
+ * on a page of 1,000 widgets would have to re-check).
+ */
+function markHosts(node: HTMLElement, on: boolean) {
+  for (let el = node.parentElement; el && !el.classList.contains('dz-page'); el = el.parentElement)
+    if (
+      el.classList.contains('dz-item') ||
+      el.classList.contains('dz-content') ||
+      el.classList.contains('dz-nested')
+    )
+      el.classList.toggle('dz-drag-host', on);
+}
+
+function onDragStart(
+  _l: Layout,
+  _o: LayoutItem | null,
+  _n: LayoutItem | null,
+  _p: unknown,
+  _e: Event,
+  node: HTMLElement | null,
+) {
+  if (node) markHosts(node, true);
 }
 
 /** The layout with what `item` covers pushed down out of its way (react-grid-layout's own rule). */
