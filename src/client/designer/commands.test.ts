@@ -303,6 +303,26 @@ describe('undo grouping', () => {
     expect(start.widgets).toHaveLength(3);
   });
 
+  it('a move into a container reaches a co-editor as a parent and order change', () => {
+    const { doc } = setup();
+    const box = instanceOf(block, 'box');
+    insertWidgets(doc, [box], null);
+    const peer = new Y.Doc();
+    Y.applyUpdate(peer, Y.encodeStateAsUpdate(doc));
+    const theirs = new DocModel(peer);
+    doc.on('update', (u: Uint8Array) => Y.applyUpdate(peer, u, 'remote'));
+    expect(useDesigner.getState().moveTo('b', 'box', { x: 1, y: 1, w: 6, h: 3 })).toBe(true);
+    expect(theirs.get('b')!.parent).toBe('box');
+    expect(theirs.children('box')).toEqual(['b']);
+    expect(theirs.children(null)).not.toContain('b');
+    expect(theirs.get('b')!.layout.pc).toEqual({ x: 1, y: 1, w: 6, h: 3 });
+    // The co-editor's view matches the page JSON on both sides.
+    expect(pageFromDoc(peer)).toEqual(pageFromDoc(doc));
+    useDesigner.getState().undo();
+    expect(theirs.get('b')!.parent).toBeNull();
+    expect(pageFromDoc(peer)).toEqual(pageFromDoc(doc));
+  });
+
   it('zoom steps in and out and stays between 25 % and 200 %', () => {
     const st = useDesigner.getState();
     st.setZoom(1);
