@@ -115,20 +115,43 @@ const WidgetBody = memo(function WidgetBody(props: { id: string; depth: number; 
         {v.kind}: {v.brokenReason ?? 'unknown kind'}
       </div>
     );
-  const Render = def.render;
   const cols = colsOf(model, mode);
-  const inner = v.container ? (
-    <NestedGrid
-      parent={v.id}
-      depth={props.depth + 1}
-      fallbackWidth={(props.width * v.layout[mode].w) / cols}
-    />
-  ) : undefined;
   return (
-    <Suspense fallback={<div className="dz-loading">{v.kind}</div>}>
-      <div className={`dz-content${v.container ? ' dz-container' : ''}${v.hidden ? ' dz-hidden' : ''}`}>
-        <Render id={v.id} props={v.props}>
-          {inner}
+    <WidgetContent
+      id={v.id}
+      kind={v.kind}
+      props={v.props}
+      hidden={!!v.hidden}
+      container={v.container}
+      depth={props.depth}
+      nestedWidth={v.container ? (props.width * v.layout[mode].w) / cols : 0}
+    />
+  );
+});
+
+/**
+ * The widget's real render. Memoised on what it shows: a move, a resize of a leaf or a change of the
+ * name re-renders the frame around it, not the render (the model keeps the props object across them).
+ */
+const WidgetContent = memo(function WidgetContent(props: {
+  id: string;
+  kind: string;
+  props: WidgetView['props'];
+  hidden: boolean;
+  container: boolean;
+  depth: number;
+  nestedWidth: number;
+}) {
+  const Render = getWidget(props.kind)!.render;
+  return (
+    <Suspense fallback={<div className="dz-loading">{props.kind}</div>}>
+      <div
+        className={`dz-content${props.container ? ' dz-container' : ''}${props.hidden ? ' dz-hidden' : ''}`}
+      >
+        <Render id={props.id} props={props.props}>
+          {props.container ? (
+            <NestedGrid parent={props.id} depth={props.depth + 1} fallbackWidth={props.nestedWidth} />
+          ) : undefined}
         </Render>
       </div>
     </Suspense>
