@@ -298,10 +298,15 @@ export function GridLevel({ parent, depth, width }: LevelProps) {
 
   // One element per widget id, kept across renders: react-grid-layout's items are memoised on their
   // child element, so a new element for every widget on each add/delete would re-render all of them.
-  const elements = useRef<{ key: string; map: Map<string, JSX.Element> }>({ key: '', map: new Map() });
+  const elements = useRef<{ key: string; model: DocModel | null; map: Map<string, JSX.Element> }>({
+    key: '',
+    model: null,
+    map: new Map(),
+  });
   const children = useMemo(() => {
     const key = `${depth}:${width}`;
-    if (elements.current.key !== key) elements.current = { key, map: new Map() };
+    if (elements.current.key !== key || elements.current.model !== model)
+      elements.current = { key, model, map: new Map() };
     const cache = elements.current.map;
     const out = ids.map((id) => {
       let el = cache.get(id);
