@@ -74,6 +74,9 @@ const coord = (page: Page, k: 'x' | 'y' | 'w' | 'h') =>
   page.locator(`input[data-testid="inspector-${k}"], [data-testid="inspector-${k}"] input`);
 
 async function inspectorPos(page: Page): Promise<{ x: string; y: string }> {
+  // The inspector follows a new selection one render later (hidden until then): wait for it.
+  await expect(page.getByTestId('inspector')).not.toHaveAttribute('data-stale');
+  await expect(coord(page, 'x')).toBeVisible();
   return { x: await coord(page, 'x').inputValue(), y: await coord(page, 'y').inputValue() };
 }
 
@@ -86,6 +89,18 @@ async function pressUntilDisabled(page: Page, testId: string): Promise<number> {
     expect(n).toBeLessThan(100);
   }
   return n;
+}
+
+/** Drags a canvas widget with the mouse (grabbed 10, 8 px into it) to a point of another element. */
+async function dragWidget(page: Page, item: Locator, to: Locator, at: { x: number; y: number }) {
+  await item.scrollIntoViewIfNeeded();
+  const from = (await item.boundingBox())!;
+  await page.mouse.move(from.x + 10, from.y + 8);
+  await page.mouse.down();
+  await page.mouse.move(from.x + 20, from.y + 16, { steps: 3 });
+  const box = (await to.boundingBox())!;
+  await page.mouse.move(box.x + at.x, box.y + at.y, { steps: 12 });
+  await page.mouse.up();
 }
 
 const ONE_PER_CATEGORY = [
@@ -217,7 +232,7 @@ test.describe('designer', () => {
     const published = await snapshot(page);
 
     // A later edit, then the version list restores the published version into the draft.
-    // The pasted copy lies over its original: pick the one on top.
+    // The pasted copy sits below its original (pasted groups never cover what is there).
     await canvas(page).locator('.dz-item[data-kind="qrcode"]').last().click();
     await page.keyboard.press('Delete');
     await expect(items(page)).toHaveCount(published.length - 1);
@@ -300,6 +315,98 @@ test.describe('designer', () => {
     await page.keyboard.press('Control+v');
     await expect(items(page)).toHaveCount(2);
     await expect(canvas(page).locator('.dz-item[data-kind="qrcode"]')).toHaveCount(1);
+    await expect(page.getByTestId('save-state')).toHaveAttribute('data-state', 'saved');
+  });
+  test('drag between the page and containers, zoom', async ({ page, request }) => {
+    test.setTimeout(180_000);
+    const env = await setup(request);
+    const pageId = await newPage(request, env, 'Designer grids');
+    await openDesigner(page, env, pageId);
+    const grid = canvas(page).locator('.dz-grid-d0').first();
+    await dropKind(page, 'block', grid, 220, 120);
+    await dropKind(page, 'block', grid, 700, 120);
+    await dropKind(page, 'text', grid, 150, 300);
+    await expect(items(page)).toHaveCount(3);
+    const [first, second] = [
+      canvas(page).locator('.dz-item[data-kind="block"]').first(),
+      canvas(page).locator('.dz-item[data-kind="block"]').last(),
+    ];
+    const text = canvas(page).locator('.dz-item[data-kind="text"]');
+    const topLevel = canvas(page).locator('.dz-d0');
+    const inFirst = first.locator('.dz-nested .dz-item[data-kind="text"]');
+    const inSecond = second.locator('.dz-nested .dz-item[data-kind="text"]');
+
+    // Page → container: the widget lands in the container's grid where it was dropped.
+    await dragWidget(page, text, first.locator('.dz-nested'), { x: 60, y: 20 });
+    await expect(inFirst).toHaveCount(1);
+    await expect(topLevel).toHaveCount(2);
+    const nestedBox = (await first.locator('.dz-nested').boundingBox())!;
+    const landed = (await inFirst.boundingBox())!;
+    // Grabbed 10, 8 px into it: its corner sits at (50, 12) in the container's grid, snapped to a cell.
+    expect(Math.abs(landed.x - nestedBox.x - 50)).toBeLessThan(nestedBox.width / 120 + 1);
+    expect(Math.abs(landed.y - nestedBox.y - 12)).toBeLessThanOrEqual(6);
+    await shot(page, 'designer-into-container');
+
+    // One undo step takes it back out, redo puts it in again.
+    await page.keyboard.press('Control+z');
+    await expect(inFirst).toHaveCount(0);
+    await expect(topLevel).toHaveCount(3);
+    await page.keyboard.press('Control+Shift+z');
+    await expect(inFirst).toHaveCount(1);
+
+    // Container → container, then container → page.
+    await dragWidget(page, inFirst, second.locator('.dz-nested'), { x: 40, y: 20 });
+    await expect(inSecond).toHaveCount(1);
+    await expect(inFirst).toHaveCount(0);
+    await dragWidget(page, inSecond, grid, { x: 500, y: 320 });
+    await expect(topLevel).toHaveCount(3);
+    await expect(inSecond).toHaveCount(0);
+    await page.keyboard.press('Control+z');
+    await expect(inSecond).toHaveCount(1);
+    await page.keyboard.press('Control+Shift+z');
+    await expect(topLevel).toHaveCount(3);
+
+    // Zoom: the toolbar and the shortcuts (listed in the help) scale the canvas.
+    await page.getByTestId('zoom-out').click();
+    await page.getByTestId('zoom-out').click();
+    await expect(page.getByTestId('zoom-reset')).toHaveText('75%');
+    await expect(canvas(page)).toHaveAttribute('data-zoom', '0.75');
+    const full = (await grid.boundingBox())!;
+    expect(Math.round(full.width)).toBe(900);
+
+    // A drag at 75 % moves by the pointer's distance in page pixels: 90, 45 screen px = 12 columns, 6 rows.
+    await text.click();
+    const before = await inspectorPos(page);
+    const b = (await text.boundingBox())!;
+    await page.mouse.move(b.x + 10, b.y + 8);
+    await page.mouse.down();
+    await page.mouse.move(b.x + 40, b.y + 23, { steps: 4 });
+    await page.mouse.move(b.x + 100, b.y + 53, { steps: 8 });
+    await page.mouse.up();
+    await expect(coord(page, 'x')).toHaveValue(String(Number(before.x) + 12));
+    await expect(coord(page, 'y')).toHaveValue(String(Number(before.y) + 6));
+
+    // A palette drop at 75 % lands under the pointer (a free spot, left of the text, below the block).
+    await dropKind(page, 'qrcode', grid, 120, 300);
+    const qr = (await canvas(page).locator('.dz-item[data-kind="qrcode"]').boundingBox())!;
+    const g = (await grid.boundingBox())!;
+    expect(qr.x).toBeLessThan(g.x + 120);
+    expect(qr.x + qr.width).toBeGreaterThan(g.x + 120);
+    expect(qr.y).toBeLessThan(g.y + 300);
+    expect(qr.y + qr.height).toBeGreaterThan(g.y + 300);
+    await shot(page, 'designer-zoomed');
+
+    await page.locator('body').click({ position: { x: 5, y: 5 } });
+    await page.keyboard.press('Control+=');
+    await expect(page.getByTestId('zoom-reset')).toHaveText('90%');
+    await page.keyboard.press('Control+0');
+    await expect(page.getByTestId('zoom-reset')).toHaveText('100%');
+    await page.keyboard.press('Control+-');
+    await expect(page.getByTestId('zoom-reset')).toHaveText('90%');
+    await page.getByTestId('zoom-reset').click();
+    await expect(canvas(page)).toHaveAttribute('data-zoom', '1');
+    await page.getByTestId('help').click();
+    await expect(page.getByTestId('shortcut-help')).toContainText('Ctrl+-');
     await expect(page.getByTestId('save-state')).toHaveAttribute('data-state', 'saved');
   });
 });

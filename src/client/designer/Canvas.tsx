@@ -5,29 +5,39 @@
  */
 import {
   type CSSProperties,
+  createContext,
+  type JSX,
   memo,
   type MouseEvent as ReactMouseEvent,
   Suspense,
   useCallback,
+  useContext,
+  useEffect,
   useMemo,
   useRef,
   useState,
   useSyncExternalStore,
 } from 'react';
 import { GridLayout, type Layout, type LayoutItem, noCompactor, useContainerWidth } from 'react-grid-layout';
+import { cloneLayout, moveElement, type PositionStrategy, transformStrategy } from 'react-grid-layout/core';
 import 'react-grid-layout/css/styles.css';
 import { getWidget } from '../../../widgets/index.ts';
 import { DEFAULT_PAGE_LAYOUT, type GridPos, sizeToGrid } from '../../../widgets/restore.ts';
 import type { Mode } from '../../shared/page-ydoc.ts';
 import { staticRuntime, WidgetRuntimeProvider } from '../runtime/widget-context.ts';
 import { PeerOutline } from './collab/PeerMarks.tsx';
-import { freeSpot } from './commands.ts';
+import { cellAt, freeSpot } from './commands.ts';
 import type { DocModel, WidgetView } from './model.ts';
-import { colsOf, useDesigner } from './store.ts';
+import { colsOf, subscribeSelected, useDesigner } from './store.ts';
 
 const MARGIN: [number, number] = [0, 0];
 const PADDING: [number, number] = [0, 0];
 const RESIZE = { enabled: true, handles: ['se', 'e', 's'] as const };
+/**
+ * While a widget is dragged nothing gets out of its way (it may pass over others and into a
+ * container's grid); where it stops in its own grid, what it covers is pushed down then (settle).
+ */
+const COMPACTOR = { ...noCompactor, allowOverlap: true };
 const ROOT_STYLE: CSSProperties = { minHeight: 600 };
 const NESTED_STYLE: CSSProperties = { minHeight: 40 };
 export const DRAG_MIME = 'application/x-lowcode-widget';
@@ -82,11 +92,21 @@ function useLevelLayout(model: DocModel, parent: string | null, mode: Mode): Lay
 
 const runtime = staticRuntime({ mode: 'design' });
 
+/** The canvas's model and mode, shared by every widget without a store selector per widget. */
+const CanvasContext = createContext<{ model: DocModel; mode: Mode } | null>(null);
+const useCanvas = () => useContext(CanvasContext)!;
+
+function useSelected(id: string): boolean {
+  return useSyncExternalStore(
+    useCallback((l) => subscribeSelected(id, l), [id]),
+    () => useDesigner.getState().selection.has(id),
+  );
+}
+
 /** One widget's body: its real render, or a marked box for a broken one. */
 const WidgetBody = memo(function WidgetBody(props: { id: string; depth: number; width: number }) {
-  const model = useDesigner((s) => s.model)!;
+  const { model, mode } = useCanvas();
   const v = useWidget(model, props.id);
-  const mode = useDesigner((s) => s.mode);
   if (!v) return null;
   const def = getWidget(v.kind);
   if (!def || v.broken)
@@ -95,20 +115,43 @@ const WidgetBody = memo(function WidgetBody(props: { id: string; depth: number; 
         {v.kind}: {v.brokenReason ?? 'unknown kind'}
       </div>
     );
-  const Render = def.render;
   const cols = colsOf(model, mode);
-  const inner = v.container ? (
-    <NestedGrid
-      parent={v.id}
-      depth={props.depth + 1}
-      fallbackWidth={(props.width * v.layout[mode].w) / cols}
-    />
-  ) : undefined;
   return (
-    <Suspense fallback={<div className="dz-loading">{v.kind}</div>}>
-      <div className={`dz-content${v.container ? ' dz-container' : ''}${v.hidden ? ' dz-hidden' : ''}`}>
-        <Render id={v.id} props={v.props}>
-          {inner}
+    <WidgetContent
+      id={v.id}
+      kind={v.kind}
+      props={v.props}
+      hidden={!!v.hidden}
+      container={v.container}
+      depth={props.depth}
+      nestedWidth={v.container ? (props.width * v.layout[mode].w) / cols : 0}
+    />
+  );
+});
+
+/**
+ * The widget's real render. Memoised on what it shows: a move, a resize of a leaf or a change of the
+ * name re-renders the frame around it, not the render (the model keeps the props object across them).
+ */
+const WidgetContent = memo(function WidgetContent(props: {
+  id: string;
+  kind: string;
+  props: WidgetView['props'];
+  hidden: boolean;
+  container: boolean;
+  depth: number;
+  nestedWidth: number;
+}) {
+  const Render = getWidget(props.kind)!.render;
+  return (
+    <Suspense fallback={<div className="dz-loading">{props.kind}</div>}>
+      <div
+        className={`dz-content${props.container ? ' dz-container' : ''}${props.hidden ? ' dz-hidden' : ''}`}
+      >
+        <Render id={props.id} props={props.props}>
+          {props.container ? (
+            <NestedGrid parent={props.id} depth={props.depth + 1} fallbackWidth={props.nestedWidth} />
+          ) : undefined}
         </Render>
       </div>
     </Suspense>
@@ -117,8 +160,8 @@ const WidgetBody = memo(function WidgetBody(props: { id: string; depth: number; 
 
 /** Selection chrome and name tag of one widget; re-renders only when its selection state flips. */
 const Chrome = memo(function Chrome(props: { id: string }) {
-  const selected = useDesigner((s) => s.selection.has(props.id));
-  const model = useDesigner((s) => s.model)!;
+  const selected = useSelected(props.id);
+  const { model } = useCanvas();
   const v = useWidget(model, props.id);
   if (!selected || !v) return null;
   return (
@@ -153,8 +196,18 @@ export function GridLevel({ parent, depth, width }: LevelProps) {
     model.pageField<Record<Mode, { rowHeight?: number }>>('layout')?.[mode]?.rowHeight ??
     DEFAULT_PAGE_LAYOUT[mode].rowHeight;
 
+  const zoom = useDesigner((s) => s.zoom);
+  // Not createScaledStrategy: its drag start position ignores where the grid sits on screen (it
+  // measures from the viewport's corner); the default maths, given the scale, measure from the grid.
+  const strategy = useMemo<PositionStrategy>(
+    () => (zoom === 1 ? transformStrategy : { ...transformStrategy, scale: zoom }),
+    [zoom],
+  );
+  const gridEl = useRef<HTMLDivElement>(null);
+
   const commit = useCallback(
-    (next: Layout) => {
+    (stopped: Layout, item: LayoutItem | null) => {
+      const next = settle(stopped, item, cols);
       const changed: Record<string, GridPos> = {};
       for (const it of next) {
         const v = model.get(it.i);
@@ -165,7 +218,44 @@ export function GridLevel({ parent, depth, width }: LevelProps) {
       }
       if (Object.keys(changed).length) useDesigner.getState().setLayouts(changed, mode);
     },
-    [model, mode],
+    [model, mode, cols],
+  );
+  const onResizeStop = useCallback(
+    (next: Layout, _old: LayoutItem | null, item: LayoutItem | null) => commit(next, item),
+    [commit],
+  );
+
+  /** A drag that ends over another grid (a container's, or the page's) moves the widget into it. */
+  const onDragStop = useCallback(
+    (
+      next: Layout,
+      _old: LayoutItem | null,
+      item: LayoutItem | null,
+      _p: unknown,
+      e: Event,
+      node: HTMLElement | null,
+    ) => {
+      const target = item && node ? gridUnder(e, node) : null;
+      if (!item || !node || !target || target.parent === parent) {
+        commit(next, item);
+        return;
+      }
+      const st = useDesigner.getState();
+      const rect = node.getBoundingClientRect();
+      const z = st.zoom;
+      const grid = target.grid.getBoundingClientRect();
+      const at = cellAt(
+        { left: (rect.left - grid.left) / z, top: (rect.top - grid.top) / z },
+        { width: grid.width / z, cols, rowHeight },
+        { w: item.w, h: item.h },
+      );
+      const others = model
+        .children(target.parent)
+        .filter((id) => id !== item.i)
+        .map((id) => model.get(id)!.layout[mode]);
+      if (!st.moveTo(item.i, target.parent, freeSpot(at, others), mode)) commit(next, item);
+    },
+    [model, mode, parent, cols, rowHeight, commit],
   );
 
   const onDragOver = useCallback(() => {
@@ -179,38 +269,73 @@ export function GridLevel({ parent, depth, width }: LevelProps) {
   }, [model, mode, cols]);
 
   const onDrop = useCallback(
-    (_next: Layout, item: LayoutItem | undefined) => {
+    (_next: Layout, item: LayoutItem | undefined, e: Event) => {
       const st = useDesigner.getState();
       const kind = st.draggingKind;
       st.setDraggingKind(null);
       if (!kind || !item) return;
+      // The cell under the pointer (react-grid-layout's own drop cell ignores the zoom).
+      const grid = gridEl.current?.getBoundingClientRect();
+      const z = st.zoom;
+      let pos: GridPos = { x: item.x, y: item.y, w: item.w, h: item.h };
+      if (grid && e instanceof MouseEvent && z !== 1) {
+        const colW = grid.width / z / cols;
+        pos = cellAt(
+          {
+            left: (e.clientX - grid.left) / z - (item.w * colW) / 2,
+            top: (e.clientY - grid.top) / z - (item.h * rowHeight) / 2,
+          },
+          { width: grid.width / z, cols, rowHeight },
+          { w: item.w, h: item.h },
+        );
+      }
       // Lands where dropped, or just below the widgets it would cover.
       const others = model.children(parent).map((id) => model.get(id)!.layout[mode]);
-      const pos = freeSpot({ x: item.x, y: item.y, w: item.w, h: item.h }, others);
-      st.addWidget(kind, parent, pos);
+      st.addWidget(kind, parent, freeSpot(pos, others));
     },
-    [parent, model, mode],
+    [parent, model, mode, cols, rowHeight],
   );
 
-  const children = useMemo(
-    () =>
-      ids.map((id) => (
-        // biome-ignore lint/a11y/noStaticElementInteractions: canvas items are picked by mouse; the layers tree and shortcuts serve the keyboard
-        // biome-ignore lint/a11y/useKeyWithClickEvents: as above
-        <div
-          key={id}
-          data-wid={id}
-          data-kind={model.get(id)?.kind}
-          className={`dz-item dz-d${depth}`}
-          onClick={selectOnClick}
-        >
-          <WidgetBody id={id} depth={depth} width={width} />
-          <Chrome id={id} />
-          <PeerOutline id={id} />
-        </div>
-      )),
-    [ids, depth, width, model],
-  );
+  // One element per widget id, kept across renders: react-grid-layout's items are memoised on their
+  // child element, so a new element for every widget on each add/delete would re-render all of them.
+  const elements = useRef<{ key: string; model: DocModel | null; map: Map<string, JSX.Element> }>({
+    key: '',
+    model: null,
+    map: new Map(),
+  });
+  const children = useMemo(() => {
+    const key = `${depth}:${width}`;
+    if (elements.current.key !== key || elements.current.model !== model)
+      elements.current = { key, model, map: new Map() };
+    const cache = elements.current.map;
+    const out = ids.map((id) => {
+      let el = cache.get(id);
+      if (!el) {
+        el = (
+          // biome-ignore lint/a11y/noStaticElementInteractions: canvas items are picked by mouse; the layers tree and shortcuts serve the keyboard
+          // biome-ignore lint/a11y/useKeyWithClickEvents: as above
+          <div
+            key={id}
+            data-wid={id}
+            data-kind={model.get(id)?.kind}
+            className={`dz-item dz-d${depth}`}
+            onClick={selectOnClick}
+          >
+            <WidgetBody id={id} depth={depth} width={width} />
+            <Chrome id={id} />
+            <PeerOutline id={id} />
+          </div>
+        );
+        cache.set(id, el);
+      }
+      return el;
+    });
+    if (cache.size > ids.length * 2 + 64) {
+      const keep = new Set(ids);
+      for (const id of cache.keys()) if (!keep.has(id)) cache.delete(id);
+    }
+    return out;
+  }, [ids, depth, width, model]);
 
   // Stable config objects: react-grid-layout memoises its items on their props, so a fresh object per
   // render would re-render every item of the level on any change.
@@ -237,16 +362,82 @@ export function GridLevel({ parent, depth, width }: LevelProps) {
       dragConfig={dragConfig}
       resizeConfig={RESIZE}
       dropConfig={dropConfig}
-      compactor={noCompactor}
+      compactor={COMPACTOR}
+      positionStrategy={strategy}
+      innerRef={gridEl}
       autoSize
-      onDragStop={commit}
-      onResizeStop={commit}
+      onDragStart={onDragStart}
+      onDragStop={onDragStop}
+      onResizeStop={onResizeStop}
       onDrop={onDrop}
       style={style}
     >
       {children}
     </GridLayout>
   );
+}
+
+/**
+ * Marks the containers around a dragged widget (their item, content and nested grid boxes) so they
+ * do not clip it while it is dragged out of them (a class, not a :has() rule, which every DOM change
+ * on a page of 1,000 widgets would have to re-check).
+ */
+function markHosts(node: HTMLElement, on: boolean) {
+  for (let el = node.parentElement; el && !el.classList.contains('dz-page'); el = el.parentElement)
+    if (
+      el.classList.contains('dz-item') ||
+      el.classList.contains('dz-content') ||
+      el.classList.contains('dz-nested')
+    )
+      el.classList.toggle('dz-drag-host', on);
+}
+
+function onDragStart(
+  _l: Layout,
+  _o: LayoutItem | null,
+  _n: LayoutItem | null,
+  _p: unknown,
+  _e: Event,
+  node: HTMLElement | null,
+) {
+  if (node) markHosts(node, true);
+}
+
+/** The layout with what `item` covers pushed down out of its way (react-grid-layout's own rule). */
+function settle(layout: Layout, item: LayoutItem | null, cols: number): Layout {
+  if (!item) return layout;
+  const copy = cloneLayout(layout);
+  const l = copy.find((it) => it.i === item.i);
+  if (!l) return layout;
+  const { x, y } = l;
+  // moveElement skips a move to where the item already is: start it one row off.
+  (l as { y: number }).y = y + 1;
+  return moveElement(copy, l, x, y, true, false, null, cols, false);
+}
+
+/**
+ * The innermost grid under the pointer at the end of a drag, other than the dragged widget's own
+ * (its nested grid rides along under the pointer): the page's (parent null) or a container's.
+ */
+function gridUnder(e: Event, node: HTMLElement): { parent: string | null; grid: HTMLElement } | null {
+  const pt = pointOf(e);
+  if (!pt) return null;
+  for (const el of document.elementsFromPoint(pt.x, pt.y)) {
+    // The dragged widget and the grid's drop placeholder ride along under the pointer.
+    if (node.contains(el) || el.closest('.react-grid-placeholder')) continue;
+    const host = el.closest<HTMLElement>('.dz-nested, .dz-page');
+    if (!host || host.closest('.react-draggable-dragging')) continue;
+    const grid = host.querySelector<HTMLElement>(':scope > .dz-grid');
+    if (!grid) return null;
+    return { parent: host.classList.contains('dz-nested') ? host.dataset.parent! : null, grid };
+  }
+  return null;
+}
+
+function pointOf(e: Event): { x: number; y: number } | null {
+  if (typeof MouseEvent !== 'undefined' && e instanceof MouseEvent) return { x: e.clientX, y: e.clientY };
+  const t = (e as TouchEvent).changedTouches?.[0];
+  return t ? { x: t.clientX, y: t.clientY } : null;
 }
 
 function selectOnClick(e: ReactMouseEvent<HTMLDivElement>) {
@@ -257,14 +448,32 @@ function selectOnClick(e: ReactMouseEvent<HTMLDivElement>) {
   useDesigner.getState().select([id], how);
 }
 
+/** The page's drawn height (unscaled), followed as widgets move, for the zoomed canvas's scroll size. */
+function useHeight(el: React.RefObject<HTMLDivElement | null>, mounted: boolean): number {
+  const [h, setH] = useState(0);
+  // biome-ignore lint/correctness/useExhaustiveDependencies: the page node appears once the model is set
+  useEffect(() => {
+    const node = el.current;
+    if (!node || typeof ResizeObserver === 'undefined') return;
+    const ro = new ResizeObserver(() => setH(node.offsetHeight));
+    ro.observe(node);
+    setH(node.offsetHeight);
+    return () => ro.disconnect();
+  }, [el, mounted]);
+  return h;
+}
+
 /** The page canvas with box selection on its background. */
 export function Canvas() {
   const model = useDesigner((s) => s.model);
   const mode = useDesigner((s) => s.mode);
+  const zoom = useDesigner((s) => s.zoom);
   const pageLayout = model?.pageField<Record<Mode, { width?: number }>>('layout');
   const width = pageLayout?.[mode]?.width ?? DEFAULT_PAGE_LAYOUT[mode].width;
   const [box, setBox] = useState<{ x0: number; y0: number; x1: number; y1: number } | null>(null);
   const frame = useRef<HTMLDivElement>(null);
+  const height = useHeight(frame, !!model);
+  const ctx = useMemo(() => (model ? { model, mode } : null), [model, mode]);
 
   const onMouseDown = (e: ReactMouseEvent<HTMLDivElement>) => {
     const t = e.target as HTMLElement;
@@ -302,32 +511,47 @@ export function Canvas() {
   };
 
   if (!model) return null;
+  // Zoom scales the drawn page (a CSS transform, so every grid keeps its own pixel maths and
+  // react-grid-layout turns pointer moves back into unscaled ones); the box around it takes the scaled
+  // size so the scroll area fits. The selection box is drawn inside the page: screen px / zoom.
+  const page = (
+    // biome-ignore lint/a11y/noStaticElementInteractions: box selection by mouse; the keyboard has select-all
+    <div
+      ref={frame}
+      className={`dz-page dz-mode-${mode}`}
+      style={zoom === 1 ? { width } : { width, transform: `scale(${zoom})`, transformOrigin: '0 0' }}
+      data-testid="canvas"
+      data-zoom={zoom}
+      onMouseDown={onMouseDown}
+    >
+      <GridLevel parent={null} depth={0} width={width} />
+      {box ? (
+        <div
+          className="dz-box"
+          data-testid="select-box"
+          style={{
+            left: Math.min(box.x0, box.x1) / zoom,
+            top: Math.min(box.y0, box.y1) / zoom,
+            width: Math.abs(box.x1 - box.x0) / zoom,
+            height: Math.abs(box.y1 - box.y0) / zoom,
+          }}
+        />
+      ) : null}
+    </div>
+  );
   return (
     <div className="dz-scroll" data-testid="canvas-scroll">
-      <WidgetRuntimeProvider runtime={runtime}>
-        {/* biome-ignore lint/a11y/noStaticElementInteractions: box selection by mouse; the keyboard has select-all */}
-        <div
-          ref={frame}
-          className={`dz-page dz-mode-${mode}`}
-          style={{ width }}
-          data-testid="canvas"
-          onMouseDown={onMouseDown}
-        >
-          <GridLevel parent={null} depth={0} width={width} />
-          {box ? (
-            <div
-              className="dz-box"
-              data-testid="select-box"
-              style={{
-                left: Math.min(box.x0, box.x1),
-                top: Math.min(box.y0, box.y1),
-                width: Math.abs(box.x1 - box.x0),
-                height: Math.abs(box.y1 - box.y0),
-              }}
-            />
-          ) : null}
-        </div>
-      </WidgetRuntimeProvider>
+      <CanvasContext.Provider value={ctx}>
+        <WidgetRuntimeProvider runtime={runtime}>
+          {zoom === 1 ? (
+            page
+          ) : (
+            <div className="dz-zoom" style={{ width: width * zoom, height: height * zoom }}>
+              {page}
+            </div>
+          )}
+        </WidgetRuntimeProvider>
+      </CanvasContext.Provider>
     </div>
   );
 }

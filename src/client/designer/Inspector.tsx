@@ -4,26 +4,69 @@
  * The schema-generated property panel plugs in here through `applyWidgetPatch`.
  */
 import { Alert, Button, Empty, Form, Input, InputNumber, Space, Switch, Typography } from 'antd';
-import { useCallback, useEffect, useMemo, useState, useSyncExternalStore } from 'react';
+import {
+  memo,
+  useCallback,
+  useDeferredValue,
+  useEffect,
+  useMemo,
+  useRef,
+  useState,
+  useSyncExternalStore,
+} from 'react';
 import { useTranslation } from 'react-i18next';
 import { pageValidator } from '../../../widgets/index.ts';
 import type { GridPos } from '../../../widgets/restore.ts';
 import type { DocModel, WidgetView } from './model.ts';
 import { PagePanel, PropertyPanel } from './panel/index.ts';
-import { useDesigner } from './store.ts';
+import type { PropertyPanelProps } from './panel/PropertyPanel.tsx';
+import { useDesigner, type WidgetPatch } from './store.ts';
 
-/** Every widget as a target for bindings and actions (re-read when widgets change). */
+/**
+ * Every widget as a target for bindings and actions. The same array while ids, names and kinds stay
+ * the same, so a move or a prop edit elsewhere on the page does not re-render the whole panel.
+ */
 function useWidgetTargets(model: DocModel | null) {
+  const prev = useRef<{ id: string; name?: string; kind: string }[]>([]);
+  const compute = useCallback(() => {
+    const list = model?.list() ?? [];
+    const old = prev.current;
+    if (
+      old.length !== list.length ||
+      list.some((w, i) => old[i]!.id !== w.id || old[i]!.name !== w.name || old[i]!.kind !== w.kind)
+    )
+      prev.current = list.map((w) => ({ id: w.id, name: w.name, kind: w.kind }));
+    return prev.current;
+  }, [model]);
   const revision = useSyncExternalStore(
     useCallback((l) => model?.subscribeAny(l) ?? (() => {}), [model]),
     () => model?.revision ?? 0,
   );
   // biome-ignore lint/correctness/useExhaustiveDependencies: revision marks a change of the model's widgets
-  return useMemo(
-    () => (model?.list() ?? []).map((w) => ({ id: w.id, name: w.name, kind: w.kind })),
-    [model, revision],
-  );
+  return useMemo(compute, [compute, revision]);
 }
+
+/**
+ * The property panel re-renders only when what it shows changes: a move or resize (a new view of the
+ * widget with the same props) leaves it alone. Props and events are compared by value (every new
+ * view of a widget carries fresh copies).
+ */
+const MemoPanel = memo(PropertyPanel, (a: PropertyPanelProps, b: PropertyPanelProps) => {
+  const x = a.widget;
+  const y = b.widget;
+  return (
+    a.project === b.project &&
+    a.widgets === b.widgets &&
+    a.onChange === b.onChange &&
+    x.id === y.id &&
+    x.kind === y.kind &&
+    x.name === y.name &&
+    x.broken === y.broken &&
+    x.brokenReason === y.brokenReason &&
+    JSON.stringify(x.props) === JSON.stringify(y.props) &&
+    JSON.stringify(x.events) === JSON.stringify(y.events)
+  );
+});
 
 /** The page settings shown when nothing is selected. */
 function PageSettings(props: { model: DocModel; project: string; readOnly: boolean }) {
@@ -149,17 +192,46 @@ function JsonProps(props: { widget: WidgetView }) {
   );
 }
 
+/**
+ * The inspector follows the selection one step behind the canvas: a click (or a delete, an undo)
+ * shows on the canvas at once, and the panel of the newly selected widget (antd forms: the costly
+ * part) renders as a deferred, interruptible update. While that is pending the old panel is hidden,
+ * so nothing edits the previous widget by mistake.
+ */
 export function Inspector(props: { project: string }) {
-  const { t } = useTranslation();
   const widget = useSelectedWidget();
+  const count = useDesigner((s) => s.selection.size);
+  const shown = useDeferredValue(widget);
+  const shownCount = useDeferredValue(count);
+  const stale = shown?.id !== widget?.id || shownCount !== count;
+  return (
+    <div className="dz-inspector" data-testid="inspector" data-stale={stale || undefined}>
+      <InspectorBody project={props.project} widget={shown} count={shownCount} />
+    </div>
+  );
+}
+
+const InspectorBody = memo(function InspectorBody(props: {
+  project: string;
+  widget: WidgetView | undefined;
+  count: number;
+}) {
+  const { t } = useTranslation();
+  const { widget, count } = props;
   const model = useDesigner((s) => s.model);
   const mode = useDesigner((s) => s.mode);
-  const count = useDesigner((s) => s.selection.size);
   const readOnly = useDesigner((s) => s.readOnly);
   const targets = useWidgetTargets(model);
+  const id = widget?.id;
+  const onChange = useCallback(
+    (patch: WidgetPatch) => {
+      if (id) useDesigner.getState().applyWidgetPatch(id, patch);
+    },
+    [id],
+  );
   if (!widget)
     return (
-      <div className="dz-inspector" data-testid="inspector">
+      <>
         {count > 1 ? (
           <Empty image={Empty.PRESENTED_IMAGE_SIMPLE} description={t('designer.multiSelected', { count })} />
         ) : model ? (
@@ -168,7 +240,7 @@ export function Inspector(props: { project: string }) {
             <PageSettings model={model} project={props.project} readOnly={readOnly} />
           </>
         ) : null}
-      </div>
+      </>
     );
   const st = useDesigner.getState();
   const pos = widget.layout[mode];
@@ -177,14 +249,9 @@ export function Inspector(props: { project: string }) {
     st.setLayouts({ [widget.id]: { ...pos, [k]: Math.max(k === 'w' || k === 'h' ? 1 : 0, Math.round(v)) } });
   };
   return (
-    <div className="dz-inspector" data-testid="inspector">
+    <>
       <fieldset disabled={readOnly} className="dz-fieldset">
-        <PropertyPanel
-          widget={widget}
-          project={props.project}
-          widgets={targets}
-          onChange={(patch) => st.applyWidgetPatch(widget.id, patch)}
-        />
+        <MemoPanel widget={widget} project={props.project} widgets={targets} onChange={onChange} />
         <Form layout="vertical" size="small">
           <Form.Item label={t(mode === 'pc' ? 'designer.layoutPc' : 'designer.layoutMobile')}>
             <Space wrap>
@@ -223,6 +290,6 @@ export function Inspector(props: { project: string }) {
           </Form.Item>
         </Form>
       </fieldset>
-    </div>
+    </>
   );
-}
+});

@@ -15,6 +15,8 @@ import {
   VerticalAlignBottomOutlined,
   VerticalAlignMiddleOutlined,
   VerticalAlignTopOutlined,
+  ZoomInOutlined,
+  ZoomOutOutlined,
 } from '@ant-design/icons';
 import {
   App,
@@ -36,7 +38,7 @@ import { Link } from 'react-router';
 import { type PageVersion, pagesApi } from '../api/pages.ts';
 import type { Align } from './commands.ts';
 import { SHORTCUTS } from './shortcuts.ts';
-import { useDesigner } from './store.ts';
+import { useDesigner, ZOOM_STEPS } from './store.ts';
 
 const ALIGNS: { how: Align; icon: React.ReactNode }[] = [
   { how: 'left', icon: <AlignLeftOutlined /> },
@@ -73,6 +75,7 @@ export function Toolbar(props: {
   const saveError = useDesigner((s) => s.saveError);
   const many = useDesigner((s) => s.selection.size);
   const readOnly = useDesigner((s) => s.readOnly);
+  const zoom = useDesigner((s) => s.zoom);
   const st = useDesigner.getState();
   const [publishing, setPublishing] = useState(false);
   const [note, setNote] = useState('');
@@ -141,6 +144,38 @@ export function Toolbar(props: {
           ]}
           data-testid="mode-switch"
         />
+        <Space.Compact size="small">
+          <Tooltip title={`${t('designer.zoomOut')} (Ctrl+-)`}>
+            <Button
+              size="small"
+              icon={<ZoomOutOutlined />}
+              disabled={zoom <= ZOOM_STEPS[0]}
+              onClick={() => st.zoomBy(-1)}
+              data-testid="zoom-out"
+              aria-label={t('designer.zoomOut')}
+            />
+          </Tooltip>
+          <Tooltip title={`${t('designer.zoomReset')} (Ctrl+0)`}>
+            <Button
+              size="small"
+              onClick={() => st.setZoom(1)}
+              data-testid="zoom-reset"
+              className="dz-zoom-value"
+            >
+              {Math.round(zoom * 100)}%
+            </Button>
+          </Tooltip>
+          <Tooltip title={`${t('designer.zoomIn')} (Ctrl+=)`}>
+            <Button
+              size="small"
+              icon={<ZoomInOutlined />}
+              disabled={zoom >= ZOOM_STEPS[ZOOM_STEPS.length - 1]!}
+              onClick={() => st.zoomBy(1)}
+              data-testid="zoom-in"
+              aria-label={t('designer.zoomIn')}
+            />
+          </Tooltip>
+        </Space.Compact>
         <Tooltip title={`${t('designer.undo')} (Ctrl+Z)`}>
           <Button
             size="small"

@@ -3,7 +3,14 @@ import * as Y from 'yjs';
 import { emptyPage, instanceOf } from '../../../tests/fixtures/pages.ts';
 import { getWidget } from '../../../widgets/index.ts';
 import type { GridPos, WidgetInstance } from '../../../widgets/restore.ts';
-import { docFromPage, LOCAL_ORIGIN, pageFromDoc, patchProps, setLayouts } from '../../shared/page-ydoc.ts';
+import {
+  docFromPage,
+  insertWidgets,
+  LOCAL_ORIGIN,
+  pageFromDoc,
+  patchProps,
+  setLayouts,
+} from '../../shared/page-ydoc.ts';
 import {
   align,
   cloneWithNewIds,
@@ -11,10 +18,11 @@ import {
   freeSpot,
   nudge,
   parseClipboard,
+  placeGroup,
   rewriteExpr,
 } from './commands.ts';
 import { DocModel } from './model.ts';
-import { useDesigner } from './store.ts';
+import { nextZoom, useDesigner } from './store.ts';
 
 const text = getWidget('text')!;
 const block = getWidget('block')!;
@@ -120,6 +128,27 @@ describe('align and distribute', () => {
     expect(v.c!.y).toBe(12);
     expect(v.b!.y).toBe(Math.round(1 + 2 + (13 - 8) / 2));
   });
+  it('placeGroup keeps a free spot, else moves the whole group below what it would cover', () => {
+    const g = [instanceOf(text, 'p'), instanceOf(text, 'q')];
+    g[0]!.layout = { pc: { x: 0, y: 0, w: 4, h: 2 }, mobile: { x: 0, y: 0, w: 4, h: 2 } };
+    g[1]!.layout = { pc: { x: 6, y: 1, w: 4, h: 2 }, mobile: { x: 0, y: 2, w: 4, h: 2 } };
+    const free = placeGroup(g, { pc: [{ x: 20, y: 0, w: 4, h: 9 }], mobile: [] });
+    expect(free.map((w) => w.layout)).toEqual(g.map((w) => w.layout));
+    const moved = placeGroup(g, {
+      pc: [
+        { x: 0, y: 0, w: 4, h: 2 },
+        { x: 6, y: 1, w: 4, h: 2 },
+        { x: 8, y: 4, w: 2, h: 3 },
+      ],
+      mobile: [{ x: 0, y: 0, w: 4, h: 4 }],
+    });
+    // pc: below the originals (y 3), then past the widget at rows 4-6 that the box would cover.
+    expect(moved.map((w) => w.layout.pc)).toEqual([
+      { x: 0, y: 7, w: 4, h: 2 },
+      { x: 6, y: 8, w: 4, h: 2 },
+    ]);
+    expect(moved.map((w) => w.layout.mobile.y)).toEqual([4, 6]);
+  });
   it('freeSpot moves a drop below what it would cover', () => {
     const others = [
       { x: 0, y: 0, w: 10, h: 4 },
@@ -167,6 +196,9 @@ describe('undo grouping', () => {
     st.duplicate();
     const duplicated = pageFromDoc(doc);
     expect(duplicated.widgets).toHaveLength(4);
+    const [orig, copy] = [duplicated.widgets[0]!, duplicated.widgets[1]!];
+    expect(copy.layout.pc.x).toBe(orig.layout.pc.x);
+    expect(copy.layout.pc.y).toBeGreaterThanOrEqual(orig.layout.pc.y + orig.layout.pc.h);
     st.remove();
     expect(pageFromDoc(doc).widgets).toHaveLength(3);
     st.undo();
@@ -199,8 +231,27 @@ describe('undo grouping', () => {
     const ids = st.paste(data);
     expect(ids).toHaveLength(2);
     expect(pageFromDoc(doc).widgets).toHaveLength(5);
-    const pasted = pageFromDoc(doc).widgets.find((w) => w.id === ids[0])!;
-    expect(pasted.layout.pc.x).toBe(12);
+    const all = pageFromDoc(doc).widgets;
+    const byId = (id: string) => all.find((w) => w.id === id)!;
+    const [pa, pb] = [byId(ids[0]!), byId(ids[1]!)];
+    const [a, b] = [byId('a'), byId('b')];
+    // The copy keeps the group's shape (same offset between its widgets) ...
+    for (const mode of ['pc', 'mobile'] as const) {
+      expect(pb.layout[mode].x - pa.layout[mode].x).toBe(b.layout[mode].x - a.layout[mode].x);
+      expect(pb.layout[mode].y - pa.layout[mode].y).toBe(b.layout[mode].y - a.layout[mode].y);
+      expect(pa.layout[mode].x).toBe(a.layout[mode].x);
+    }
+    // ... and overlaps none of the widgets that were there.
+    const hit = (p: GridPos, q: GridPos) =>
+      p.x < q.x + q.w && q.x < p.x + p.w && p.y < q.y + q.h && q.y < p.y + p.h;
+    for (const mode of ['pc', 'mobile'] as const)
+      for (const c of [pa, pb])
+        for (const o of all.filter((w) => !ids.includes(w.id)))
+          expect(hit(c.layout[mode], o.layout[mode]), `${mode} ${c.id} over ${o.id}`).toBe(false);
+    st.undo();
+    expect(pageFromDoc(doc).widgets).toHaveLength(3);
+    st.redo();
+    expect(pageFromDoc(doc).widgets).toHaveLength(5);
     st.select(ids);
     st.cut();
     expect(pageFromDoc(doc).widgets).toHaveLength(3);
@@ -218,6 +269,76 @@ describe('undo grouping', () => {
     expect(a.layout.pc).toEqual(pc);
     expect(a.layout.mobile).toMatchObject({ x: 3, y: 1 });
     st.setMode('pc');
+  });
+
+  it('moveTo puts a widget into another grid as one undo step, and refuses a move into itself', () => {
+    const { doc, model, start } = setup();
+    const st = useDesigner.getState();
+    const box = instanceOf(block, 'box');
+    box.children = [instanceOf(text, 'inner')];
+    insertWidgets(doc, [box], null);
+    const before = pageFromDoc(doc);
+    expect(st.moveTo('a', 'box', { x: 3, y: 2, w: 10, h: 3 })).toBe(true);
+    expect(model.get('a')!.parent).toBe('box');
+    expect(model.children('box')).toEqual(['inner', 'a']);
+    expect(model.get('a')!.layout.pc).toEqual({ x: 3, y: 2, w: 10, h: 3 });
+    // Its mobile place in the new grid: below what is there.
+    const inner = model.get('inner')!.layout.mobile;
+    expect(model.get('a')!.layout.mobile.y).toBe(inner.y + inner.h);
+    st.undo();
+    expect(pageFromDoc(doc)).toEqual(before);
+    st.redo();
+    expect(model.get('a')!.parent).toBe('box');
+    // Back out to the page.
+    expect(st.moveTo('a', null, { x: 0, y: 40, w: 10, h: 3 })).toBe(true);
+    expect(model.get('a')!.parent).toBeNull();
+    // Into itself or its own content: nothing changes.
+    const now = pageFromDoc(doc);
+    expect(st.moveTo('box', 'box', { x: 0, y: 0, w: 4, h: 4 })).toBe(false);
+    expect(st.moveTo('box', 'inner', { x: 0, y: 0, w: 4, h: 4 })).toBe(false);
+    st.setField('b', 'locked', true);
+    expect(st.moveTo('b', 'box', { x: 0, y: 0, w: 4, h: 4 })).toBe(false);
+    st.undo();
+    expect(pageFromDoc(doc)).toEqual(now);
+    expect(start.widgets).toHaveLength(3);
+  });
+
+  it('a move into a container reaches a co-editor as a parent and order change', () => {
+    const { doc } = setup();
+    const box = instanceOf(block, 'box');
+    insertWidgets(doc, [box], null);
+    const peer = new Y.Doc();
+    Y.applyUpdate(peer, Y.encodeStateAsUpdate(doc));
+    const theirs = new DocModel(peer);
+    doc.on('update', (u: Uint8Array) => Y.applyUpdate(peer, u, 'remote'));
+    expect(useDesigner.getState().moveTo('b', 'box', { x: 1, y: 1, w: 6, h: 3 })).toBe(true);
+    expect(theirs.get('b')!.parent).toBe('box');
+    expect(theirs.children('box')).toEqual(['b']);
+    expect(theirs.children(null)).not.toContain('b');
+    expect(theirs.get('b')!.layout.pc).toEqual({ x: 1, y: 1, w: 6, h: 3 });
+    // The co-editor's view matches the page JSON on both sides.
+    expect(pageFromDoc(peer)).toEqual(pageFromDoc(doc));
+    useDesigner.getState().undo();
+    expect(theirs.get('b')!.parent).toBeNull();
+    expect(pageFromDoc(peer)).toEqual(pageFromDoc(doc));
+  });
+
+  it('zoom steps in and out and stays between 25 % and 200 %', () => {
+    const st = useDesigner.getState();
+    st.setZoom(1);
+    st.zoomBy(1);
+    expect(useDesigner.getState().zoom).toBe(1.1);
+    st.zoomBy(-1);
+    st.zoomBy(-1);
+    expect(useDesigner.getState().zoom).toBe(0.9);
+    expect(nextZoom(0.8, 1)).toBe(0.9);
+    expect(nextZoom(0.8, -1)).toBe(0.75);
+    expect(nextZoom(2, 1)).toBe(2);
+    expect(nextZoom(0.25, -1)).toBe(0.25);
+    st.setZoom(9);
+    expect(useDesigner.getState().zoom).toBe(2);
+    st.setZoom(Number.NaN);
+    expect(useDesigner.getState().zoom).toBe(1);
   });
 
   it('a remote layout change updates only the touched widget view', () => {

@@ -95,13 +95,48 @@ export function cloneWithNewIds(
 
 /** Moves every widget of a group by (dx, dy) in both modes (paste into the same page). */
 export function offsetGroup(widgets: WidgetInstance[], dx: number, dy: number): WidgetInstance[] {
+  return offsetGroupBy(widgets, { pc: dy, mobile: dy }, dx);
+}
+
+function offsetGroupBy(
+  widgets: WidgetInstance[],
+  dy: Record<'pc' | 'mobile', number>,
+  dx = 0,
+): WidgetInstance[] {
   return widgets.map((w) => ({
     ...w,
     layout: {
-      pc: { ...w.layout.pc, x: w.layout.pc.x + dx, y: w.layout.pc.y + dy },
-      mobile: { ...w.layout.mobile, x: w.layout.mobile.x + dx, y: w.layout.mobile.y + dy },
+      pc: { ...w.layout.pc, x: w.layout.pc.x + dx, y: w.layout.pc.y + dy.pc },
+      mobile: { ...w.layout.mobile, x: w.layout.mobile.x + dx, y: w.layout.mobile.y + dy.mobile },
     },
   }));
+}
+
+/** The bounding box of positions (undefined for none). */
+export function boundsOf(list: readonly GridPos[]): GridPos | undefined {
+  if (!list.length) return undefined;
+  const x = Math.min(...list.map((p) => p.x));
+  const y = Math.min(...list.map((p) => p.y));
+  const right = Math.max(...list.map((p) => p.x + p.w));
+  const bottom = Math.max(...list.map((p) => p.y + p.h));
+  return { x, y, w: right - x, h: bottom - y };
+}
+
+/**
+ * Places a pasted or duplicated group where it covers nothing: its own spot when that is free (a
+ * paste into another page or container), else the first free rows below it, in each mode on its own.
+ * The group moves as one block (its bounding box), so the widgets keep their relative positions.
+ */
+export function placeGroup(
+  widgets: WidgetInstance[],
+  others: Record<'pc' | 'mobile', readonly GridPos[]>,
+): WidgetInstance[] {
+  const dy = { pc: 0, mobile: 0 };
+  for (const mode of ['pc', 'mobile'] as const) {
+    const box = boundsOf(widgets.map((w) => w.layout[mode]));
+    if (box) dy[mode] = freeSpot(box, others[mode]).y - box.y;
+  }
+  return dy.pc || dy.mobile ? offsetGroupBy(widgets, dy) : widgets;
 }
 
 /** Clamps a position into a grid of `cols` columns. */
@@ -195,4 +230,20 @@ export function freeSpot(pos: GridPos, others: readonly GridPos[]): GridPos {
     if (!hit.length) return at;
     y = Math.max(...hit.map((o) => o.y + o.h));
   }
+}
+
+/**
+ * The grid cell of an item whose top-left corner sits at (left, top) px inside a grid (unzoomed px,
+ * no margins), clamped into the grid; the item keeps its size (at most the grid's columns).
+ */
+export function cellAt(
+  at: { left: number; top: number },
+  grid: { width: number; cols: number; rowHeight: number },
+  size: { w: number; h: number },
+): GridPos {
+  const colW = grid.width / grid.cols;
+  const w = Math.max(1, Math.min(grid.cols, size.w));
+  const x = Math.round(at.left / colW);
+  const y = Math.round(at.top / grid.rowHeight);
+  return { x: Math.max(0, Math.min(grid.cols - w, x)), y: Math.max(0, y), w, h: Math.max(1, size.h) };
 }

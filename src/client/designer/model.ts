@@ -53,11 +53,14 @@ export class DocModel {
     });
   }
 
-  private viewOf(id: string, m: Y.Map<unknown>): WidgetView {
+  private viewOf(id: string, m: Y.Map<unknown>, old?: WidgetView): WidgetView {
     const w = widgetFromY(id, m) as WidgetView;
     w.parent = (m.get('parent') as string | null) ?? null;
     w.order = String(m.get('order') ?? '');
     w.container = m.get('container') === true;
+    // A move or resize keeps the props object, so what renders props only (the widget's body on the
+    // canvas, the panel) can skip the change.
+    if (old && JSON.stringify(old.props) === JSON.stringify(w.props)) w.props = old.props;
     return Object.freeze(w);
   }
 
@@ -131,7 +134,7 @@ export class DocModel {
       const m = wm.get(id);
       const old = this.views.get(id);
       if (m) {
-        const v = this.viewOf(id, m);
+        const v = this.viewOf(id, m, old);
         this.views.set(id, v);
         if (!old || old.parent !== v.parent || old.order !== v.order)
           parents.add(pkey(this.effectiveParent(v)));

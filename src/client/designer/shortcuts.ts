@@ -75,6 +75,24 @@ export const SHORTCUTS: Shortcut[] = [
     },
   },
   {
+    keys: 'Ctrl+= / Ctrl++',
+    label: 'designer.zoomIn',
+    match: (e) => mod(e) && !e.altKey && (e.key === '=' || e.key === '+'),
+    run: () => st().zoomBy(1),
+  },
+  {
+    keys: 'Ctrl+-',
+    label: 'designer.zoomOut',
+    match: (e) => mod(e) && !e.altKey && (e.key === '-' || e.key === '_'),
+    run: () => st().zoomBy(-1),
+  },
+  {
+    keys: 'Ctrl+0',
+    label: 'designer.zoomReset',
+    match: (e) => mod(e) && !e.altKey && e.key === '0',
+    run: () => st().setZoom(1),
+  },
+  {
     keys: 'Alt+A',
     label: 'designer.alignLeft',
     match: (e) => e.altKey && !e.shiftKey && e.code === 'KeyA',

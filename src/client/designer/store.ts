@@ -28,12 +28,13 @@ import {
   CLIPBOARD_KEY,
   CLIPBOARD_TAG,
   type ClipboardData,
+  clampPos,
   cloneWithNewIds,
   distribute as distributeMath,
   newWidgetId,
   nudge as nudgeMath,
-  offsetGroup,
   parseClipboard,
+  placeGroup,
 } from './commands.ts';
 import type { DocModel } from './model.ts';
 
@@ -70,6 +71,8 @@ interface DesignerState {
   select(ids: string[], how?: 'replace' | 'toggle' | 'add'): void;
   setMode(mode: Mode): void;
   setZoom(zoom: number): void;
+  /** One step along ZOOM_STEPS (1 in, -1 out). */
+  zoomBy(dir: 1 | -1): void;
   setDraggingKind(kind: string | null): void;
   setSave(state: SaveState, error?: string): void;
 
@@ -87,6 +90,12 @@ interface DesignerState {
     others?: Record<string, GridPos>,
   ): string | undefined;
   move(id: string, parent: string | null, index: number): boolean;
+  /**
+   * Moves a widget into another grid (a container's, or the page's) at a position of the current
+   * mode, as one undo step; its other mode's position goes below what that grid holds there.
+   * False (nothing changed) when the target is the widget itself or inside it, or it is locked.
+   */
+  moveTo(id: string, parent: string | null, pos: GridPos, mode?: Mode): boolean;
   remove(ids?: string[]): void;
   copy(): ClipboardData | undefined;
   cut(): void;
@@ -101,6 +110,19 @@ interface DesignerState {
   breakStep(): void;
 }
 
+/** The canvas zoom levels the −/+ controls and Ctrl+= / Ctrl+- step through. */
+export const ZOOM_STEPS = [0.25, 0.5, 0.67, 0.75, 0.9, 1, 1.1, 1.25, 1.5, 2] as const;
+const clampZoom = (z: number) => (Number.isFinite(z) ? Math.max(0.25, Math.min(2, z)) : 1);
+
+/** The next zoom step from `zoom` in a direction (a zoom between steps goes to the neighbouring one). */
+export function nextZoom(zoom: number, dir: 1 | -1): number {
+  const next =
+    dir > 0
+      ? ZOOM_STEPS.find((z) => z > zoom + 1e-6)
+      : [...ZOOM_STEPS].reverse().find((z) => z < zoom - 1e-6);
+  return next ?? clampZoom(zoom);
+}
+
 /** Columns of the grid a widget sits in for a mode (nested grids use the page's columns too). */
 export function colsOf(model: DocModel | null, mode: Mode): number {
   const layout = model?.pageField<Record<Mode, { cols?: number }>>('layout');
@@ -110,6 +132,12 @@ export function colsOf(model: DocModel | null, mode: Mode): number {
 /** Top-level selected ids (a widget whose ancestor is also selected is carried by that ancestor). */
 function topSelected(model: DocModel, selection: ReadonlySet<string>): string[] {
   return [...selection].filter((id) => model.has(id) && !model.ancestors(id).some((a) => selection.has(a)));
+}
+
+/** Positions of a parent's children in both modes (where a pasted group must not land). */
+function siblingLayouts(model: DocModel, parent: string | null): Record<Mode, GridPos[]> {
+  const kids = model.children(parent).map((id) => model.get(id)!.layout);
+  return { pc: kids.map((l) => l.pc), mobile: kids.map((l) => l.mobile) };
 }
 
 function writeClipboard(data: ClipboardData) {
@@ -207,7 +235,8 @@ export const useDesigner = create<DesignerState>()((set, get) => {
       set({ selection: next });
     },
     setMode: (mode) => set({ mode }),
-    setZoom: (zoom) => set({ zoom: Math.max(0.25, Math.min(2, zoom)) }),
+    setZoom: (zoom) => set({ zoom: clampZoom(zoom) }),
+    zoomBy: (dir) => set({ zoom: nextZoom(get().zoom, dir) }),
     setDraggingKind: (draggingKind) => set({ draggingKind }),
     setSave: (save, saveError = '') => set({ save, saveError }),
 
@@ -276,6 +305,34 @@ export const useDesigner = create<DesignerState>()((set, get) => {
       });
       return ok;
     },
+    moveTo: (id, parent, pos, mode = get().mode) => {
+      const model = w();
+      const v = model?.get(id);
+      if (!model || !v || v.locked) return false;
+      if (parent !== null && (parent === id || !model.has(parent) || model.ancestors(parent).includes(id)))
+        return false;
+      const other: Mode = mode === 'pc' ? 'mobile' : 'pc';
+      const bottom = model
+        .children(parent)
+        .filter((s) => s !== id)
+        .reduce((b, s) => {
+          const l = model.get(s)!.layout[other];
+          return Math.max(b, l.y + l.h);
+        }, 0);
+      const cols = colsOf(model, mode);
+      const otherCols = colsOf(model, other);
+      const keep = v.layout[other];
+      let ok = false;
+      step((mm) =>
+        mm.doc.transact(() => {
+          ok = moveWidget(mm.doc, id, parent);
+          if (!ok) return;
+          setLayouts(mm.doc, mode, { [id]: clampPos(pos, cols) });
+          setLayouts(mm.doc, other, { [id]: clampPos({ ...keep, x: 0, y: bottom }, otherCols) });
+        }, LOCAL_ORIGIN),
+      );
+      return ok;
+    },
     remove: (ids) => {
       const model = w();
       if (!model) return;
@@ -308,7 +365,7 @@ export const useDesigner = create<DesignerState>()((set, get) => {
       // Into the single selected container, else at the root; offset when it lands on its original.
       const sel = [...get().selection];
       const target = sel.length === 1 && model.get(sel[0]!)?.container ? sel[0]! : null;
-      const placed = clip.page === get().pageId && target === null ? offsetGroup(widgets, 2, 2) : widgets;
+      const placed = placeGroup(widgets, siblingLayouts(model, target));
       step((mm) => insertWidgets(mm.doc, placed, target));
       const ids = placed.map((w) => w.id);
       set({ selection: new Set(ids) });
@@ -320,16 +377,31 @@ export const useDesigner = create<DesignerState>()((set, get) => {
       const ids = topSelected(model, get().selection);
       if (!ids.length) return [];
       const out: string[] = [];
+      // The copies of each parent's widgets move as one group below what is there (relative positions
+      // kept); each copy goes right after its original in the sibling order.
+      const byParent = new Map<string | null, string[]>();
+      for (const id of ids) {
+        const p = model.get(id)!.parent;
+        const key = p !== null && model.has(p) ? p : null;
+        byParent.set(key, [...(byParent.get(key) ?? []), id]);
+      }
+      const copies = new Map<string, WidgetInstance>();
+      for (const [parent, group] of byParent) {
+        const { widgets } = cloneWithNewIds(
+          group.map((id) => model.tree(id)!),
+          (x) => model.has(x),
+        );
+        const placed = placeGroup(widgets, siblingLayouts(model, parent));
+        for (const [i, c] of placed.entries()) copies.set(group[i]!, c);
+      }
       step((mm) => {
         mm.doc.transact(() => {
-          // Each copy goes right after its original, in the same parent.
           for (const id of ids) {
             const v = model.get(id)!;
-            const { widgets } = cloneWithNewIds([model.tree(id)!], (x) => model.has(x));
-            const [copy] = offsetGroup(widgets, 2, 2);
+            const copy = copies.get(id)!;
             const at = model.children(v.parent).indexOf(id) + 1;
-            insertWidgets(mm.doc, [copy!], v.parent, at);
-            out.push(copy!.id);
+            insertWidgets(mm.doc, [copy], v.parent, at);
+            out.push(copy.id);
           }
         }, LOCAL_ORIGIN);
       });
@@ -375,3 +447,33 @@ export const useDesigner = create<DesignerState>()((set, get) => {
     breakStep: () => m()?.undo.stopCapturing(),
   };
 });
+
+// Per-widget selection flags: one store subscription diffs the selection and wakes only the widgets
+// whose flag flipped, instead of a selector per widget run on every store change (1,000 on a big page).
+const selectionListeners = new Map<string, Set<() => void>>();
+let unsubscribeSelection: (() => void) | null = null;
+
+/** Subscribes to one widget's selected flag (for useSyncExternalStore). */
+export function subscribeSelected(id: string, l: () => void): () => void {
+  let set = selectionListeners.get(id);
+  if (!set) {
+    set = new Set();
+    selectionListeners.set(id, set);
+  }
+  set.add(l);
+  unsubscribeSelection ??= useDesigner.subscribe((s, prev) => {
+    if (s.selection === prev.selection) return;
+    for (const x of prev.selection)
+      if (!s.selection.has(x)) for (const f of selectionListeners.get(x) ?? []) f();
+    for (const x of s.selection)
+      if (!prev.selection.has(x)) for (const f of selectionListeners.get(x) ?? []) f();
+  });
+  return () => {
+    set.delete(l);
+    if (!set.size) selectionListeners.delete(id);
+    if (!selectionListeners.size) {
+      unsubscribeSelection?.();
+      unsubscribeSelection = null;
+    }
+  };
+}
