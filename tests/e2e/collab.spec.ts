@@ -183,6 +183,13 @@ test('two builders co-edit one page; a reviewer only watches; edits survive rest
   await r.keyboard.press('Control+d');
   await expect(item(r, 'w1')).toHaveCount(1);
   expect((await ids(r)).length).toBe(3);
+  // Nor drag: the canvas does not even move the box on screen.
+  const box = await item(r, 'w1').boundingBox();
+  await r.mouse.move(box!.x + 8, box!.y + 8);
+  await r.mouse.down();
+  await r.mouse.move(box!.x + 120, box!.y + 90, { steps: 8 });
+  await r.mouse.up();
+  expect(await item(r, 'w1').boundingBox()).toEqual(box);
   await expect(item(a, 'w1')).toHaveCount(1);
   expect((await ids(a)).length).toBe(3);
   await shot(r, 'collab-reviewer');

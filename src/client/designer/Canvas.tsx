@@ -33,6 +33,7 @@ import { colsOf, subscribeSelected, useDesigner } from './store.ts';
 const MARGIN: [number, number] = [0, 0];
 const PADDING: [number, number] = [0, 0];
 const RESIZE = { enabled: true, handles: ['se', 'e', 's'] as const };
+const NO_RESIZE = { ...RESIZE, enabled: false };
 /**
  * While a widget is dragged nothing gets out of its way (it may pass over others and into a
  * container's grid); where it stops in its own grid, what it covers is pushed down then (settle).
@@ -343,13 +344,16 @@ export function GridLevel({ parent, depth, width }: LevelProps) {
     () => ({ cols, rowHeight, margin: MARGIN, containerPadding: PADDING }),
     [cols, rowHeight],
   );
+  // A read-only session (a reviewer, a demoted builder) can select and look, but not move anything.
+  const readOnly = useDesigner((s) => s.readOnly);
   const dragConfig = useMemo(
-    () => ({ enabled: true, cancel: `.dz-d${depth + 1}, .dz-nodrag`, threshold: 3 }),
-    [depth],
+    () => ({ enabled: !readOnly, cancel: `.dz-d${depth + 1}, .dz-nodrag`, threshold: 3 }),
+    [depth, readOnly],
   );
+  const resizeConfig = readOnly ? NO_RESIZE : RESIZE;
   const dropConfig = useMemo(
-    () => ({ enabled: true, defaultItem: { w: 10, h: 4 }, onDragOver }),
-    [onDragOver],
+    () => ({ enabled: !readOnly, defaultItem: { w: 10, h: 4 }, onDragOver }),
+    [onDragOver, readOnly],
   );
   const style = depth === 0 ? ROOT_STYLE : NESTED_STYLE;
 
@@ -360,7 +364,7 @@ export function GridLevel({ parent, depth, width }: LevelProps) {
       layout={layout}
       gridConfig={gridConfig}
       dragConfig={dragConfig}
-      resizeConfig={RESIZE}
+      resizeConfig={resizeConfig}
       dropConfig={dropConfig}
       compactor={COMPACTOR}
       positionStrategy={strategy}
