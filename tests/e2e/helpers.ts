@@ -161,3 +161,17 @@ export async function signInWithToken(
     [token, project, lang] as const,
   );
 }
+
+/** The builder's API client and the Demo project with its demo pages (customers list and detail). */
+export async function demoAsBuilder(request: APIRequestContext) {
+  const call = await adminApi(request);
+  const d = await demoProject(call);
+  return {
+    call,
+    token: call.token,
+    project: d.project,
+    page: d.page,
+    list: d.page('客户一览'),
+    detail: d.page('客户详情'),
+  };
+}

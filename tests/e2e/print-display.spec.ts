@@ -4,23 +4,8 @@
  * inside the shell at desktop and phone sizes, and a page that is not a display refused with its code.
  */
 import path from 'node:path';
-import { type APIRequestContext, expect, type Page, test } from '@playwright/test';
-import { adminApi, DESKTOP, demoProject, PHONE, SCREENSHOTS, shot, signInWithToken } from './helpers.ts';
-
-async function demo(request: APIRequestContext) {
-  const call = await adminApi(request);
-  const d = await demoProject(call);
-  return {
-    call,
-    token: call.token,
-    project: d.project,
-    list: d.page('客户一览'),
-    detail: d.page('客户详情'),
-  };
-}
-
-const signedIn = (page: Page, c: { token: string; project: string }) =>
-  signInWithToken(page, c.token, c.project);
+import { expect, type Page, test } from '@playwright/test';
+import { DESKTOP, demoAsBuilder, PHONE, SCREENSHOTS, shot, signInWithToken } from './helpers.ts';
 
 const printed = (page: Page) => page.evaluate(() => (window as unknown as { __printed: number[] }).__printed);
 
@@ -28,8 +13,8 @@ test('the print screen shows the page alone with its rows and opens the print di
   page,
   request,
 }) => {
-  const c = await demo(request);
-  await signedIn(page, c);
+  const c = await demoAsBuilder(request);
+  await signInWithToken(page, c.token, c.project);
   // Record each print request with the table rows on screen at that moment.
   await page.addInitScript(() => {
     const w = window as unknown as { __printed: number[] };
@@ -63,7 +48,7 @@ test('a display opens in the shell with its rows, at desktop and phone sizes; a 
   page,
   request,
 }) => {
-  const c = await demo(request);
+  const c = await demoAsBuilder(request);
   const G = `/api/admin/page/${c.project}`;
   const display = await c.call<{ _id: string }>(`${G}/create`, {
     name: `Orders display ${Date.now().toString(36)}`,
@@ -99,7 +84,7 @@ test('a display opens in the shell with its rows, at desktop and phone sizes; a 
   const displays = await c.call<{ _id: string; display: boolean }[]>(`/api/app/dp/${c.project}/`);
   expect(displays.map((d) => d._id)).toContain(display._id);
 
-  await signedIn(page, c);
+  await signInWithToken(page, c.token, c.project);
   await page.setViewportSize(DESKTOP);
   await page.goto(`/display/${display._id}`);
   const canvas = page.locator('.lc-page-screen .lc-page');

@@ -3,11 +3,10 @@
  * the detail form, phone layout, the builder's draft preview beside the published page, and builder
  * code running in the sandbox (api.notify works, fetch does not exist there).
  */
-import { type APIRequestContext, expect, type Page, test } from '@playwright/test';
+import { expect, test } from '@playwright/test';
 import {
-  adminApi,
   DESKTOP,
-  demoProject,
+  demoAsBuilder,
   PHONE,
   registerByApi,
   shot,
@@ -16,27 +15,12 @@ import {
   uniquePhone,
 } from './helpers.ts';
 
-async function demo(request: APIRequestContext) {
-  const call = await adminApi(request);
-  const d = await demoProject(call);
-  return {
-    call,
-    token: call.token,
-    project: d.project,
-    list: d.page('客户一览'),
-    detail: d.page('客户详情'),
-  };
-}
-
-const signedIn = (page: Page, c: { token: string; project: string }) =>
-  signInWithToken(page, c.token, c.project);
-
 test('the demo page shows its rows; the button opens the detail page in a modal; saving adds a row', async ({
   page,
   request,
 }) => {
-  const c = await demo(request);
-  await signedIn(page, c);
+  const c = await demoAsBuilder(request);
+  await signInWithToken(page, c.token, c.project);
   await page.setViewportSize(DESKTOP);
   await page.goto(`/page/${c.list}`);
   const canvas = page.locator('.lc-page');
@@ -98,8 +82,8 @@ test('the demo page shows its rows; the button opens the detail page in a modal;
 });
 
 test('mobile mode lays the page out at phone width', async ({ page, request }) => {
-  const c = await demo(request);
-  await signedIn(page, c);
+  const c = await demoAsBuilder(request);
+  await signInWithToken(page, c.token, c.project);
   await page.setViewportSize(PHONE);
   await page.goto(`/page/${c.list}?mode=mobile`);
   const canvas = page.locator('.lc-page');
@@ -130,7 +114,7 @@ test('a builder previews an unpublished draft while the published page stays as 
   page,
   request,
 }) => {
-  const c = await demo(request);
+  const c = await demoAsBuilder(request);
   const G = `/api/admin/page/${c.project}`;
   const draft = await c.call<{ document: { widgets: { id: string; props: Record<string, unknown> }[] } }>(
     `${G}/${c.detail}`,
@@ -139,7 +123,7 @@ test('a builder previews an unpublished draft while the published page stays as 
   doc.widgets.find((w) => w.id === 'title')!.props.text = 'Draft title (not published)';
   await c.call(`${G}/${c.detail}/update`, { document: doc });
 
-  await signedIn(page, c);
+  await signInWithToken(page, c.token, c.project);
   await page.goto(`/dev/preview?page=${c.detail}&project=${c.project}`);
   await expect(page.getByTestId('preview-banner')).toBeVisible();
   await expect(page.locator('.lc-page').getByText('Draft title (not published)')).toBeVisible();
@@ -159,7 +143,7 @@ test('code commands run in the sandbox: api.notify shows a notice, fetch is not 
   page,
   request,
 }) => {
-  const c = await demo(request);
+  const c = await demoAsBuilder(request);
   const G = `/api/admin/page/${c.project}`;
   const code = [
     "api.notify('hello from the sandbox');",
@@ -206,7 +190,7 @@ test('code commands run in the sandbox: api.notify shows a notice, fetch is not 
   });
   await c.call(`${G}/${created._id}/publish`, {});
 
-  await signedIn(page, c);
+  await signInWithToken(page, c.token, c.project);
   await page.goto(`/page/${created._id}`);
   await page.getByRole('button', { name: 'Run code' }).click();
   await expect(page.getByText('hello from the sandbox')).toBeVisible();
@@ -259,7 +243,7 @@ test('a setup script uses the page api: values, t, user, data save/update/remove
   page,
   request,
 }) => {
-  const c = await demo(request);
+  const c = await demoAsBuilder(request);
   const G = `/api/admin/page/${c.project}`;
   const layout = {
     pc: { cols: 120, rowHeight: 10, width: 1200 },
@@ -350,7 +334,7 @@ test('a setup script uses the page api: values, t, user, data save/update/remove
   `;
   await c.call(`/api/admin/project/${c.project}/custom/set`, { code: setup });
   try {
-    await signedIn(page, c);
+    await signInWithToken(page, c.token, c.project);
     await page.goto(`/page/${scripted._id}?e2e=setup`);
     const canvas = page.locator('.lc-page');
     await expect(canvas.getByPlaceholder('Greeting')).toHaveValue(/^Hello, \S+/);
@@ -387,12 +371,12 @@ test('a setup script uses the page api: values, t, user, data save/update/remove
 });
 
 test('a user who may not see the page is sent to /no-authority', async ({ page, request }) => {
-  const c = await demo(request);
+  const c = await demoAsBuilder(request);
   const user = uniqueAccount('outsider');
   await registerByApi(request, { user, pwd: 'abc12345', phone: uniquePhone(), nickname: 'Outsider' });
   const login = await request.post('/api/common/user/login', { data: { user, pwd: 'abc12345' } });
   const token = ((await login.json()) as { data: { token: string } }).data.token;
-  await signedIn(page, { ...c, token });
+  await signInWithToken(page, token, c.project);
   await page.goto(`/page/${c.list}`);
   await expect(page).toHaveURL(/\/no-authority$/);
   await expect(page.locator('.lc-page')).toHaveCount(0);

@@ -1,23 +1,10 @@
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
+import { memoryStorage } from '../../../tests/helpers/memory-storage.ts';
 import { open, seal } from '../../shared/envelope.ts';
 import { setApiEffects } from './effects.ts';
 import { clearRequestCache, get, post } from './request.ts';
 
 const TOKEN = 'a-token-long-enough-for-its-own-key';
-
-function memoryStorage(): Storage {
-  const m = new Map<string, string>();
-  return {
-    get length() {
-      return m.size;
-    },
-    clear: () => m.clear(),
-    getItem: (k) => m.get(k) ?? null,
-    key: (i) => [...m.keys()][i] ?? null,
-    removeItem: (k) => void m.delete(k),
-    setItem: (k, v) => void m.set(k, String(v)),
-  };
-}
 
 interface Sent {
   url: string;

@@ -1,20 +1,7 @@
 /** Saves tell open pages which table changed; names (code or _id) of one table are matched. */
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
+import { memoryStorage } from '../../../tests/helpers/memory-storage.ts';
 import { entityMeta, onEntityChanged, removeRecord, sameEntity, saveRecord } from './data-source.ts';
-
-function memoryStorage(): Storage {
-  const m = new Map<string, string>();
-  return {
-    get length() {
-      return m.size;
-    },
-    clear: () => m.clear(),
-    getItem: (k) => m.get(k) ?? null,
-    key: (i) => [...m.keys()][i] ?? null,
-    removeItem: (k) => void m.delete(k),
-    setItem: (k, v) => void m.set(k, String(v)),
-  };
-}
 
 /** The server side of the calls: answers by URL suffix, records what was sent. */
 function server(answers: Record<string, unknown>) {

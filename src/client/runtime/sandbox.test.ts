@@ -6,6 +6,7 @@
  * the browser test covers that).
  */
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it, vi } from 'vitest';
+import { memoryStorage } from '../../../tests/helpers/memory-storage.ts';
 import { pickText, SCRIPT_API_LOCAL, SCRIPT_API_MEMBERS } from '../../shared/script-api.ts';
 import type { ActionHost, ModalRequest } from './actions.ts';
 import { onEntityChanged } from './data-source.ts';
@@ -56,20 +57,6 @@ afterAll(() => {
 });
 
 // ---- the page side ------------------------------------------------------------------------------
-
-function memoryStorage(): Storage {
-  const m = new Map<string, string>();
-  return {
-    get length() {
-      return m.size;
-    },
-    clear: () => m.clear(),
-    getItem: (k) => m.get(k) ?? null,
-    key: (i) => [...m.keys()][i] ?? null,
-    removeItem: (k) => void m.delete(k),
-    setItem: (k, v) => void m.set(k, String(v)),
-  };
-}
 
 /** A page's action host that records what it was asked; scope is live. */
 function page() {
