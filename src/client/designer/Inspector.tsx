@@ -249,47 +249,45 @@ const InspectorBody = memo(function InspectorBody(props: {
     st.setLayouts({ [widget.id]: { ...pos, [k]: Math.max(k === 'w' || k === 'h' ? 1 : 0, Math.round(v)) } });
   };
   return (
-    <>
-      <fieldset disabled={readOnly} className="dz-fieldset">
-        <MemoPanel widget={widget} project={props.project} widgets={targets} onChange={onChange} />
-        <Form layout="vertical" size="small">
-          <Form.Item label={t(mode === 'pc' ? 'designer.layoutPc' : 'designer.layoutMobile')}>
-            <Space wrap>
-              {(['x', 'y', 'w', 'h'] as const).map((k) => (
-                <InputNumber
-                  key={k}
-                  prefix={k}
-                  min={k === 'w' || k === 'h' ? 1 : 0}
-                  value={pos[k]}
-                  style={{ width: 90 }}
-                  data-testid={`inspector-${k}`}
-                  onChange={(v) => setPos(k, v)}
-                />
-              ))}
-            </Space>
-          </Form.Item>
-          <Space size="large">
-            <Form.Item label={t('designer.hidden')}>
-              <Switch
-                checked={widget.hidden === true}
-                disabled={typeof widget.hidden === 'object'}
-                onChange={(v) => st.setField(widget.id, 'hidden', v || undefined)}
-                data-testid="inspector-hidden"
+    <fieldset disabled={readOnly} className="dz-fieldset">
+      <MemoPanel widget={widget} project={props.project} widgets={targets} onChange={onChange} />
+      <Form layout="vertical" size="small">
+        <Form.Item label={t(mode === 'pc' ? 'designer.layoutPc' : 'designer.layoutMobile')}>
+          <Space wrap>
+            {(['x', 'y', 'w', 'h'] as const).map((k) => (
+              <InputNumber
+                key={k}
+                prefix={k}
+                min={k === 'w' || k === 'h' ? 1 : 0}
+                value={pos[k]}
+                style={{ width: 90 }}
+                data-testid={`inspector-${k}`}
+                onChange={(v) => setPos(k, v)}
               />
-            </Form.Item>
-            <Form.Item label={t('designer.locked')}>
-              <Switch
-                checked={!!widget.locked}
-                onChange={(v) => st.setField(widget.id, 'locked', v || undefined)}
-                data-testid="inspector-locked"
-              />
-            </Form.Item>
+            ))}
           </Space>
-          <Form.Item label={t('designer.advancedJson')}>
-            <JsonProps widget={widget} key={widget.id} />
+        </Form.Item>
+        <Space size="large">
+          <Form.Item label={t('designer.hidden')}>
+            <Switch
+              checked={widget.hidden === true}
+              disabled={typeof widget.hidden === 'object'}
+              onChange={(v) => st.setField(widget.id, 'hidden', v || undefined)}
+              data-testid="inspector-hidden"
+            />
           </Form.Item>
-        </Form>
-      </fieldset>
-    </>
+          <Form.Item label={t('designer.locked')}>
+            <Switch
+              checked={!!widget.locked}
+              onChange={(v) => st.setField(widget.id, 'locked', v || undefined)}
+              data-testid="inspector-locked"
+            />
+          </Form.Item>
+        </Space>
+        <Form.Item label={t('designer.advancedJson')}>
+          <JsonProps widget={widget} key={widget.id} />
+        </Form.Item>
+      </Form>
+    </fieldset>
   );
 });
