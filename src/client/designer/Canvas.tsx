@@ -3,6 +3,7 @@
  * drawn by their real render inside a design-mode runtime. Palette items drop through the grid's own
  * HTML drop support; a nested grid stops the event, so a drop lands in the innermost container.
  */
+import i18next from 'i18next';
 import {
   type CSSProperties,
   createContext,
@@ -28,6 +29,7 @@ import { staticRuntime, WidgetRuntimeProvider } from '../runtime/widget-context.
 import { PeerOutline } from './collab/PeerMarks.tsx';
 import { cellAt, freeSpot } from './commands.ts';
 import type { DocModel, WidgetView } from './model.ts';
+import { revealAfterPaint, useRevealed } from './reveal.ts';
 import { colsOf, subscribeSelected, useDesigner } from './store.ts';
 
 const MARGIN: [number, number] = [0, 0];
@@ -143,7 +145,17 @@ const WidgetContent = memo(function WidgetContent(props: {
   depth: number;
   nestedWidth: number;
 }) {
-  const Render = getWidget(props.kind)!.render;
+  const def = getWidget(props.kind)!;
+  const { model } = useCanvas();
+  const { revealed, ref } = useRevealed<HTMLDivElement>(model);
+  if (!revealed && !props.container)
+    return (
+      <div ref={ref} className="dz-deferred">
+        {def.meta.title[i18next.language === 'zh' ? 'zh' : 'en']}
+      </div>
+    );
+  // Drawn directly once the kind's code is in (the lazy wrapper would suspend once more).
+  const Render = def.loadedRender() ?? def.render;
   return (
     <Suspense fallback={<div className="dz-loading">{props.kind}</div>}>
       <div
@@ -478,6 +490,15 @@ export function Canvas() {
   const frame = useRef<HTMLDivElement>(null);
   const height = useHeight(frame, !!model);
   const ctx = useMemo(() => (model ? { model, mode } : null), [model, mode]);
+  // The code of every kind on the page starts loading with the first render (not one by one as
+  // widgets mount); widgets near the viewport draw their view at once, the rest after the first paint.
+  useMemo(() => {
+    for (const kind of new Set(model?.list().map((w) => w.kind)))
+      void getWidget(kind)
+        ?.loadRender()
+        .catch(() => {});
+  }, [model]);
+  useEffect(() => (model ? revealAfterPaint(model) : undefined), [model]);
 
   const onMouseDown = (e: ReactMouseEvent<HTMLDivElement>) => {
     const t = e.target as HTMLElement;
