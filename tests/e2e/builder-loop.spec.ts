@@ -3,8 +3,8 @@
  * a table widget dragged onto it in the designer and bound to the table in the property panel,
  * published with a note, and an end user granted the page and the table opening it and seeing rows.
  */
-import { type APIRequestContext, expect, type Locator, type Page, test } from '@playwright/test';
-import { ADMIN, DESKTOP, shot } from './helpers.ts';
+import { type APIRequestContext, expect, type Page, test } from '@playwright/test';
+import { ADMIN, DESKTOP, pick, shot } from './helpers.ts';
 
 async function api<T>(
   request: APIRequestContext,
@@ -18,14 +18,6 @@ async function api<T>(
   const body = (await res.json()) as { error: number; msg?: string; data: T };
   expect(body.error, `${url}: ${body.msg}`).toBe(0);
   return body.data;
-}
-
-async function pick(page: Page, select: Locator, text: string): Promise<void> {
-  await select.click();
-  await page
-    .locator('.ant-select-dropdown:visible .ant-select-item-option', { hasText: text })
-    .first()
-    .click();
 }
 
 async function signInAs(page: Page, token: string, project: string, mode: 'dev' | 'app'): Promise<void> {

@@ -175,3 +175,13 @@ export async function demoAsBuilder(request: APIRequestContext) {
     detail: d.page('客户详情'),
   };
 }
+
+/** Open an antd select and choose the option showing `text`. */
+export async function pick(page: Page, select: Locator, text: string, search?: string): Promise<void> {
+  await select.click();
+  if (search) await page.keyboard.type(search);
+  await page
+    .locator('.ant-select-dropdown:visible .ant-select-item-option', { hasText: text })
+    .first()
+    .click();
+}

@@ -3,16 +3,8 @@
  * to a table, rename, duplicate, remove, publish with a note, versions and restore; a page menu entry
  * pointing at it; the field order changed by drag and kept after a reload.
  */
-import { expect, type Locator, type Page, test } from '@playwright/test';
-import { ADMIN, shot, signInUi } from './helpers.ts';
-
-async function pick(page: Page, select: Locator, text: string): Promise<void> {
-  await select.click();
-  await page
-    .locator('.ant-select-dropdown:visible .ant-select-item-option', { hasText: text })
-    .first()
-    .click();
-}
+import { expect, type Page, test } from '@playwright/test';
+import { ADMIN, pick, shot, signInUi } from './helpers.ts';
 
 async function okModal(page: Page): Promise<void> {
   await page.locator('.ant-modal:visible .ant-modal-footer .ant-btn-primary').click();

@@ -2,18 +2,8 @@
  * The builder's workbench as a new builder uses it: dev mode, a project, two tables (one field of
  * every type, relate and collection pointing at the second), rows through the grid, filter, sort, delete.
  */
-import { expect, type Locator, type Page, test } from '@playwright/test';
-import { ADMIN, adminApi, shot, signInUi } from './helpers.ts';
-
-/** Open an antd select and choose the option showing `text`. */
-async function pick(page: Page, select: Locator, text: string, search?: string): Promise<void> {
-  await select.click();
-  if (search) await page.keyboard.type(search);
-  await page
-    .locator('.ant-select-dropdown:visible .ant-select-item-option', { hasText: text })
-    .first()
-    .click();
-}
+import { expect, type Page, test } from '@playwright/test';
+import { ADMIN, adminApi, pick, shot, signInUi } from './helpers.ts';
 
 async function okModal(page: Page): Promise<void> {
   await page.locator('.ant-modal:visible .ant-modal-footer .ant-btn-primary').click();

@@ -46,7 +46,7 @@ import {
   widgetQuery,
 } from './data-source.ts';
 import { FormDrafts } from './FormDrafts.tsx';
-import { type RecordsChange, useLivePage, wantsLive } from './live.ts';
+import { isLiveWidget, type RecordsChange, useLivePage } from './live.ts';
 import { kindsOf } from './page-prefetch.ts';
 import {
   bumpReload,
@@ -399,10 +399,9 @@ export function PageRenderer(p: PageRendererProps) {
   const liveTables = useMemo(() => {
     const names = new Set<string>();
     for (const w of index.values())
-      if (wantsLive({ ...doc, widgets: [w] }) && typeof w.props.entity === 'string')
-        names.add(w.props.entity);
+      if (isLiveWidget(w) && typeof w.props.entity === 'string') names.add(w.props.entity);
     return [...names];
-  }, [index, doc]);
+  }, [index]);
   const livePage = useLivePage({
     project,
     pageId: p.pageId,

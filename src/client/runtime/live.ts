@@ -8,7 +8,7 @@
  * while a viewer was offline (or between its first load and its joining the room) is never missed.
  */
 import { useEffect, useRef, useState } from 'react';
-import type { PageDocument, WidgetInstance } from '../../../widgets/restore.ts';
+import type { WidgetInstance } from '../../../widgets/restore.ts';
 import { getToken } from '../api/storage.ts';
 import { SocketChannel } from '../realtime/socket-channel.ts';
 
@@ -25,13 +25,9 @@ export type LiveStatus = 'off' | 'connecting' | 'live' | 'offline';
 /** Kinds that ask for the live channel when their `realtime` prop is not switched off. */
 const LIVE_KINDS = new Set(['kanban']);
 
-export function wantsLive(doc: PageDocument): boolean {
-  const walk = (ws: readonly WidgetInstance[]): boolean =>
-    ws.some(
-      (w) =>
-        (LIVE_KINDS.has(w.kind) && w.props.realtime !== false) || (w.children ? walk(w.children) : false),
-    );
-  return walk(doc.widgets);
+/** A widget that asks for the live channel: a live kind whose `realtime` prop is not switched off. */
+export function isLiveWidget(w: WidgetInstance): boolean {
+  return LIVE_KINDS.has(w.kind) && w.props.realtime !== false;
 }
 
 function isChange(v: unknown): v is RecordsChange {
