@@ -1,10 +1,11 @@
 import react from '@vitejs/plugin-react';
 import { defineConfig } from 'vitest/config';
+import { scrollbarSizeCache } from './scripts/vite-scrollbar-cache.ts';
 
 export default defineConfig({
   root: 'src/client',
   publicDir: 'public',
-  plugins: [react()],
+  plugins: [react(), scrollbarSizeCache()],
   build: {
     outDir: '../../dist/client',
     emptyOutDir: true,

@@ -11,7 +11,9 @@
  *     the same JSON parsed and its 200 widgets drawn as plain positioned divs, in the same page;
  *  3. a cold load (fresh browser context, no cache) of that page to the first widget painted (mark
  *     `lc:first-widget`); goal ≤ 1.5 s. Baseline: the first contentful paint of the same load.
- * Set BENCH_NO_BUILD=1 to reuse an existing dist/client.
+ * Set BENCH_NO_BUILD=1 to reuse an existing dist/client. Diagnostics of the last round: BENCH_TRACE=1
+ * (marks and resources), BENCH_PROFILE=1 (self time by function; BENCH_PROFILE_FILE=x.cpuprofile
+ * keeps the profile), BENCH_CHROME_TRACE=x.json (a Chrome trace for DevTools' Performance panel).
  */
 import { execSync } from 'node:child_process';
 import fs from 'node:fs';
@@ -211,6 +213,8 @@ async function main() {
       await cdp.send('Profiler.setSamplingInterval', { interval: 200 });
       await cdp.send('Profiler.start');
     }
+    const traceFile = r === ROUNDS - 1 ? process.env.BENCH_CHROME_TRACE : undefined;
+    if (traceFile) await browser.startTracing(tab, { path: traceFile, screenshots: false });
     await tab.goto(`${base}/page/${page._id}`);
     await tab.waitForFunction(() => performance.getEntriesByName('lc:render-all').length > 0, null, {
       timeout: 60_000,
@@ -225,6 +229,7 @@ async function main() {
       fcp: performance.getEntriesByName('first-contentful-paint')[0]?.startTime ?? Number.NaN,
       widgets: document.querySelectorAll('.lc-page [data-wid]').length,
     }));
+    if (traceFile) await browser.stopTracing();
     if (m.widgets !== 200 || m.drawn !== 200)
       throw new Error(`expected 200 widgets drawn on the page, saw ${m.drawn} of ${m.widgets}`);
     if (cdp) {
@@ -236,6 +241,8 @@ async function main() {
           timeDeltas: number[];
         };
       };
+      if (process.env.BENCH_PROFILE_FILE)
+        fs.writeFileSync(process.env.BENCH_PROFILE_FILE, JSON.stringify(prof));
       const byNode = new Map(prof.nodes.map((n) => [n.id, n]));
       const self = new Map<string, number>();
       prof.samples.forEach((id, i) => {
