@@ -1,11 +1,12 @@
 import react from '@vitejs/plugin-react';
 import { defineConfig } from 'vitest/config';
+import { antdCss } from './scripts/vite-antd-css.ts';
 import { scrollbarSizeCache } from './scripts/vite-scrollbar-cache.ts';
 
 export default defineConfig({
   root: 'src/client',
   publicDir: 'public',
-  plugins: [react(), scrollbarSizeCache()],
+  plugins: [react(), antdCss(), scrollbarSizeCache()],
   build: {
     outDir: '../../dist/client',
     emptyOutDir: true,

@@ -7,7 +7,10 @@
  *  2. a published page of 200 widgets: time from its JSON arriving to the page committed (marks
  *     `lc:page-json` → `lc:page-rendered` set by PageView / PageRenderer: the first commit, widgets of
  *     the first one and a half screens drawn; and → `lc:page-complete`: every widget drawn, those
- *     further down in a transition after the first paint); goal ≤ 500 ms. Baseline:
+ *     further down in a transition after the first paint); goal ≤ 500 ms. Measured twice: on a cold
+ *     load (the JSON usually arrives before the app's own code has run, so this also holds the shell's
+ *     first render and the kinds' code loading) and opened from the menu in the loaded app (home →
+ *     menu entry: the render itself). Baseline:
  *     the same JSON parsed and its 200 widgets drawn as plain positioned divs, in the same page;
  *  3. a cold load (fresh browser context, no cache) of that page to the first widget painted (mark
  *     `lc:first-widget`); goal ≤ 1.5 s. Baseline: the first contentful paint of the same load.
@@ -27,7 +30,9 @@ import type { PageDocument, WidgetInstance } from '../../widgets/restore.ts';
 import { instanceOf } from '../fixtures/pages.ts';
 
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../..');
-const dist = path.join(root, 'dist/client');
+const dist = process.env.BENCH_CLIENT_DIR
+  ? path.resolve(process.env.BENCH_CLIENT_DIR)
+  : path.join(root, 'dist/client');
 const ROUNDS = Number(process.env.BENCH_ROUNDS ?? 5);
 const HEAVY = /monaco|echarts|quill|designer/i;
 
@@ -171,6 +176,12 @@ async function main() {
     token,
   );
   await json(`/api/admin/page/${project}/${page._id}/publish`, {}, token);
+  // A menu entry for it: the in-app figure opens the page from the menu, as a user does.
+  await json(
+    `/api/admin/route/${project}/create`,
+    { type: 'page', name: 'Bench 200', value: page._id },
+    token,
+  );
   const published = await json<{ document: PageDocument }>(
     `/api/app/page/${project}/${page._id}`,
     undefined,
@@ -199,6 +210,8 @@ async function main() {
   const renderAll: number[] = [];
   const commit: number[] = [];
   const plain: number[] = [];
+  const inApp: number[] = [];
+  const inAppAll: number[] = [];
   const first: number[] = [];
   const fcp: number[] = [];
   for (let r = 0; r < ROUNDS; r++) {
@@ -305,6 +318,27 @@ async function main() {
       host.remove();
       return t1 - t0;
     }, docText);
+    // In-app: home, then the page from the menu (the app and the kinds' code already loaded), so
+    // the figure is the render itself from the JSON arriving.
+    await tab.getByTestId('tool-home').click();
+    await tab.waitForURL((u) => !u.pathname.startsWith('/page/'));
+    await tab.evaluate(() => {
+      performance.clearMarks();
+      performance.clearMeasures();
+    });
+    await tab.getByTestId('app-menu').getByText('Bench 200').click();
+    await tab.waitForFunction(() => performance.getEntriesByName('lc:render-all').length > 0, null, {
+      timeout: 60_000,
+    });
+    const warm = await tab.evaluate(() => ({
+      render: performance.getEntriesByName('lc:render')[0]!.duration,
+      all: performance.getEntriesByName('lc:render-all')[0]!.duration,
+      drawn: [...document.querySelectorAll('.lc-page [data-wid]')].filter((el) => el.childElementCount > 0)
+        .length,
+    }));
+    if (warm.drawn !== 200) throw new Error(`in-app: expected 200 widgets drawn, saw ${warm.drawn}`);
+    inApp.push(warm.render);
+    inAppAll.push(warm.all);
     render.push(m.render);
     renderAll.push(m.all);
     commit.push(m.commit);
@@ -334,9 +368,14 @@ async function main() {
   console.log(
     `   of which React commit after the kinds' render chunks loaded: ${median(commit).toFixed(1)} ms (rounds: ${commit.map((x) => x.toFixed(0)).join(', ')})`,
   );
+  const ia = median(inApp);
+  const iaa = median(inAppAll);
+  console.log(
+    `   opened from the menu in a loaded app: first commit ${ia.toFixed(1)} ms, all 200 drawn ${iaa.toFixed(1)} ms (rounds: ${inAppAll.map((x) => x.toFixed(0)).join(', ')})`,
+  );
   console.log(`   baseline (JSON.parse + 200 plain divs) ${b.toFixed(1)} ms; ratio ${(r / b).toFixed(1)}×`);
   console.log(
-    `   goal ≤ 500 ms: first commit ${r <= 500 ? 'met' : 'NOT met'}; all widgets ${ra <= 500 ? 'met' : 'NOT met'}`,
+    `   goal ≤ 500 ms: cold load: first commit ${r <= 500 ? 'met' : 'NOT met'}, all widgets ${ra <= 500 ? 'met' : 'NOT met'}; from the menu: all widgets ${iaa <= 500 ? 'met' : 'NOT met'}`,
   );
   console.log(`\n3. Cold load to the first widget painted (median of ${ROUNDS}, from navigation start)`);
   console.log(`   first widget ${f.toFixed(0)} ms (rounds: ${first.map((x) => x.toFixed(0)).join(', ')})`);
