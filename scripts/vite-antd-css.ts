@@ -114,6 +114,21 @@ export function splitAntdCss(outDir: string): Map<string, string> {
   return files;
 }
 
+const CSS_VAR_REGISTER = /[\\/]@ant-design[\\/]cssinjs[\\/]es[\\/]hooks[\\/]useCSSVarRegister\.js$/;
+const CSS_VAR_REMOVE = '    if (isClientSide) {\n      removeCSS(styleId, {';
+
+/**
+ * antd still registers each component's CSS variables at run time (a small <style> per component
+ * kind), and removes it when the last instance unmounts: on every screen change a few styles went
+ * and came back, each removal restyling the whole document (120 ms seen leaving the home screen).
+ * Kept once registered instead, as antd's own component styles are (one per kind, bounded).
+ */
+export function keepCssVars(code: string): string {
+  if (!code.includes(CSS_VAR_REMOVE))
+    throw new Error('@ant-design/cssinjs useCSSVarRegister.js changed: review scripts/vite-antd-css.ts');
+  return code.replace(CSS_VAR_REMOVE, '    if (false) {\n      removeCSS(styleId, {');
+}
+
 const ANTD_ES = /[\\/]antd[\\/]es[\\/]/;
 const STYLE_IMPORT = /\bfrom\s*['"](\.{1,2}\/[^'"]*?\bstyle(?:\/index(?:\.js)?)?)['"]/g;
 const STYLE_FOLDER = /[\\/]antd[\\/]es[\\/]([a-z-]+)[\\/]style$/;
@@ -150,6 +165,7 @@ export function antdCss(options: { outDir?: string } = {}): Plugin {
       files = splitAntdCss(outDir);
     },
     transform(code, id) {
+      if (CSS_VAR_REGISTER.test(id.split('?')[0]!)) return { code: keepCssVars(code), map: null };
       const css = cssFor(code, id, files);
       if (!css.length) return null;
       return { code: `${css.map((f) => `import ${JSON.stringify(f)};`).join('\n')}\n${code}`, map: null };

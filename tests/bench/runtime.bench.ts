@@ -326,10 +326,24 @@ async function main() {
       performance.clearMarks();
       performance.clearMeasures();
     });
+    const warmProfile = r === ROUNDS - 1 ? process.env.BENCH_PROFILE_WARM_FILE : undefined;
+    const wcdp = warmProfile ? await ctx.newCDPSession(tab) : null;
+    if (wcdp) {
+      await wcdp.send('Profiler.enable');
+      await wcdp.send('Profiler.setSamplingInterval', { interval: 100 });
+      await wcdp.send('Profiler.start');
+    }
+    const warmTrace = r === ROUNDS - 1 ? process.env.BENCH_CHROME_TRACE_WARM : undefined;
+    if (warmTrace) await browser.startTracing(tab, { path: warmTrace, screenshots: false });
     await tab.getByTestId('app-menu').getByText('Bench 200').click();
     await tab.waitForFunction(() => performance.getEntriesByName('lc:render-all').length > 0, null, {
       timeout: 60_000,
     });
+    if (warmTrace) await browser.stopTracing();
+    if (wcdp && warmProfile) {
+      const { profile: prof } = await wcdp.send('Profiler.stop');
+      fs.writeFileSync(warmProfile, JSON.stringify(prof));
+    }
     const warm = await tab.evaluate(() => ({
       render: performance.getEntriesByName('lc:render')[0]!.duration,
       all: performance.getEntriesByName('lc:render-all')[0]!.duration,

@@ -3,7 +3,7 @@ import { createRequire } from 'node:module';
 import os from 'node:os';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { BASE, blocks, cssFor, ownerOf, splitAntdCss } from '../../scripts/vite-antd-css.ts';
+import { BASE, blocks, cssFor, keepCssVars, ownerOf, splitAntdCss } from '../../scripts/vite-antd-css.ts';
 
 const require = createRequire(import.meta.url);
 const FOLDERS = new Set([
@@ -97,5 +97,15 @@ describe('antd css split', () => {
     ).toEqual([]);
     expect(cssFor('export {};', `${es}/config-provider/index.js`, files)).toEqual(['/c/base.css']);
     expect(cssFor("import x from './style';", '/n/src/client/style.ts', files)).toEqual([]);
+  });
+});
+
+describe('antd css variables', () => {
+  it('keeps registered variable styles instead of removing them when the last instance unmounts', () => {
+    const file = require.resolve('@ant-design/cssinjs/es/hooks/useCSSVarRegister.js');
+    const out = keepCssVars(fs.readFileSync(file, 'utf8'));
+    expect(out).toContain('if (false) {\n      removeCSS(styleId');
+    expect(out).toContain('updateCSS(cssVarsStr, styleId');
+    expect(() => keepCssVars('export {}')).toThrow(/changed/);
   });
 });
