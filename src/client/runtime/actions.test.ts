@@ -110,6 +110,21 @@ describe('runActions', () => {
     expect(log.filter((l) => l[0] === 'navigate')).toEqual([]);
   });
 
+  it('a failing code command is reported once; quiet runs report nothing and answer the error', async () => {
+    const { host, log } = recorder();
+    host.runCode = async () => {
+      throw new Error('navigate: unsafe or empty URL');
+    };
+    const r = await runActions([{ type: 'runCode', code: 'x' }], host);
+    expect(r.error?.message).toBe('navigate: unsafe or empty URL');
+    expect(log.filter((l) => l[0] === 'notify')).toEqual([
+      ['notify', 'error', 'navigate: unsafe or empty URL'],
+    ]);
+    const q = await runActions([{ type: 'explode' }], host, { quiet: true });
+    expect(q.error?.message).toMatch(/unknown action/);
+    expect(log.filter((l) => l[0] === 'notify')).toHaveLength(1);
+  });
+
   it('hands a form event payload to submitForm and passes the others through', async () => {
     const { host, log } = recorder();
     await runActions(

@@ -171,7 +171,7 @@ export interface RunResult {
 export async function runActions(
   list: unknown,
   host: ActionHost,
-  opts: { extra?: ExprScope; payload?: unknown } = {},
+  opts: { extra?: ExprScope; payload?: unknown; quiet?: boolean } = {},
 ): Promise<RunResult> {
   const out: RunResult = { ran: 0, skipped: 0 };
   if (!Array.isArray(list)) return out;
@@ -193,7 +193,10 @@ export async function runActions(
       const message = typeof code === 'number' ? `${code}: ${base}` : base;
       out.error = { index: i, message };
       // Calls answered with 102/104/105 were already acted on by the request wrapper.
-      if (!(typeof code === 'number' && HANDLED_CODES.has(code))) host.notify('error', message);
+      // `quiet`: the caller reports the failure itself (a script's api.runAction rejects instead; the
+      // script may catch it, and an uncaught one is reported once by the code command that ran it).
+      if (!opts.quiet && !(typeof code === 'number' && HANDLED_CODES.has(code)))
+        host.notify('error', message);
       return out;
     }
   }

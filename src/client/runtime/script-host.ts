@@ -76,7 +76,7 @@ export function createScriptHost({ project, host, lang }: ScriptHostInput): Sand
           return host.refreshWidget(need(method, 'widget', a));
         case 'runAction': {
           const list = Array.isArray(a) ? a : [a];
-          const out = await runActions(list, host);
+          const out = await runActions(list, host, { quiet: true });
           if (out.error) throw new ActionError(out.error.message, 'runAction');
           return;
         }
