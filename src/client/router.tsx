@@ -75,12 +75,14 @@ function pageLoader(
   id?: string,
   display = false,
 ) {
+  // The JSON first: queuing the chunks' preload links takes the main thread a while on a cold load.
+  const answer = prefetchPage(project, id, display);
   for (const importer of screens)
     void lazyScreen(importer)
       .load()
       .catch(() => undefined);
   warmRuntime();
-  return prefetchPage(project, id, display);
+  return answer;
 }
 
 /** Sign-in, registration, forgot password and token sign-in (one screen, four modes). */
