@@ -26,6 +26,7 @@ import { fileURLToPath } from 'node:url';
 import react from '@vitejs/plugin-react';
 import { chromium, type Page } from 'playwright-core';
 import { build } from 'vite';
+import { antdCss } from '../../scripts/vite-antd-css.ts';
 import { scrollbarSizeCache } from '../../scripts/vite-scrollbar-cache.ts';
 
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../..');
@@ -40,7 +41,7 @@ async function buildApp(): Promise<string> {
     configFile: false,
     logLevel: 'warn',
     root: path.join(root, 'tests/bench/designer-app'),
-    plugins: [react(), scrollbarSizeCache()],
+    plugins: [react(), antdCss(), scrollbarSizeCache()],
     build: { outDir: out, emptyOutDir: true, chunkSizeWarningLimit: 5000 },
   });
   return out;

@@ -3,6 +3,7 @@
  * and store on a generated page; `?kind=baseline&n=1000` mounts a bare react-grid-layout grid of the
  * same number of plain boxes at the same positions. Both expose the same operations on `window.bench`.
  */
+import { ConfigProvider } from 'antd';
 import { StrictMode, useState } from 'react';
 import { flushSync } from 'react-dom';
 import { createRoot } from 'react-dom/client';
@@ -17,6 +18,7 @@ import { WIDGETS } from '../../../widgets/index.ts';
 import { emptyPage, instanceOf } from '../../fixtures/pages.ts';
 import '../../../src/client/designer/designer.css';
 import { initI18n } from '../../../src/client/i18n/index.ts';
+import { ANTD_THEME } from '../../../src/client/shell/Providers.tsx';
 import { applyPageToDoc } from '../../../src/shared/page-ydoc.ts';
 
 type Ops = Record<string, (i: number) => void>;
@@ -90,18 +92,21 @@ function designer() {
   };
   createRoot(document.getElementById('root')!).render(
     <StrictMode>
-      <div className="dz-screen" style={{ height: '100vh' }}>
-        <div className="dz-body">
-          <main className="dz-center">
-            <Canvas />
-          </main>
-          {params.get('inspector') === '0' ? null : (
-            <aside className="dz-right">
-              <Inspector project="" />
-            </aside>
-          )}
+      {/* antd set up as in the app (shell/Providers.tsx): zero-runtime styles, prebuilt CSS per component. */}
+      <ConfigProvider theme={ANTD_THEME}>
+        <div className="dz-screen" style={{ height: '100vh' }}>
+          <div className="dz-body">
+            <main className="dz-center">
+              <Canvas />
+            </main>
+            {params.get('inspector') === '0' ? null : (
+              <aside className="dz-right">
+                <Inspector project="" />
+              </aside>
+            )}
+          </div>
         </div>
-      </div>
+      </ConfigProvider>
     </StrictMode>,
   );
 }
