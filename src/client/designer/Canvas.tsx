@@ -31,6 +31,7 @@ import { cellAt, freeSpot } from './commands.ts';
 import type { DocModel, WidgetView } from './model.ts';
 import { revealAfterPaint, useRevealed } from './reveal.ts';
 import { colsOf, subscribeSelected, useDesigner } from './store.ts';
+import { loadKinds, useKindView } from './views.ts';
 
 const MARGIN: [number, number] = [0, 0];
 const PADDING: [number, number] = [0, 0];
@@ -135,6 +136,8 @@ const WidgetBody = memo(function WidgetBody(props: { id: string; depth: number; 
 /**
  * The widget's real render. Memoised on what it shows: a move, a resize of a leaf or a change of the
  * name re-renders the frame around it, not the render (the model keeps the props object across them).
+ * Until its view is due (near the viewport, or the page filled in) a leaf shows a light placeholder;
+ * a due view whose kind's code is still loading shows a loading one, and draws as the code comes in.
  */
 const WidgetContent = memo(function WidgetContent(props: {
   id: string;
@@ -148,14 +151,21 @@ const WidgetContent = memo(function WidgetContent(props: {
   const def = getWidget(props.kind)!;
   const { model } = useCanvas();
   const { revealed, ref } = useRevealed<HTMLDivElement>(model);
+  const view = useKindView(def);
   if (!revealed && !props.container)
     return (
       <div ref={ref} className="dz-deferred">
         {def.meta.title[i18next.language === 'zh' ? 'zh' : 'en']}
       </div>
     );
-  // Drawn directly once the kind's code is in (the lazy wrapper would suspend once more).
-  const Render = def.loadedRender() ?? def.render;
+  if ('error' in view)
+    return (
+      <div className="dz-broken" title={view.error}>
+        {props.kind}: {view.error}
+      </div>
+    );
+  if (!('view' in view)) return <div className="dz-loading">{props.kind}</div>;
+  const Render = view.view;
   return (
     <Suspense fallback={<div className="dz-loading">{props.kind}</div>}>
       <div
@@ -491,14 +501,22 @@ export function Canvas() {
   const height = useHeight(frame, !!model);
   const ctx = useMemo(() => (model ? { model, mode } : null), [model, mode]);
   // The code of every kind on the page starts loading with the first render (not one by one as
-  // widgets mount); widgets near the viewport draw their view at once, the rest after the first paint.
-  useMemo(() => {
-    for (const kind of new Set(model?.list().map((w) => w.kind)))
-      void getWidget(kind)
-        ?.loadRender()
-        .catch(() => {});
-  }, [model]);
-  useEffect(() => (model ? revealAfterPaint(model) : undefined), [model]);
+  // widgets mount); widgets near the viewport draw their view as soon as it is in, the rest once every
+  // kind's code is in and the first views have painted.
+  const kinds = useMemo(() => new Set(model?.list().map((w) => w.kind)), [model]);
+  useMemo(() => void loadKinds(kinds), [kinds]);
+  useEffect(() => {
+    if (!model) return;
+    let cancel: (() => void) | undefined;
+    let live = true;
+    void loadKinds(kinds).then(() => {
+      if (live) cancel = revealAfterPaint(model);
+    });
+    return () => {
+      live = false;
+      cancel?.();
+    };
+  }, [model, kinds]);
 
   const onMouseDown = (e: ReactMouseEvent<HTMLDivElement>) => {
     const t = e.target as HTMLElement;
