@@ -118,6 +118,23 @@ describe('page document', () => {
     }
   });
 
+  it('page settings are checked as a whole page checks them, without the widgets', () => {
+    const v = pageValidator();
+    const good = pageWithEveryKind(WIDGETS);
+    expect(v.validatePageSettings({ ...good, widgets: [] })).toEqual({ ok: true });
+    // The widgets are the canvas's business: only their being a list is checked here.
+    expect(v.validatePageSettings({ ...good, widgets: [{ kind: 'no-such-kind' }] })).toEqual({ ok: true });
+    expect(v.validatePageSettings({ ...good, widgets: 'x' }).ok).toBe(false);
+    const bad = { ...good, widgets: [], layout: { ...good.layout, pc: { cols: 0, rowHeight: 10 } } };
+    const whole = v.validatePage(bad);
+    const settings = v.validatePageSettings(bad);
+    expect(settings.ok).toBe(false);
+    expect(settings).toEqual(whole);
+    expect(v.validatePageSettings({ ...good, widgets: [], state: { '1bad': { type: 'number' } } }).ok).toBe(
+      false,
+    );
+  });
+
   it('compiles once per process', () => {
     const before = validatorCompileCount();
     for (let i = 0; i < 5; i++) pageValidator();

@@ -37,7 +37,7 @@ export function validatePagePart(
     widgets: [],
     [part]: value,
   };
-  const r = pageValidator().validatePage(doc);
+  const r = pageValidator().validatePageSettings(doc);
   if (r.ok) return {};
   const out: Record<string, string> = {};
   for (const e of r.errors) {
