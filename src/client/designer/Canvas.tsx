@@ -22,6 +22,7 @@ import {
 import { GridLayout, type Layout, type LayoutItem, noCompactor, useContainerWidth } from 'react-grid-layout';
 import { cloneLayout, moveElement, type PositionStrategy, transformStrategy } from 'react-grid-layout/core';
 import 'react-grid-layout/css/styles.css';
+import { DraggableCore } from 'react-draggable';
 import { getWidget } from '../../../widgets/index.ts';
 import { DEFAULT_PAGE_LAYOUT, type GridPos, sizeToGrid } from '../../../widgets/restore.ts';
 import type { Mode } from '../../shared/page-ydoc.ts';
@@ -45,6 +46,14 @@ const COMPACTOR = { ...noCompactor, allowOverlap: true };
 const ROOT_STYLE: CSSProperties = { minHeight: 600 };
 const NESTED_STYLE: CSSProperties = { minHeight: 40 };
 export const DRAG_MIME = 'application/x-lowcode-widget';
+
+/*
+ * react-draggable (under react-grid-layout's items) keeps text from being selected during a drag by
+ * putting a class on <body> that a `.class *::selection` rule hangs on: adding and removing it at every
+ * drag start and stop restyles the whole document, a quarter of a second on a page of 500 widgets.
+ * The canvas is unselectable instead (designer.css), so the class is never needed.
+ */
+DraggableCore.defaultProps = { ...DraggableCore.defaultProps, enableUserSelectHack: false };
 
 function useWidget(model: DocModel, id: string): WidgetView | undefined {
   return useSyncExternalStore(
