@@ -190,18 +190,25 @@ const WidgetContent = memo(function WidgetContent(props: {
   );
 });
 
-/** Selection chrome and name tag of one widget; re-renders only when its selection state flips. */
+/**
+ * Selection chrome and name tag of one widget; re-renders only when its selection state flips. Only a
+ * selected widget's chrome follows the widget (for its name): a thousand unselected ones subscribe to
+ * their selection flag alone.
+ */
 const Chrome = memo(function Chrome(props: { id: string }) {
-  const selected = useSelected(props.id);
+  return useSelected(props.id) ? <SelectedChrome id={props.id} /> : null;
+});
+
+function SelectedChrome(props: { id: string }) {
   const { model } = useCanvas();
   const v = useWidget(model, props.id);
-  if (!selected || !v) return null;
+  if (!v) return null;
   return (
     <div className="dz-chrome">
       <span className="dz-tag">{v.name || v.kind}</span>
     </div>
   );
-});
+}
 
 function NestedGrid(props: { parent: string; depth: number; fallbackWidth: number }) {
   const { width, containerRef } = useContainerWidth({ initialWidth: props.fallbackWidth });
