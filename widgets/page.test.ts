@@ -3,7 +3,7 @@ import { emptyPage, instanceOf, pageOfSize, pageWithEveryKind } from '../tests/f
 import { defineWidget } from './define.ts';
 import { getWidget, loadPage, pageValidator, validatePage, WIDGETS } from './index.ts';
 import { restorePage } from './restore.ts';
-import { validatorCompileCount, validatorFor } from './validate.ts';
+import { createPageValidator, validatorCompileCount, validatorFor } from './validate.ts';
 
 const text = getWidget('text')!;
 const Noop = () => null;
@@ -133,6 +133,17 @@ describe('page document', () => {
     expect(v.validatePageSettings({ ...good, widgets: [], state: { '1bad': { type: 'number' } } }).ok).toBe(
       false,
     );
+  });
+
+  it('its checks compile on first use, or ahead of it one step at a time', () => {
+    const v = createPageValidator(WIDGETS);
+    const steps = v.pendingCompiles();
+    expect(steps.length).toBe(WIDGETS.length + 4);
+    v.validateProps('text', text.defaults);
+    expect(v.pendingCompiles().length).toBe(steps.length - 1);
+    for (const step of v.pendingCompiles()) step();
+    expect(v.pendingCompiles()).toEqual([]);
+    expect(v.validatePage(pageWithEveryKind(WIDGETS))).toEqual({ ok: true });
   });
 
   it('compiles once per process', () => {

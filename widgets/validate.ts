@@ -46,6 +46,11 @@ export interface PageValidator {
   /** Checks one kind's props (bindings allowed); undefined for an unknown kind. */
   validateProps(kind: string, props: unknown): ValidationResult | undefined;
   validateEvents(events: unknown): ValidationResult;
+  /**
+   * The compile work not done yet, one step per check (a kind's props, the events, the page settings,
+   * a widget, a whole page): run them when the thread is idle so no later check has to compile.
+   */
+  pendingCompiles(): (() => void)[];
 }
 
 type Json = Record<string, unknown>;
@@ -249,7 +254,15 @@ export function createPageValidator(specs: readonly WidgetSpec[]): PageValidator
     return f;
   };
   const kinds = new Set(specs.map((s) => s.kind));
+  const all = [
+    ...specs.map((s) => ids.props(s.kind)),
+    ids.events,
+    ids.pageSettings,
+    ids.typedWidget,
+    ids.typedPage,
+  ];
   return {
+    pendingCompiles: () => all.filter((id) => !compiledFns.has(id)).map((id) => () => void fn(id)),
     validatePage: (doc) => run(fn(ids.typedPage), doc),
     validatePageSettings: (doc) => run(fn(ids.pageSettings), doc),
     validateWidget: (w) => run(fn(ids.typedWidget), w),

@@ -30,6 +30,7 @@ import { staticRuntime, WidgetRuntimeProvider } from '../runtime/widget-context.
 import { PeerOutline } from './collab/PeerMarks.tsx';
 import { cellAt, freeSpot } from './commands.ts';
 import type { DocModel, WidgetView } from './model.ts';
+import { warmPanelChecks } from './panel/resolver.ts';
 import { revealAfterPaint, useRevealed } from './reveal.ts';
 import { colsOf, subscribeSelected, useDesigner } from './store.ts';
 import { loadKinds, useKindView } from './views.ts';
@@ -526,7 +527,8 @@ export function Canvas() {
     let cancel: (() => void) | undefined;
     let live = true;
     void loadKinds(kinds).then(() => {
-      if (live) cancel = revealAfterPaint(model);
+      // Once the canvas is filled in, the panels' checks compile in idle time (see warmPanelChecks).
+      if (live) cancel = revealAfterPaint(model, warmPanelChecks);
     });
     return () => {
       live = false;

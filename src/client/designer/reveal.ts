@@ -64,9 +64,9 @@ export function distanceFromView(r: { top: number; bottom: number }, viewHeight:
 /**
  * Fills in a newly opened page after its first paint: the waiting widgets, nearest first, in batches
  * (see BATCH) that each commit before the next starts; then marks the page done, so widgets added
- * later draw their view at once. Returns a cancel function.
+ * later draw their view at once, and calls `done`. Returns a cancel function.
  */
-export function revealAfterPaint(page: object): () => void {
+export function revealAfterPaint(page: object, done?: () => void): () => void {
   let cancelled = false;
   let frame = 0;
   let timer: ReturnType<typeof setTimeout> | undefined;
@@ -96,6 +96,7 @@ export function revealAfterPaint(page: object): () => void {
     }
     if (!next.length) {
       startTransition(() => setEverything(page));
+      done?.();
       return;
     }
     const t0 = performance.now();
