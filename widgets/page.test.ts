@@ -3,7 +3,7 @@ import { emptyPage, instanceOf, pageOfSize, pageWithEveryKind } from '../tests/f
 import { defineWidget } from './define.ts';
 import { getWidget, loadPage, pageValidator, validatePage, WIDGETS } from './index.ts';
 import { restorePage } from './restore.ts';
-import { validatorCompileCount, validatorFor } from './validate.ts';
+import { createPageValidator, validatorCompileCount, validatorFor } from './validate.ts';
 
 const text = getWidget('text')!;
 const Noop = () => null;
@@ -116,6 +116,34 @@ describe('page document', () => {
           name,
         ).toContain(path);
     }
+  });
+
+  it('page settings are checked as a whole page checks them, without the widgets', () => {
+    const v = pageValidator();
+    const good = pageWithEveryKind(WIDGETS);
+    expect(v.validatePageSettings({ ...good, widgets: [] })).toEqual({ ok: true });
+    // The widgets are the canvas's business: only their being a list is checked here.
+    expect(v.validatePageSettings({ ...good, widgets: [{ kind: 'no-such-kind' }] })).toEqual({ ok: true });
+    expect(v.validatePageSettings({ ...good, widgets: 'x' }).ok).toBe(false);
+    const bad = { ...good, widgets: [], layout: { ...good.layout, pc: { cols: 0, rowHeight: 10 } } };
+    const whole = v.validatePage(bad);
+    const settings = v.validatePageSettings(bad);
+    expect(settings.ok).toBe(false);
+    expect(settings).toEqual(whole);
+    expect(v.validatePageSettings({ ...good, widgets: [], state: { '1bad': { type: 'number' } } }).ok).toBe(
+      false,
+    );
+  });
+
+  it('its checks compile on first use, or ahead of it one step at a time', () => {
+    const v = createPageValidator(WIDGETS);
+    const steps = v.pendingCompiles();
+    expect(steps.length).toBe(WIDGETS.length + 4);
+    v.validateProps('text', text.defaults);
+    expect(v.pendingCompiles().length).toBe(steps.length - 1);
+    for (const step of v.pendingCompiles()) step();
+    expect(v.pendingCompiles()).toEqual([]);
+    expect(v.validatePage(pageWithEveryKind(WIDGETS))).toEqual({ ok: true });
   });
 
   it('compiles once per process', () => {

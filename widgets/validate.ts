@@ -19,6 +19,7 @@ const ids = {
   page: `${SCHEMA_BASE}page.schema.json`,
   typedWidget: `${SCHEMA_BASE}typed-widget.json`,
   typedPage: `${SCHEMA_BASE}typed-page.json`,
+  pageSettings: `${SCHEMA_BASE}page-settings.json`,
   props: (kind: string) => `${SCHEMA_BASE}widgets/${kind}.json`,
 };
 
@@ -35,10 +36,21 @@ export type ValidationResult = { ok: true } | { ok: false; errors: PageIssue[] }
 
 export interface PageValidator {
   validatePage(doc: unknown): ValidationResult;
+  /**
+   * Checks a page's own settings (id, title, layout, state, data sources, events, setup) as
+   * validatePage does, and only that `widgets` is an array: the page panel's check, which need not
+   * compile every kind's props schema.
+   */
+  validatePageSettings(doc: unknown): ValidationResult;
   validateWidget(widget: unknown): ValidationResult;
   /** Checks one kind's props (bindings allowed); undefined for an unknown kind. */
   validateProps(kind: string, props: unknown): ValidationResult | undefined;
   validateEvents(events: unknown): ValidationResult;
+  /**
+   * The compile work not done yet, one step per check (a kind's props, the events, the page settings,
+   * a widget, a whole page): run them when the thread is idle so no later check has to compile.
+   */
+  pendingCompiles(): (() => void)[];
 }
 
 type Json = Record<string, unknown>;
@@ -210,7 +222,11 @@ function run(fn: ValidateFunction, doc: unknown): ValidationResult {
   return fn(doc) ? { ok: true } : { ok: false, errors: toIssues(doc, fn.errors) };
 }
 
-/** Builds a validator for a registry. Prefer `validatorFor`, which compiles once per registry. */
+/**
+ * Builds a validator for a registry. Prefer `validatorFor`, which compiles once per registry. Each
+ * check is compiled on its first use (a whole page needs every kind's props schema; the page settings,
+ * a widget's events or one kind's props need only theirs).
+ */
 export function createPageValidator(specs: readonly WidgetSpec[]): PageValidator {
   const ajv = createAjv();
   ajv.addSchema([bindingSchema, eventsSchema, widgetSchema, pageSchema] as Json[]);
@@ -222,18 +238,36 @@ export function createPageValidator(specs: readonly WidgetSpec[]): PageValidator
     allOf: [{ $ref: `${ids.page}#/definitions/shell` }],
     properties: { widgets: { type: 'array', maxItems: 20000, items: { $ref: ids.typedWidget } } },
   });
-  const page = ajv.getSchema(ids.typedPage)!;
-  const widget = ajv.getSchema(ids.typedWidget)!;
-  const events = ajv.getSchema(ids.events)!;
-  const props = new Map(specs.map((s) => [s.kind, ajv.getSchema(ids.props(s.kind))!]));
+  ajv.addSchema({
+    $id: ids.pageSettings,
+    type: 'object',
+    allOf: [{ $ref: `${ids.page}#/definitions/shell` }],
+    properties: { widgets: { type: 'array', maxItems: 20000 } },
+  });
+  const compiledFns = new Map<string, ValidateFunction>();
+  const fn = (id: string) => {
+    let f = compiledFns.get(id);
+    if (!f) {
+      f = ajv.getSchema(id)!;
+      compiledFns.set(id, f);
+    }
+    return f;
+  };
+  const kinds = new Set(specs.map((s) => s.kind));
+  const all = [
+    ...specs.map((s) => ids.props(s.kind)),
+    ids.events,
+    ids.pageSettings,
+    ids.typedWidget,
+    ids.typedPage,
+  ];
   return {
-    validatePage: (doc) => run(page, doc),
-    validateWidget: (w) => run(widget, w),
-    validateProps: (kind, p) => {
-      const fn = props.get(kind);
-      return fn ? run(fn, p) : undefined;
-    },
-    validateEvents: (e) => run(events, e),
+    pendingCompiles: () => all.filter((id) => !compiledFns.has(id)).map((id) => () => void fn(id)),
+    validatePage: (doc) => run(fn(ids.typedPage), doc),
+    validatePageSettings: (doc) => run(fn(ids.pageSettings), doc),
+    validateWidget: (w) => run(fn(ids.typedWidget), w),
+    validateProps: (kind, p) => (kinds.has(kind) ? run(fn(ids.props(kind)), p) : undefined),
+    validateEvents: (e) => run(fn(ids.events), e),
   };
 }
 

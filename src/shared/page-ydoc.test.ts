@@ -10,6 +10,7 @@ import {
   keyBetween,
   moveWidget,
   pageFromDoc,
+  pageSettingsFromDoc,
   patchProps,
   removeWidgets,
   setLayouts,
@@ -62,6 +63,8 @@ describe('page <-> Y.Doc', () => {
     page.widgets[1]!.hidden = { $expr: 'state.count > 1' };
     page.widgets[2]!.locked = true;
     expect(pageFromDoc(docFromPage(page))).toEqual(page);
+    const { widgets: _w, ...settings } = page;
+    expect(pageSettingsFromDoc(docFromPage(page))).toEqual(settings);
   });
   it('round-trips through an encoded update (what the server stores)', () => {
     const page = pageWithEveryKind(WIDGETS);

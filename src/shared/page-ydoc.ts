@@ -176,7 +176,6 @@ export function widgetFromY(id: string, m: Y.Map<unknown>): WidgetInstance {
 
 /** The page as JSON: children nested, siblings in order. */
 export function pageFromDoc(doc: Y.Doc): PageDocument {
-  const pm = pageMap(doc);
   const wm = widgetsMap(doc);
   const index = childIndex(doc);
   const build = (id: string, seen: Set<string>): WidgetInstance => {
@@ -191,12 +190,18 @@ export function pageFromDoc(doc: Y.Doc): PageDocument {
   const widgets = (index.get(null) ?? []).map((id) => build(id, seen));
   // A parent cycle (two concurrent re-parentings) leaves widgets unreachable: show them at the root.
   for (const id of [...wm.keys()].sort()) if (!seen.has(id)) widgets.push(build(id, seen));
-  const page: PageDocument = {
+  const { id, title, version, layout, ...rest } = pageSettingsFromDoc(doc);
+  return { id, title, version, layout, widgets, ...rest };
+}
+
+/** The page's own settings as JSON (what pageFromDoc gives, without reading the widgets). */
+export function pageSettingsFromDoc(doc: Y.Doc): Omit<PageDocument, 'widgets'> {
+  const pm = pageMap(doc);
+  const page: Omit<PageDocument, 'widgets'> = {
     id: String(pm.get('id') ?? 'page'),
     title: String(pm.get('title') ?? 'Untitled'),
     version: (pm.get('version') as number) ?? 1,
     layout: structuredClone((pm.get('layout') as PageDocument['layout']) ?? { pc: {}, mobile: {} }),
-    widgets,
   };
   for (const k of ['state', 'dataSources', 'setup', 'events'] as const) {
     const v = pm.get(k);

@@ -22,6 +22,7 @@ import {
 import { GridLayout, type Layout, type LayoutItem, noCompactor, useContainerWidth } from 'react-grid-layout';
 import { cloneLayout, moveElement, type PositionStrategy, transformStrategy } from 'react-grid-layout/core';
 import 'react-grid-layout/css/styles.css';
+import { DraggableCore } from 'react-draggable';
 import { getWidget } from '../../../widgets/index.ts';
 import { DEFAULT_PAGE_LAYOUT, type GridPos, sizeToGrid } from '../../../widgets/restore.ts';
 import type { Mode } from '../../shared/page-ydoc.ts';
@@ -29,8 +30,10 @@ import { staticRuntime, WidgetRuntimeProvider } from '../runtime/widget-context.
 import { PeerOutline } from './collab/PeerMarks.tsx';
 import { cellAt, freeSpot } from './commands.ts';
 import type { DocModel, WidgetView } from './model.ts';
+import { warmPanelChecks } from './panel/resolver.ts';
 import { revealAfterPaint, useRevealed } from './reveal.ts';
 import { colsOf, subscribeSelected, useDesigner } from './store.ts';
+import { loadKinds, useKindView } from './views.ts';
 
 const MARGIN: [number, number] = [0, 0];
 const PADDING: [number, number] = [0, 0];
@@ -44,6 +47,14 @@ const COMPACTOR = { ...noCompactor, allowOverlap: true };
 const ROOT_STYLE: CSSProperties = { minHeight: 600 };
 const NESTED_STYLE: CSSProperties = { minHeight: 40 };
 export const DRAG_MIME = 'application/x-lowcode-widget';
+
+/*
+ * react-draggable (under react-grid-layout's items) keeps text from being selected during a drag by
+ * putting a class on <body> that a `.class *::selection` rule hangs on: adding and removing it at every
+ * drag start and stop restyles the whole document, a quarter of a second on a page of 500 widgets.
+ * The canvas is unselectable instead (designer.css), so the class is never needed.
+ */
+DraggableCore.defaultProps = { ...DraggableCore.defaultProps, enableUserSelectHack: false };
 
 function useWidget(model: DocModel, id: string): WidgetView | undefined {
   return useSyncExternalStore(
@@ -135,6 +146,8 @@ const WidgetBody = memo(function WidgetBody(props: { id: string; depth: number; 
 /**
  * The widget's real render. Memoised on what it shows: a move, a resize of a leaf or a change of the
  * name re-renders the frame around it, not the render (the model keeps the props object across them).
+ * Until its view is due (near the viewport, or the page filled in) a leaf shows a light placeholder;
+ * a due view whose kind's code is still loading shows a loading one, and draws as the code comes in.
  */
 const WidgetContent = memo(function WidgetContent(props: {
   id: string;
@@ -148,14 +161,21 @@ const WidgetContent = memo(function WidgetContent(props: {
   const def = getWidget(props.kind)!;
   const { model } = useCanvas();
   const { revealed, ref } = useRevealed<HTMLDivElement>(model);
+  const view = useKindView(def);
   if (!revealed && !props.container)
     return (
       <div ref={ref} className="dz-deferred">
         {def.meta.title[i18next.language === 'zh' ? 'zh' : 'en']}
       </div>
     );
-  // Drawn directly once the kind's code is in (the lazy wrapper would suspend once more).
-  const Render = def.loadedRender() ?? def.render;
+  if ('error' in view)
+    return (
+      <div className="dz-broken" title={view.error}>
+        {props.kind}: {view.error}
+      </div>
+    );
+  if (!('view' in view)) return <div className="dz-loading">{props.kind}</div>;
+  const Render = view.view;
   return (
     <Suspense fallback={<div className="dz-loading">{props.kind}</div>}>
       <div
@@ -171,18 +191,25 @@ const WidgetContent = memo(function WidgetContent(props: {
   );
 });
 
-/** Selection chrome and name tag of one widget; re-renders only when its selection state flips. */
+/**
+ * Selection chrome and name tag of one widget; re-renders only when its selection state flips. Only a
+ * selected widget's chrome follows the widget (for its name): a thousand unselected ones subscribe to
+ * their selection flag alone.
+ */
 const Chrome = memo(function Chrome(props: { id: string }) {
-  const selected = useSelected(props.id);
+  return useSelected(props.id) ? <SelectedChrome id={props.id} /> : null;
+});
+
+function SelectedChrome(props: { id: string }) {
   const { model } = useCanvas();
   const v = useWidget(model, props.id);
-  if (!selected || !v) return null;
+  if (!v) return null;
   return (
     <div className="dz-chrome">
       <span className="dz-tag">{v.name || v.kind}</span>
     </div>
   );
-});
+}
 
 function NestedGrid(props: { parent: string; depth: number; fallbackWidth: number }) {
   const { width, containerRef } = useContainerWidth({ initialWidth: props.fallbackWidth });
@@ -491,14 +518,23 @@ export function Canvas() {
   const height = useHeight(frame, !!model);
   const ctx = useMemo(() => (model ? { model, mode } : null), [model, mode]);
   // The code of every kind on the page starts loading with the first render (not one by one as
-  // widgets mount); widgets near the viewport draw their view at once, the rest after the first paint.
-  useMemo(() => {
-    for (const kind of new Set(model?.list().map((w) => w.kind)))
-      void getWidget(kind)
-        ?.loadRender()
-        .catch(() => {});
-  }, [model]);
-  useEffect(() => (model ? revealAfterPaint(model) : undefined), [model]);
+  // widgets mount); widgets near the viewport draw their view as soon as it is in, the rest once every
+  // kind's code is in and the first views have painted.
+  const kinds = useMemo(() => new Set(model?.list().map((w) => w.kind)), [model]);
+  useMemo(() => void loadKinds(kinds), [kinds]);
+  useEffect(() => {
+    if (!model) return;
+    let cancel: (() => void) | undefined;
+    let live = true;
+    void loadKinds(kinds).then(() => {
+      // Once the canvas is filled in, the panels' checks compile in idle time (see warmPanelChecks).
+      if (live) cancel = revealAfterPaint(model, warmPanelChecks);
+    });
+    return () => {
+      live = false;
+      cancel?.();
+    };
+  }, [model, kinds]);
 
   const onMouseDown = (e: ReactMouseEvent<HTMLDivElement>) => {
     const t = e.target as HTMLElement;

@@ -76,10 +76,7 @@ function PageSettings(props: { model: DocModel; project: string; readOnly: boole
     () => model.getPageVersion(),
   );
   // biome-ignore lint/correctness/useExhaustiveDependencies: version marks a change of the page settings
-  const page = useMemo(() => {
-    const { widgets: _w, ...rest } = model.page();
-    return rest;
-  }, [model, version]);
+  const page = useMemo(() => model.pageSettings(), [model, version]);
   return (
     <fieldset disabled={props.readOnly} className="dz-fieldset">
       <PagePanel

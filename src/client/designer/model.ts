@@ -10,6 +10,7 @@ import {
   LOCAL_ORIGIN,
   pageFromDoc,
   pageMap,
+  pageSettingsFromDoc,
   widgetFromY,
   widgetsMap,
 } from '../../shared/page-ydoc.ts';
@@ -192,6 +193,11 @@ export class DocModel {
 
   page(): PageDocument {
     return pageFromDoc(this.doc);
+  }
+
+  /** The page's own settings (title, layout, state, data sources, events, setup), without the widgets. */
+  pageSettings(): Omit<PageDocument, 'widgets'> {
+    return pageSettingsFromDoc(this.doc);
   }
 
   pageField<T>(key: string): T | undefined {

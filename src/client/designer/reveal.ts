@@ -2,9 +2,11 @@
  * Draw what is in view first. Opening a page of a thousand widgets used to render every widget's
  * real view (antd tables, charts …) before the first paint. Now a widget's view renders at once when
  * its box is in or near the viewport; the others show a light placeholder of the same size and get
- * their view when they come near the viewport, or in one interruptible transition right after the
- * first paint — so the whole canvas is real a moment later, while the builder can already work.
- * Nothing moves: boxes (position, size, selection, drag) are drawn for every widget from the start.
+ * their view when they come near the viewport, or by the page's fill-in after the first paint: small
+ * batches, nearest first, each its own interruptible transition committed before the next starts,
+ * so no single task renders hundreds of views and the builder can work (and scroll, and click)
+ * while the rest of the canvas becomes real. Nothing moves: boxes (position, size, selection, drag)
+ * are drawn for every widget from the start.
  */
 import {
   type RefObject,
@@ -18,7 +20,7 @@ import {
 /** How far outside the viewport a box still counts as near (a fraction of the viewport). */
 const NEAR = 0.5;
 
-/** The page (its model) whose widgets may all render now; any other page starts with what is near. */
+/** The page (its model) whose widgets all render at once: its fill-in is done. */
 let everything: object | null = null;
 const listeners = new Set<() => void>();
 const setEverything = (v: object | null) => {
@@ -31,16 +33,100 @@ const subscribe = (l: () => void) => {
   return () => listeners.delete(l);
 };
 
-/** A newly opened page shows what is near the viewport first, then fills in after a paint. */
-export function revealAfterPaint(page: object): () => void {
+/** A widget waiting for its view: its placeholder and how to reveal it. */
+interface Waiting {
+  page: object;
+  el: Element;
+  reveal: () => void;
+}
+const waiting = new Set<Waiting>();
+/** Revealed by the fill-in, not yet committed (the batch is done when this empties). */
+const inFlight = new Set<Waiting>();
+let onCommitted: (() => void) | null = null;
+
+/** Batch sizes of the fill-in: start small, grow while batches stay quick, shrink when they are not. */
+export const BATCH = { first: 24, min: 8, max: 160, fastMs: 40, slowMs: 100 } as const;
+
+/** The next batch size after a batch of `size` took `ms` from its start to its commit. */
+export function nextBatchSize(size: number, ms: number): number {
+  if (ms < BATCH.fastMs) return Math.min(BATCH.max, size * 2);
+  if (ms > BATCH.slowMs) return Math.max(BATCH.min, Math.floor(size / 2));
+  return size;
+}
+
+/** Vertical distance of a box from the viewport (0 inside it); the fill-in goes nearest first. */
+export function distanceFromView(r: { top: number; bottom: number }, viewHeight: number): number {
+  if (r.bottom < 0) return -r.bottom;
+  if (r.top > viewHeight) return r.top - viewHeight;
+  return 0;
+}
+
+/**
+ * Fills in a newly opened page after its first paint: the waiting widgets, nearest first, in batches
+ * (see BATCH) that each commit before the next starts; then marks the page done, so widgets added
+ * later draw their view at once, and calls `done`. Returns a cancel function.
+ */
+export function revealAfterPaint(page: object, done?: () => void): () => void {
+  let cancelled = false;
+  let frame = 0;
   let timer: ReturnType<typeof setTimeout> | undefined;
-  const frame = requestAnimationFrame(() => {
-    timer = setTimeout(() => startTransition(() => setEverything(page)), 0);
-  });
+  let order: Waiting[] | null = null;
+  let size: number = BATCH.first;
+  /** After the next paint, in a task of its own. */
+  const later = (f: () => void) => {
+    frame = requestAnimationFrame(() => {
+      timer = setTimeout(f, 0);
+    });
+  };
+  const batch = () => {
+    if (cancelled) return;
+    if (!order) {
+      // Positions read once, on a laid-out page: the first batch's start.
+      const h = window.innerHeight;
+      order = [...waiting]
+        .filter((w) => w.page === page)
+        .map((w) => ({ w, d: distanceFromView(boxOf(w.el).getBoundingClientRect(), h) }))
+        .sort((a, b) => a.d - b.d)
+        .map((x) => x.w);
+    }
+    const next: Waiting[] = [];
+    while (order.length && next.length < size) {
+      const w = order.shift()!;
+      if (waiting.has(w)) next.push(w);
+    }
+    if (!next.length) {
+      startTransition(() => setEverything(page));
+      done?.();
+      return;
+    }
+    const t0 = performance.now();
+    for (const w of next) {
+      waiting.delete(w);
+      inFlight.add(w);
+    }
+    onCommitted = () => {
+      onCommitted = null;
+      size = nextBatchSize(size, performance.now() - t0);
+      later(batch);
+    };
+    startTransition(() => {
+      for (const w of next) w.reveal();
+    });
+  };
+  later(batch);
   return () => {
+    cancelled = true;
     cancelAnimationFrame(frame);
     if (timer) clearTimeout(timer);
+    onCommitted = null;
+    inFlight.clear();
   };
+}
+
+/** A widget of the fill-in committed its view (or went away): the batch ends with its last one. */
+function settled(w: Waiting) {
+  if (!inFlight.delete(w)) return;
+  if (!inFlight.size) onCommitted?.();
 }
 
 let observer: IntersectionObserver | undefined;
@@ -69,8 +155,10 @@ function observe(el: Element, cb: () => void): () => void {
  * Measured on the canvas item around the widget: items skip the layout of their content while off
  * screen (content-visibility), and measuring inside one would force that layout, once per widget.
  */
+const boxOf = (el: Element) => el.closest('.dz-item') ?? el;
+
 function nearViewport(el: Element): boolean {
-  const r = (el.closest('.dz-item') ?? el).getBoundingClientRect();
+  const r = boxOf(el).getBoundingClientRect();
   const h = window.innerHeight;
   const w = window.innerWidth;
   return r.bottom >= -h * NEAR && r.top <= h * (1 + NEAR) && r.right >= -w * NEAR && r.left <= w * (1 + NEAR);
@@ -89,6 +177,7 @@ export function useRevealed<T extends Element>(
   const all = useSyncExternalStore(subscribe, () => everything) === page;
   const [seen, setSeen] = useState(false);
   const ref = useRef<T | null>(null);
+  const entry = useRef<Waiting | null>(null);
   const revealed = all || seen;
   useLayoutEffect(() => {
     if (revealed || !ref.current) return;
@@ -97,7 +186,30 @@ export function useRevealed<T extends Element>(
       setSeen(true);
       return;
     }
-    return observe(ref.current, () => setSeen(true));
+    const w: Waiting = { page, el: ref.current, reveal: () => setSeen(true) };
+    entry.current = w;
+    waiting.add(w);
+    const stop = observe(ref.current, () => {
+      waiting.delete(w);
+      setSeen(true);
+    });
+    return () => {
+      stop();
+      waiting.delete(w);
+    };
+  }, [revealed, page]);
+  // The view is in the DOM (or the widget is gone): the fill-in's batch may move on.
+  useLayoutEffect(() => {
+    const w = entry.current;
+    if (!revealed || !w) return;
+    entry.current = null;
+    settled(w);
   }, [revealed]);
+  useLayoutEffect(
+    () => () => {
+      if (entry.current) settled(entry.current);
+    },
+    [],
+  );
   return { revealed, ref };
 }

@@ -5,7 +5,7 @@
  */
 import { CodeOutlined, DeleteOutlined, PlusOutlined } from '@ant-design/icons';
 import { Button, Collapse, Drawer, Input, InputNumber, Select, Space, Switch, Tabs } from 'antd';
-import { useEffect, useMemo, useState } from 'react';
+import { useDeferredValue, useEffect, useMemo, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { pageValidator } from '../../../../widgets/index.ts';
 import type { PageDocument } from '../../../../widgets/restore.ts';
@@ -37,7 +37,7 @@ export function validatePagePart(
     widgets: [],
     [part]: value,
   };
-  const r = pageValidator().validatePage(doc);
+  const r = pageValidator().validatePageSettings(doc);
   if (r.ok) return {};
   const out: Record<string, string> = {};
   for (const e of r.errors) {
@@ -63,15 +63,28 @@ function Err(props: { errors: Record<string, string>; prefix: string }) {
   );
 }
 
+/** Not checked yet: what the errors shown are computed from on the panel's first render. */
+const UNCHECKED = Symbol('unchecked');
+
+/**
+ * The errors shown beside a part, checked one render behind the draft: the first check compiles the
+ * registry's validator (every kind's schema), which must not hold up opening the designer; it runs in
+ * a deferred render right after the panel's first paint (and typing never waits on a check).
+ */
+function useShownErrors<T>(page: Omit<PageDocument, 'widgets'>, part: Part, draft: T) {
+  const checked = useDeferredValue<T | typeof UNCHECKED>(draft, UNCHECKED);
+  return useMemo(
+    () => (checked === UNCHECKED ? {} : localizeErrors(validatePagePart(page, part, checked), currentLang())),
+    [page, part, checked],
+  );
+}
+
 /** A part edited as a draft: goes out only when the page schema accepts it. */
 function usePart<T>(page: Omit<PageDocument, 'widgets'>, part: Part, initial: T, emit: (v: T) => void) {
   const [draft, setDraft] = useState<T>(initial);
   const incoming = JSON.stringify(initial ?? null);
   useEffect(() => setDraft(JSON.parse(incoming) as T), [incoming]);
-  const errors = useMemo(
-    () => localizeErrors(validatePagePart(page, part, draft), currentLang()),
-    [page, part, draft],
-  );
+  const errors = useShownErrors(page, part, draft);
   const set = (v: T) => {
     setDraft(v);
     if (Object.keys(validatePagePart(page, part, v)).length === 0) emit(v);
@@ -137,10 +150,8 @@ function StateEditor(props: {
   const [rows, setRows] = useState<Json[]>(rows0);
   const names = rows.map((r) => String(r.name));
   const dup = names.find((n, i) => names.indexOf(n) !== i);
-  const errors = useMemo(
-    () => localizeErrors(validatePagePart(props.page, 'state', toState(rows)), currentLang()),
-    [props.page, rows],
-  );
+  const state = useMemo(() => toState(rows), [rows]);
+  const errors = useShownErrors(props.page, 'state', state);
   const set = (list: Json[]) => {
     setRows(list);
     const ns = list.map((r) => String(r.name));

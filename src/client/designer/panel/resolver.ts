@@ -111,3 +111,27 @@ export function kindResolver(kind: string): Resolver<FieldValues> {
 export function errorsUnder(errors: PathError[], key: string): PathError[] {
   return errors.filter((e) => e.path === key || e.path.startsWith(`${key}.`));
 }
+
+let warming = false;
+
+/**
+ * Compiles the registry's checks while the thread is idle, one per idle slot, so that the panel of a
+ * kind not selected before does not compile that kind's schema first (each check otherwise compiles
+ * on first use). Once per tab; a no-op where there is no window.
+ */
+export function warmPanelChecks(): void {
+  if (warming || typeof window === 'undefined') return;
+  warming = true;
+  type Deadline = { timeRemaining(): number };
+  const idle = (cb: (d: Deadline) => void) =>
+    typeof window.requestIdleCallback === 'function'
+      ? window.requestIdleCallback(cb, { timeout: 2000 })
+      : window.setTimeout(() => cb({ timeRemaining: () => 10 }), 50);
+  let steps: (() => void)[] | null = null;
+  const run = (d: Deadline) => {
+    steps ??= pageValidator().pendingCompiles();
+    while (steps.length && d.timeRemaining() > 4) steps.shift()!();
+    if (steps.length) idle(run);
+  };
+  idle(run);
+}
