@@ -45,7 +45,11 @@ const inFlight = new Set<Waiting>();
 let onCommitted: (() => void) | null = null;
 
 /** Batch sizes of the fill-in: start small, grow while batches stay quick, shrink when they are not. */
-export const BATCH = { first: 24, min: 8, max: 160, fastMs: 40, slowMs: 100 } as const;
+// A batch's time runs from its start to its commit, a frame of the whole canvas included (style,
+// layout and paint of every box): on a busy machine even small batches take 100 ms or more, and
+// halving down to a handful of views made the fill-in of 1,000 widgets take 11 s. Hence fewer,
+// larger batches (the render of a batch is a transition: input still goes first).
+export const BATCH = { first: 48, min: 96, max: 400, fastMs: 100, slowMs: 400 } as const;
 
 /** The next batch size after a batch of `size` took `ms` from its start to its commit. */
 export function nextBatchSize(size: number, ms: number): number {

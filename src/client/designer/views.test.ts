@@ -39,8 +39,8 @@ describe('filling in the canvas after the first paint', () => {
   it('batches grow while quick and shrink when slow, within bounds', () => {
     expect(nextBatchSize(BATCH.first, 5)).toBe(BATCH.first * 2);
     expect(nextBatchSize(BATCH.max, 5)).toBe(BATCH.max);
-    expect(nextBatchSize(40, (BATCH.fastMs + BATCH.slowMs) / 2)).toBe(40);
-    expect(nextBatchSize(40, BATCH.slowMs + 1)).toBe(20);
+    expect(nextBatchSize(200, (BATCH.fastMs + BATCH.slowMs) / 2)).toBe(200);
+    expect(nextBatchSize(300, BATCH.slowMs + 1)).toBe(150);
     expect(nextBatchSize(BATCH.min, 1000)).toBe(BATCH.min);
   });
 
