@@ -24,7 +24,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { gzipSync } from 'node:zlib';
-import { chromium } from '@playwright/test';
+import { type BrowserContext, chromium, type Page } from '@playwright/test';
 import { WIDGETS } from '../../widgets/index.ts';
 import type { PageDocument, WidgetInstance } from '../../widgets/restore.ts';
 import { instanceOf } from '../fixtures/pages.ts';
@@ -43,6 +43,25 @@ function kb(n: number) {
 function median(xs: number[]): number {
   const s = [...xs].sort((a, b) => a - b);
   return s[Math.floor(s.length / 2)]!;
+}
+
+interface CpuProfile {
+  nodes: { id: number; callFrame: { functionName: string; url: string; lineNumber: number } }[];
+  samples: number[];
+  timeDeltas: number[];
+}
+
+/** Starts Chromium's sampling profiler on the tab; the answer stops it and gives the profile. */
+async function startProfile(
+  ctx: BrowserContext,
+  tab: Page,
+  intervalUs: number,
+): Promise<() => Promise<CpuProfile>> {
+  const cdp = await ctx.newCDPSession(tab);
+  await cdp.send('Profiler.enable');
+  await cdp.send('Profiler.setSamplingInterval', { interval: intervalUs });
+  await cdp.send('Profiler.start');
+  return async () => ((await cdp.send('Profiler.stop')) as unknown as { profile: CpuProfile }).profile;
 }
 
 // ---- 1. Entry bundle --------------------------------------------------------------------------
@@ -220,12 +239,7 @@ async function main() {
     await ctx.addInitScript(init, [token, project] as const);
     const tab = await ctx.newPage();
     const profile = process.env.BENCH_PROFILE === '1' && r === ROUNDS - 1;
-    const cdp = profile ? await ctx.newCDPSession(tab) : null;
-    if (cdp) {
-      await cdp.send('Profiler.enable');
-      await cdp.send('Profiler.setSamplingInterval', { interval: 200 });
-      await cdp.send('Profiler.start');
-    }
+    const stopProfile = profile ? await startProfile(ctx, tab, 200) : null;
     const traceFile = r === ROUNDS - 1 ? process.env.BENCH_CHROME_TRACE : undefined;
     if (traceFile) await browser.startTracing(tab, { path: traceFile, screenshots: false });
     await tab.goto(`${base}/page/${page._id}`);
@@ -245,15 +259,9 @@ async function main() {
     if (traceFile) await browser.stopTracing();
     if (m.widgets !== 200 || m.drawn !== 200)
       throw new Error(`expected 200 widgets drawn on the page, saw ${m.drawn} of ${m.widgets}`);
-    if (cdp) {
+    if (stopProfile) {
       // Self time by function over the whole load (BENCH_PROFILE=1): where the main thread goes.
-      const { profile: prof } = (await cdp.send('Profiler.stop')) as unknown as {
-        profile: {
-          nodes: { id: number; callFrame: { functionName: string; url: string; lineNumber: number } }[];
-          samples: number[];
-          timeDeltas: number[];
-        };
-      };
+      const prof = await stopProfile();
       if (process.env.BENCH_PROFILE_FILE)
         fs.writeFileSync(process.env.BENCH_PROFILE_FILE, JSON.stringify(prof));
       const byNode = new Map(prof.nodes.map((n) => [n.id, n]));
@@ -327,12 +335,7 @@ async function main() {
       performance.clearMeasures();
     });
     const warmProfile = r === ROUNDS - 1 ? process.env.BENCH_PROFILE_WARM_FILE : undefined;
-    const wcdp = warmProfile ? await ctx.newCDPSession(tab) : null;
-    if (wcdp) {
-      await wcdp.send('Profiler.enable');
-      await wcdp.send('Profiler.setSamplingInterval', { interval: 100 });
-      await wcdp.send('Profiler.start');
-    }
+    const stopWarmProfile = warmProfile ? await startProfile(ctx, tab, 100) : null;
     const warmTrace = r === ROUNDS - 1 ? process.env.BENCH_CHROME_TRACE_WARM : undefined;
     if (warmTrace) await browser.startTracing(tab, { path: warmTrace, screenshots: false });
     await tab.getByTestId('app-menu').getByText('Bench 200').click();
@@ -340,10 +343,8 @@ async function main() {
       timeout: 60_000,
     });
     if (warmTrace) await browser.stopTracing();
-    if (wcdp && warmProfile) {
-      const { profile: prof } = await wcdp.send('Profiler.stop');
-      fs.writeFileSync(warmProfile, JSON.stringify(prof));
-    }
+    if (stopWarmProfile && warmProfile)
+      fs.writeFileSync(warmProfile, JSON.stringify(await stopWarmProfile()));
     const warm = await tab.evaluate(() => ({
       render: performance.getEntriesByName('lc:render')[0]!.duration,
       all: performance.getEntriesByName('lc:render-all')[0]!.duration,
