@@ -1,16 +1,28 @@
 import react from '@vitejs/plugin-react';
 import { defineConfig } from 'vitest/config';
 import { antdCss } from './scripts/vite-antd-css.ts';
+import { runtimeChunks } from './scripts/vite-runtime-chunks.ts';
 import { scrollbarSizeCache } from './scripts/vite-scrollbar-cache.ts';
+import { COMMON_KINDS } from './src/shared/common-kinds.ts';
+
+// The end-user page path in two files (see the plugin): the layout, page screen, renderer and the
+// everyday kinds (those the runtime starts loading on route match).
+const chunks = runtimeChunks('src/client', [
+  'screens/home/RootLayout.tsx',
+  'screens/page/PageScreen.tsx',
+  'runtime/PageRenderer.tsx',
+  ...COMMON_KINDS.map((k) => `../../widgets/${k}/render.tsx`),
+]);
 
 export default defineConfig({
   root: 'src/client',
   publicDir: 'public',
-  plugins: [react(), antdCss(), scrollbarSizeCache()],
+  plugins: [react(), antdCss(), scrollbarSizeCache(), chunks.plugin],
   build: {
     outDir: '../../dist/client',
     emptyOutDir: true,
     chunkSizeWarningLimit: 2000,
+    rolldownOptions: { output: { codeSplitting: chunks.codeSplitting } },
   },
   server: {
     proxy: {

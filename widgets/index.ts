@@ -1,23 +1,12 @@
 /**
- * The widget registry. Kinds are listed explicitly in ./kinds.ts (one line each, no file-system scan);
- * this module orders them for the palette and offers look-ups and the page helpers bound to the registry.
+ * The widget registry (./registry.ts) with the page helpers bound to it: validation and loading of
+ * stored pages. The end-user runtime imports ./registry.ts directly, to stay free of the validator.
  */
-import { CATEGORIES, type WidgetDef } from './define.ts';
-import * as kinds from './kinds.ts';
+import { WIDGETS } from './registry.ts';
 import { type RestoreResult, restorePage } from './restore.ts';
 import { type PageValidator, type ValidationResult, validatorFor } from './validate.ts';
 
-/** Every kind, in palette order (category, then kind name). */
-export const WIDGETS: readonly WidgetDef[] = Object.values(kinds as Record<string, WidgetDef>).sort(
-  (a, b) => CATEGORIES.indexOf(a.category) - CATEGORIES.indexOf(b.category) || a.kind.localeCompare(b.kind),
-);
-
-const byKind = new Map(WIDGETS.map((w) => [w.kind, w]));
-if (byKind.size !== WIDGETS.length) throw new Error('two widget definitions share a kind');
-
-export function getWidget(kind: string): WidgetDef | undefined {
-  return byKind.get(kind);
-}
+export { getWidget, palette, WIDGETS } from './registry.ts';
 
 /** The validator of this registry, compiled once per process. */
 export function pageValidator(): PageValidator {
@@ -31,9 +20,4 @@ export function validatePage(doc: unknown): ValidationResult {
 /** Loads a stored page: migrate, sanitise, mark broken widgets. */
 export function loadPage(doc: unknown): RestoreResult {
   return restorePage(doc, WIDGETS);
-}
-
-/** Palette entries grouped by category. */
-export function palette(): { category: (typeof CATEGORIES)[number]; items: WidgetDef[] }[] {
-  return CATEGORIES.map((category) => ({ category, items: WIDGETS.filter((w) => w.category === category) }));
 }

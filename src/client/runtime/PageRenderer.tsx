@@ -30,7 +30,7 @@ import { useTranslation } from 'react-i18next';
 import { useStore } from 'zustand';
 import { useShallow } from 'zustand/react/shallow';
 import type { WidgetRenderProps } from '../../../widgets/define.ts';
-import { getWidget } from '../../../widgets/index.ts';
+import { getWidget } from '../../../widgets/registry.ts';
 import type { GridPos, PageDocument, WidgetInstance } from '../../../widgets/restore.ts';
 import { type ExprScope, isBinding, resolveValue } from '../../shared/expr/index.ts';
 import { str } from '../../shared/props.ts';

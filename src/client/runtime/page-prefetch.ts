@@ -3,6 +3,7 @@
  * screen chunks, instead of after them (cold loads paint the first widget sooner). Tiny on purpose:
  * the router imports it, so it must not pull the renderer into the entry bundle.
  */
+import { COMMON_KINDS } from '../../shared/common-kinds.ts';
 import { get } from '../api/request.ts';
 import { WB_KEYS } from '../stores/workbench.ts';
 
@@ -116,11 +117,7 @@ export function kindsOf(doc: { widgets?: readonly unknown[] }): Set<string> {
   return kinds;
 }
 
-/**
- * Kinds most business pages show (the demo app's, plus the everyday inputs): their render chunks are
- * small and start loading on route match, before the page JSON says which kinds it needs.
- */
-export const COMMON_KINDS = ['text', 'button', 'number', 'table', 'form', 'textbox', 'image'] as const;
+export { COMMON_KINDS };
 
 let warmed = false;
 

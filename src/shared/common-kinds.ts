@@ -1,0 +1,6 @@
+/**
+ * Kinds most business pages show (the demo app's, plus the everyday inputs). The runtime starts
+ * loading their render code on route match, before the page JSON says which kinds it needs, and the
+ * build puts it in the page path's chunk (vite.config.ts). Small on purpose: the build config reads it.
+ */
+export const COMMON_KINDS = ['text', 'button', 'number', 'table', 'form', 'textbox', 'image'] as const;
