@@ -35,6 +35,15 @@ export interface RuntimeChunks {
   codeSplitting: { groups: Group[] };
 }
 
+/** Written next to index.html: the page path's files beyond the entry (see `PagePreload`). */
+export const PAGE_PRELOAD_FILE = 'page-preload.json';
+
+/** Files (relative to the client folder) a route that draws pages needs beyond the entry. */
+export interface PagePreload {
+  js: string[];
+  css: string[];
+}
+
 /** Every name (a namespace import, `export *` of a whole module, a side-effect import). */
 export const ALL = '*';
 
@@ -183,6 +192,23 @@ export function runtimeChunks(base: string, roots: readonly string[]): RuntimeCh
       );
       for (const id of used) runtime.add(id);
       if (runtime.size === 0) this.warn('runtime chunk: none of its roots is in the build');
+    },
+    generateBundle(_options, bundle) {
+      const chunks = Object.values(bundle).filter((o) => o.type === 'chunk');
+      const page = chunks.find((c) => c.name === 'runtime' && !c.isEntry);
+      const entry = chunks.find((c) => c.isEntry);
+      if (!page || !entry) return;
+      // The runtime chunk and what it imports beyond the entry's own files: a server may hint them
+      // (modulepreload) on routes that draw pages, so they load while the entry runs.
+      const loaded = new Set([entry.fileName, ...entry.imports]);
+      const meta = (c: { viteMetadata?: { importedCss?: Set<string> } }) => [
+        ...(c.viteMetadata?.importedCss ?? []),
+      ];
+      const preload: PagePreload = {
+        js: [page.fileName, ...page.imports.filter((f) => !loaded.has(f))],
+        css: meta(page as never),
+      };
+      this.emitFile({ type: 'asset', fileName: PAGE_PRELOAD_FILE, source: JSON.stringify(preload) });
     },
   };
   return {

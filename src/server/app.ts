@@ -1,4 +1,3 @@
-import fs from 'node:fs';
 import path from 'node:path';
 import fastifyRateLimit from '@fastify/rate-limit';
 import fastifyStatic from '@fastify/static';
@@ -16,6 +15,7 @@ import recordsPlugin from './data/records-plugin.ts';
 import schemaPlugin from './data/schema-plugin.ts';
 import xlsxPlugin from './data/xlsx/plugin.ts';
 import { type Database, openDatabase } from './db/index.ts';
+import { loadAppShell } from './http/app-shell.ts';
 import { installEnvelope } from './http/envelope.ts';
 import { frameworkErrors, installErrorHandling } from './http/errors.ts';
 import { installNativeEnvelope } from './http/native-envelope.ts';
@@ -141,8 +141,8 @@ export async function buildApp(config: Config, options: BuildOptions = {}): Prom
 
   app.get('/api/health', { schema: { hide: true } }, async () => ({ error: 0, data: { ok: true } }));
 
-  const indexHtml = path.join(config.clientDir, 'index.html');
-  const hasClient = fs.existsSync(indexHtml);
+  const shell = loadAppShell(config.clientDir);
+  const hasClient = shell !== null;
   if (hasClient) {
     await app.register(fastifyStatic, { root: config.clientDir, wildcard: false, index: false });
   }
@@ -157,7 +157,10 @@ export async function buildApp(config: Config, options: BuildOptions = {}): Prom
       !/\.[A-Za-z0-9]+$/.test(url.split('?')[0]!)
     ) {
       // History-API fallback: every client route answers the app shell.
-      return reply.header('cache-control', 'no-cache').sendFile('index.html');
+      return reply
+        .header('cache-control', 'no-cache')
+        .type('text/html; charset=utf-8')
+        .send(shell.html(url.split('?')[0]!));
     }
     return reply
       .status(404)

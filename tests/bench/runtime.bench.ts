@@ -93,6 +93,17 @@ function entryBundle() {
   return { total, rows };
 }
 
+/** The page path's files the server hints on routes past sign-in (page-preload.json), gzip -9. */
+function pagePreload(): { gz: number; files: number } | null {
+  const file = path.join(dist, 'page-preload.json');
+  if (!fs.existsSync(file)) return null;
+  const list = JSON.parse(fs.readFileSync(file, 'utf8')) as { js: string[]; css: string[] };
+  const files = [...list.js, ...list.css];
+  let gz = 0;
+  for (const f of files) gz += gzipSync(fs.readFileSync(path.join(dist, f)), { level: 9 }).length;
+  return { gz, files: files.length };
+}
+
 // ---- 2/3. Rendering ----------------------------------------------------------------------------
 
 const KINDS = [
@@ -160,6 +171,11 @@ async function main() {
   console.log(
     `   monaco / echarts / quill / designer in the entry: ${heavy.length ? heavy.map((h) => h.file).join(', ') : 'none'}`,
   );
+  const hinted = pagePreload();
+  if (hinted)
+    console.log(
+      `   not in the entry: routes past sign-in also hint (modulepreload) the page path's chunk, ${kb(hinted.gz)} in ${hinted.files} files, fetched and compiled while the entry runs`,
+    );
 
   // The real server in this process, on a fresh data folder, with the client just built.
   const { buildApp } = await import('../../src/server/app.ts');
