@@ -3,4 +3,18 @@
  * loading their render code on route match, before the page JSON says which kinds it needs, and the
  * build puts it in the page path's chunk (vite.config.ts). Small on purpose: the build config reads it.
  */
-export const COMMON_KINDS = ['text', 'button', 'number', 'table', 'form', 'textbox', 'image'] as const;
+export const COMMON_KINDS = [
+  'text',
+  'button',
+  'number',
+  'table',
+  'form',
+  'image',
+  // The everyday inputs of forms and filters.
+  'textbox',
+  'dropdown',
+  'datepicker',
+  'checkbox',
+  'radio',
+  'switch',
+] as const;
