@@ -1,7 +1,7 @@
 /** Data-driven checks over every registered kind (BlockNote style: one runner, a list of cases). */
 import { Suspense } from 'react';
 import { prerenderToNodeStream } from 'react-dom/static';
-import { describe, expect, it } from 'vitest';
+import { beforeAll, describe, expect, it } from 'vitest';
 import {
   staticRuntime,
   type WidgetData,
@@ -110,6 +110,10 @@ function stringProps(w: WidgetDef): string[] {
     )
     .map(([k]) => k);
 }
+
+// Every kind's view loads once up front (antd's modules take seconds on a busy machine), so each
+// render test below times the render, not the first import of its libraries.
+beforeAll(() => Promise.all(WIDGETS.map((w) => w.loadRender())), 120_000);
 
 describe('registry', () => {
   it('has every kind the spec lists, once, with kebab-case names', () => {
