@@ -5,7 +5,7 @@ import { runtimeChunks } from './scripts/vite-runtime-chunks.ts';
 import { scrollbarSizeCache } from './scripts/vite-scrollbar-cache.ts';
 import { COMMON_KINDS } from './src/shared/common-kinds.ts';
 
-// The end-user page path in two files (see the plugin): the layout, page screen, renderer and the
+// The end-user page path in two files (see the plugin): the layout, page screens, renderer and the
 // everyday kinds (those the runtime starts loading on route match).
 const chunks = runtimeChunks('src/client', [
   'screens/home/RootLayout.tsx',

@@ -1,45 +1,22 @@
 /** The route table (runtime spec §2), screens loaded lazily. */
-import { type ComponentType, lazy, Suspense, useState } from 'react';
+import { type ComponentType, Suspense, useState } from 'react';
 import { createBrowserRouter, type RouteObject, redirect } from 'react-router';
+import {
+  appPageScreen,
+  appPrintScreen,
+  displayScreen,
+  type LazyScreen,
+  lazyScreen,
+  listScreen,
+  pageScreen,
+  rootLayout,
+  type ScreenModule,
+} from './lazy-screens.ts';
 import { prefetchPage, storedProject, warmRuntime } from './runtime/page-prefetch.ts';
 import { PROJECT_ID } from './shell/navigation.ts';
 import { PageLoading } from './shell/PageLoading.tsx';
 import { guardLoader, resetLoader } from './shell/session.ts';
 import { storedMode } from './stores/workbench.ts';
-
-type ScreenModule = { default: ComponentType };
-interface LazyScreen {
-  /** Keys the view: routes' screens share a tree position, so React would reuse one for another. */
-  id: number;
-  load: () => Promise<ScreenModule>;
-  Lazy: ComponentType;
-  readonly loaded: ComponentType | undefined;
-}
-const lazyScreens = new WeakMap<() => Promise<ScreenModule>, LazyScreen>();
-let screenSeq = 0;
-
-/** One lazy screen per import function; `loaded` is set once its chunk is in. */
-function lazyScreen(importer: () => Promise<ScreenModule>): LazyScreen {
-  let hit = lazyScreens.get(importer);
-  if (!hit) {
-    const state: { loaded?: ComponentType } = {};
-    const load = () =>
-      importer().then((m) => {
-        state.loaded = m.default;
-        return m;
-      });
-    hit = {
-      id: ++screenSeq,
-      load,
-      Lazy: lazy(load),
-      get loaded() {
-        return state.loaded;
-      },
-    };
-    lazyScreens.set(importer, hit);
-  }
-  return hit;
-}
 
 /**
  * A screen already loaded (a route loader preloaded it) draws at once: the lazy wrapper would
@@ -60,28 +37,28 @@ function screen(importer: () => Promise<ScreenModule>) {
   );
 }
 
-// Screens a page route needs, started by its loader (in parallel with the page JSON and the
-// sign-in check) instead of one after the other as each lazy layout renders its outlet.
-const rootLayout = () => import('./screens/home/RootLayout.tsx');
-const pageScreen = () => import('./screens/page/PageScreen.tsx');
-const displayScreen = () => import('./screens/page/DisplayScreen.tsx');
-const appPageScreen = () => import('./screens/page/AppPageScreen.tsx');
-const appPrintScreen = () => import('./screens/page/AppPrintScreen.tsx');
-
-/** Route loader of a page screen: the screen chunks, the renderer and the page JSON all start now. */
-function pageLoader(
+/**
+ * Route loader of a page screen: the page JSON, the renderer and the screen chunks all start now.
+ * The navigation waits for the screens (the old screen stays up meanwhile; on a cold load the
+ * hydrate fallback shows), so the new screen draws without suspending: a fallback shown on the way
+ * would make React hold the page back for up to 300 ms after it. The JSON is not waited for.
+ */
+async function pageLoader(
   screens: (() => Promise<ScreenModule>)[],
   project: string | null,
   id?: string,
   display = false,
-) {
+): Promise<null> {
   // The JSON first: queuing the chunks' preload links takes the main thread a while on a cold load.
   const answer = prefetchPage(project, id, display);
-  for (const importer of screens)
-    void lazyScreen(importer)
-      .load()
-      .catch(() => undefined);
   warmRuntime();
+  await Promise.all(
+    screens.map((importer) =>
+      lazyScreen(importer)
+        .load()
+        .catch(() => undefined),
+    ),
+  );
   return answer;
 }
 
@@ -101,7 +78,7 @@ const rootChildren = (): RouteObject[] => [
     loader: () => (storedMode() === 'dev' ? redirect('/dev') : null),
     element: screen(() => import('./screens/home/HomeScreen.tsx')),
   },
-  { path: 'home/:page', element: screen(() => import('./screens/home/ListScreen.tsx')) },
+  { path: 'home/:page', element: screen(listScreen) },
   { path: 'user', element: screen(() => import('./screens/user/UserCenter.tsx')) },
   { path: 'upgrade', element: screen(() => import('./screens/home/UpgradeScreen.tsx')) },
   { path: 'no-authority', element: screen(() => import('./screens/home/NoAuthority.tsx')) },

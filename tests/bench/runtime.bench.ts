@@ -14,7 +14,7 @@
  *     the same JSON parsed and its 200 widgets drawn as plain positioned divs, in the same page;
  *  3. a cold load (fresh browser context, no cache) of that page to the first widget painted (mark
  *     `lc:first-widget`); goal ≤ 1.5 s. Baseline: the first contentful paint of the same load.
- * Set BENCH_NO_BUILD=1 to reuse an existing dist/client. Diagnostics of the last round: BENCH_TRACE=1
+ * Set BENCH_NO_BUILD=1 to reuse an existing dist/client, BENCH_KINDS=a,b to fill the page with other kinds. Diagnostics of the last round: BENCH_TRACE=1
  * (marks and resources), BENCH_PROFILE=1 (self time by function; BENCH_PROFILE_FILE=x.cpuprofile
  * keeps the profile), BENCH_CHROME_TRACE=x.json (a Chrome trace for DevTools' Performance panel).
  */
@@ -106,18 +106,10 @@ function pagePreload(): { gz: number; files: number } | null {
 
 // ---- 2/3. Rendering ----------------------------------------------------------------------------
 
-const KINDS = [
-  'text',
-  'number',
-  'button',
-  'textbox',
-  'switch',
-  'checkbox',
-  'radio',
-  'dropdown',
-  'datepicker',
-  'image',
-];
+/** BENCH_KINDS=a,b: the page's widgets cycle through these kinds instead (diagnostics: cost per kind). */
+const KINDS = process.env.BENCH_KINDS
+  ? process.env.BENCH_KINDS.split(',')
+  : ['text', 'number', 'button', 'textbox', 'switch', 'checkbox', 'radio', 'dropdown', 'datepicker', 'image'];
 
 function bigPage(): PageDocument {
   const defs = KINDS.map((k) => WIDGETS.find((w) => w.kind === k)!);
@@ -361,6 +353,13 @@ async function main() {
     if (warmTrace) await browser.stopTracing();
     if (stopWarmProfile && warmProfile)
       fs.writeFileSync(warmProfile, JSON.stringify(await stopWarmProfile()));
+    if (process.env.BENCH_TRACE === '1' && r === ROUNDS - 1) {
+      const marks = await tab.evaluate(() =>
+        performance.getEntriesByType('mark').map((e) => `${e.startTime.toFixed(0)} ${e.name}`),
+      );
+      console.log('\n   in-app marks (ms from navigation start, last round):');
+      for (const m of marks) console.log(`   ${m}`);
+    }
     const warm = await tab.evaluate(() => ({
       render: performance.getEntriesByName('lc:render')[0]!.duration,
       all: performance.getEntriesByName('lc:render-all')[0]!.duration,

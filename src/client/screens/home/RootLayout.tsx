@@ -3,6 +3,7 @@ import { Button, Drawer, Layout, Tag } from 'antd';
 import { Suspense, useEffect, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { Link, Outlet, useLocation } from 'react-router';
+import { warmMenuScreens } from '../../lazy-screens.ts';
 import { AppMenu } from '../../shell/AppMenu.tsx';
 import { findEntry } from '../../shell/menu.ts';
 import { homePath, menuPath, rootFlags } from '../../shell/navigation.ts';
@@ -31,6 +32,16 @@ export default function RootLayout() {
   const narrow = useNarrow();
   const mobile = mode === 'mobile' || narrow;
   const [drawer, setDrawer] = useState(false);
+
+  // The screens the menu opens load once the browser is idle: the first click draws at once.
+  useEffect(() => {
+    if (typeof requestIdleCallback === 'function') {
+      const id = requestIdleCallback(warmMenuScreens, { timeout: 2000 });
+      return () => cancelIdleCallback(id);
+    }
+    const timer = setTimeout(warmMenuScreens, 200);
+    return () => clearTimeout(timer);
+  }, []);
 
   // A visit to a menu entry's path (by click, tag or link) counts as its use and becomes a tag.
   useEffect(() => {
