@@ -144,7 +144,19 @@ export async function buildApp(config: Config, options: BuildOptions = {}): Prom
   const shell = loadAppShell(config.clientDir);
   const hasClient = shell !== null;
   if (hasClient) {
-    await app.register(fastifyStatic, { root: config.clientDir, wildcard: false, index: false });
+    await app.register(fastifyStatic, {
+      root: config.clientDir,
+      wildcard: false,
+      index: false,
+      // Built assets carry a content hash in their names: cached for good; anything else revalidates.
+      setHeaders(reply, file) {
+        const rel = path.relative(config.clientDir, file);
+        reply.header(
+          'cache-control',
+          rel.startsWith(`assets${path.sep}`) ? 'public, max-age=31536000, immutable' : 'no-cache',
+        );
+      },
+    });
   }
   app.setNotFoundHandler((request, reply) => {
     const url = request.url;

@@ -87,6 +87,11 @@ describe('app shell over HTTP', () => {
     expect(login.body).toBe(INDEX);
     const asset = await t.app.inject({ method: 'GET', url: '/assets/index-abc.js' });
     expect(asset.statusCode).toBe(200);
+    // Hashed build assets are cached for good; other files of the client folder revalidate.
+    expect(asset.headers['cache-control']).toBe('public, max-age=31536000, immutable');
+    const list = await t.app.inject({ method: 'GET', url: '/page-preload.json' });
+    expect(list.statusCode).toBe(200);
+    expect(list.headers['cache-control']).toBe('no-cache');
     expect((await t.app.inject({ method: 'GET', url: '/assets/missing.js' })).statusCode).toBe(404);
     const api = await t.app.inject({ method: 'GET', url: '/api/nothing-here' });
     expect(api.statusCode).toBe(404);
