@@ -311,7 +311,10 @@ export interface GridCellProps extends Box {
   id: string;
   /** Locked: stays where it is (no drag, no resize). */
   locked: boolean;
-  /** Shows resize handles (the selected widgets do: a thousand handles would be a thousand more drag sources). */
+  /**
+   * Resizable now (the selected widgets are): a thousand items with handles would be three thousand
+   * more drag sources to mount.
+   */
   resizable: boolean;
   children: ReactElement;
 }
@@ -328,6 +331,11 @@ export function GridCell({ id, x, y, w, h, locked, resizable, children }: GridCe
     () => 0,
   );
   const canResize = resizable && !locked && !g.readOnly;
+  // Handles come with the first selection and then stay (hidden while not resizable): react-resizable's
+  // own copy of react-draggable restores the page's text selection, a forced restyle, each time one
+  // unmounts.
+  const hadHandles = useRef(false);
+  hadHandles.current ||= canResize;
   return (
     <GridItem
       i={id}
@@ -344,7 +352,7 @@ export function GridCell({ id, x, y, w, h, locked, resizable, children }: GridCe
       maxRows={Number.POSITIVE_INFINITY}
       isDraggable={!locked && !g.readOnly}
       isResizable={canResize}
-      resizeHandles={canResize ? ALL_HANDLES : NO_HANDLES}
+      resizeHandles={hadHandles.current ? ALL_HANDLES : NO_HANDLES}
       isBounded={false}
       useCSSTransforms={g.strategy.type === 'transform'}
       usePercentages={false}
