@@ -69,7 +69,8 @@ function placeholderStore() {
     get: () => box,
     resizing: () => resizing,
     bottom: () => (box ? box.y + box.h : 0),
-    set(next: Box | null, isResize = false) {
+    /** Moves the placeholder; false when it stays in the same cells. */
+    set(next: Box | null, isResize = false): boolean {
       if (
         next === box ||
         (next &&
@@ -80,10 +81,11 @@ function placeholderStore() {
           next.h === box.h &&
           resizing === isResize)
       )
-        return;
+        return false;
       box = next;
       resizing = isResize;
       emit();
+      return true;
     },
     subscribe(l: () => void) {
       listeners.add(l);
@@ -96,8 +98,8 @@ function placeholderStore() {
 type Placeholder = ReturnType<typeof placeholderStore>;
 
 /**
- * Wakes the one item being dragged or resized at every pointer step: GridItem draws the pointer's
- * position only when it renders, and nothing else renders it during a gesture.
+ * Wakes the one item being dragged or resized when the pointer reaches other cells: GridItem draws
+ * the pointer's position only when it renders, and nothing else renders it during a gesture.
  */
 function stepStore() {
   let active: string | null = null;
@@ -182,9 +184,10 @@ export function DesignGrid(props: DesignGridProps) {
         ph.set({ ...b });
         if (data.node) events.current.onDragStart?.(i, data.node);
       }) as GridItemCallback<GridDragEvent>,
+      // The item follows the pointer cell by cell, as the placeholder does (react-grid-layout's own
+      // rhythm): a pointer step within the same cells draws nothing.
       onDrag: ((i, x, y) => {
-        ph.set(sized(i, x, y));
-        steps.step(i);
+        if (ph.set(sized(i, x, y))) steps.step(i);
       }) as GridItemCallback<GridDragEvent>,
       onDragStop: ((i, x, y, data) => {
         ph.set(null);
@@ -198,8 +201,7 @@ export function DesignGrid(props: DesignGridProps) {
       }) as GridItemCallback<GridResizeEvent>,
       onResize: ((i, w, h) => {
         const b = boxes.get(i);
-        if (b) ph.set({ x: b.x, y: b.y, w, h }, true);
-        steps.step(i);
+        if (b && ph.set({ x: b.x, y: b.y, w, h }, true)) steps.step(i);
       }) as GridItemCallback<GridResizeEvent>,
       onResizeStop: ((i, w, h) => {
         ph.set(null);
