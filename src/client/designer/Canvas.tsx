@@ -1,13 +1,13 @@
 /**
- * The design canvas: one react-grid-layout grid per level (the page, then each container), widgets
- * drawn by their real render inside a design-mode runtime. Palette items drop through the grid's own
- * HTML drop support; a nested grid stops the event, so a drop lands in the innermost container.
+ * The design canvas: one grid per level (the page, then each container; DesignGrid over
+ * react-grid-layout's items), widgets drawn by their real render inside a design-mode runtime.
+ * Palette items drop through the grid's HTML drop support; a nested grid stops the event, so a drop
+ * lands in the innermost container.
  */
 import i18next from 'i18next';
 import {
   type CSSProperties,
   createContext,
-  type JSX,
   memo,
   type MouseEvent as ReactMouseEvent,
   Suspense,
@@ -19,8 +19,8 @@ import {
   useState,
   useSyncExternalStore,
 } from 'react';
-import { GridLayout, type Layout, type LayoutItem, noCompactor, useContainerWidth } from 'react-grid-layout';
-import { cloneLayout, moveElement, type PositionStrategy, transformStrategy } from 'react-grid-layout/core';
+import { type Layout, type LayoutItem, useContainerWidth } from 'react-grid-layout';
+import { absoluteStrategy, cloneLayout, moveElement, type PositionStrategy } from 'react-grid-layout/core';
 import 'react-grid-layout/css/styles.css';
 import { DraggableCore } from 'react-draggable';
 import { getWidget } from '../../../widgets/index.ts';
@@ -29,21 +29,13 @@ import type { Mode } from '../../shared/page-ydoc.ts';
 import { staticRuntime, WidgetRuntimeProvider } from '../runtime/widget-context.ts';
 import { PeerOutline } from './collab/PeerMarks.tsx';
 import { cellAt, freeSpot } from './commands.ts';
+import { type Box, DesignGrid, GridCell, type GridEvents } from './DesignGrid.tsx';
 import type { DocModel, WidgetView } from './model.ts';
 import { warmPanelChecks } from './panel/resolver.ts';
 import { revealAfterPaint, useRevealed } from './reveal.ts';
 import { colsOf, subscribeSelected, useDesigner } from './store.ts';
 import { loadKinds, useKindView } from './views.ts';
 
-const MARGIN: [number, number] = [0, 0];
-const PADDING: [number, number] = [0, 0];
-const RESIZE = { enabled: true, handles: ['se', 'e', 's'] as const };
-const NO_RESIZE = { ...RESIZE, enabled: false };
-/**
- * While a widget is dragged nothing gets out of its way (it may pass over others and into a
- * container's grid); where it stops in its own grid, what it covers is pushed down then (settle).
- */
-const COMPACTOR = { ...noCompactor, allowOverlap: true };
 const ROOT_STYLE: CSSProperties = { minHeight: 600 };
 const NESTED_STYLE: CSSProperties = { minHeight: 40 };
 export const DRAG_MIME = 'application/x-lowcode-widget';
@@ -70,37 +62,18 @@ function useChildren(model: DocModel, parent: string | null): readonly string[] 
   );
 }
 
-/** The layout of a level in a mode; returns the previous array when nothing of it changed. */
-function useLevelLayout(model: DocModel, parent: string | null, mode: Mode): Layout {
-  const prev = useRef<LayoutItem[]>([]);
-  const compute = useCallback(() => {
-    const ids = model.children(parent);
-    const old = prev.current;
-    let same = old.length === ids.length;
-    const next: LayoutItem[] = ids.map((id, i) => {
-      const v = model.get(id)!;
-      const p = v.layout[mode];
-      const o = old[i];
-      const locked = !!v.locked;
-      if (
-        o &&
-        o.i === id &&
-        o.x === p.x &&
-        o.y === p.y &&
-        o.w === p.w &&
-        o.h === p.h &&
-        !!o.static === locked
-      )
-        return o;
-      same = false;
-      return { i: id, x: p.x, y: p.y, w: p.w, h: p.h, static: locked };
-    });
-    if (!same) prev.current = next;
-    return prev.current;
-  }, [model, parent, mode]);
+/** Rows a level's widgets take in a mode (its drawn height), followed as they move. */
+function useLevelRows(model: DocModel, parent: string | null, mode: Mode): number {
   return useSyncExternalStore(
     useCallback((l) => model.subscribeAny(l), [model]),
-    compute,
+    () => {
+      let rows = 0;
+      for (const id of model.children(parent)) {
+        const p = model.get(id)?.layout[mode];
+        if (p && p.y + p.h > rows) rows = p.y + p.h;
+      }
+      return rows;
+    },
   );
 }
 
@@ -192,12 +165,35 @@ const WidgetContent = memo(function WidgetContent(props: {
 });
 
 /**
- * Selection chrome and name tag of one widget; re-renders only when its selection state flips. Only a
- * selected widget's chrome follows the widget (for its name): a thousand unselected ones subscribe to
- * their selection flag alone.
+ * One widget on its grid: its box from the model (re-rendered when the widget changes; a move of
+ * another widget never reaches it) around an element kept across renders (react-grid-layout's
+ * GridItem is memoised on it), with selection chrome and resize handles while it is selected.
  */
-const Chrome = memo(function Chrome(props: { id: string }) {
-  return useSelected(props.id) ? <SelectedChrome id={props.id} /> : null;
+const CanvasItem = memo(function CanvasItem(props: { id: string; depth: number; width: number }) {
+  const { id, depth, width } = props;
+  const { model, mode } = useCanvas();
+  const v = useWidget(model, id);
+  const selected = useSelected(id);
+  const kind = v?.kind;
+  const el = useMemo(
+    () => (
+      // biome-ignore lint/a11y/noStaticElementInteractions: canvas items are picked by mouse; the layers tree and shortcuts serve the keyboard
+      // biome-ignore lint/a11y/useKeyWithClickEvents: as above
+      <div data-wid={id} data-kind={kind} className={`dz-item dz-d${depth}`} onClick={selectOnClick}>
+        <WidgetBody id={id} depth={depth} width={width} />
+        {selected ? <SelectedChrome id={id} /> : null}
+        <PeerOutline id={id} />
+      </div>
+    ),
+    [id, kind, depth, width, selected],
+  );
+  if (!v) return null;
+  const p = v.layout[mode];
+  return (
+    <GridCell id={id} x={p.x} y={p.y} w={p.w} h={p.h} locked={!!v.locked} resizable={selected}>
+      {el}
+    </GridCell>
+  );
 });
 
 function SelectedChrome(props: { id: string }) {
@@ -230,7 +226,7 @@ export function GridLevel({ parent, depth, width }: LevelProps) {
   const model = useDesigner((s) => s.model)!;
   const mode = useDesigner((s) => s.mode);
   const ids = useChildren(model, parent);
-  const layout = useLevelLayout(model, parent, mode);
+  const rows = useLevelRows(model, parent, mode);
   const cols = colsOf(model, mode);
   const rowHeight =
     model.pageField<Record<Mode, { rowHeight?: number }>>('layout')?.[mode]?.rowHeight ??
@@ -240,14 +236,19 @@ export function GridLevel({ parent, depth, width }: LevelProps) {
   // Not createScaledStrategy: its drag start position ignores where the grid sits on screen (it
   // measures from the viewport's corner); the default maths, given the scale, measure from the grid.
   const strategy = useMemo<PositionStrategy>(
-    () => (zoom === 1 ? transformStrategy : { ...transformStrategy, scale: zoom }),
+    () => (zoom === 1 ? absoluteStrategy : { ...absoluteStrategy, scale: zoom }),
     [zoom],
   );
-  const gridEl = useRef<HTMLDivElement>(null);
 
+  /** A widget's new box in this grid, with what it now covers pushed down (one undo step). */
   const commit = useCallback(
-    (stopped: Layout, item: LayoutItem | null) => {
-      const next = settle(stopped, item, cols);
+    (id: string, box: Box) => {
+      const layout: LayoutItem[] = model.children(parent).map((k) => {
+        const v = model.get(k)!;
+        const p = k === id ? box : v.layout[mode];
+        return { i: k, x: p.x, y: p.y, w: p.w, h: p.h, static: !!v.locked };
+      });
+      const next = settle(layout, id, cols);
       const changed: Record<string, GridPos> = {};
       for (const it of next) {
         const v = model.get(it.i);
@@ -258,26 +259,17 @@ export function GridLevel({ parent, depth, width }: LevelProps) {
       }
       if (Object.keys(changed).length) useDesigner.getState().setLayouts(changed, mode);
     },
-    [model, mode, cols],
-  );
-  const onResizeStop = useCallback(
-    (next: Layout, _old: LayoutItem | null, item: LayoutItem | null) => commit(next, item),
-    [commit],
+    [model, mode, parent, cols],
   );
 
-  /** A drag that ends over another grid (a container's, or the page's) moves the widget into it. */
-  const onDragStop = useCallback(
-    (
-      next: Layout,
-      _old: LayoutItem | null,
-      item: LayoutItem | null,
-      _p: unknown,
-      e: Event,
-      node: HTMLElement | null,
-    ) => {
-      const target = item && node ? gridUnder(e, node) : null;
-      if (!item || !node || !target || target.parent === parent) {
-        commit(next, item);
+  const events: GridEvents = {
+    onDragStart: (_id, node) => markHosts(node, true),
+    /** A drag that ends over another grid (a container's, or the page's) moves the widget into it. */
+    onDragStop: (id, box, e, node) => {
+      markHosts(node, false);
+      const target = gridUnder(e, node);
+      if (!target || target.parent === parent) {
+        commit(id, box);
         return;
       }
       const st = useDesigner.getState();
@@ -287,136 +279,57 @@ export function GridLevel({ parent, depth, width }: LevelProps) {
       const at = cellAt(
         { left: (rect.left - grid.left) / z, top: (rect.top - grid.top) / z },
         { width: grid.width / z, cols, rowHeight },
-        { w: item.w, h: item.h },
+        { w: box.w, h: box.h },
       );
       const others = model
         .children(target.parent)
-        .filter((id) => id !== item.i)
-        .map((id) => model.get(id)!.layout[mode]);
-      if (!st.moveTo(item.i, target.parent, freeSpot(at, others), mode)) commit(next, item);
+        .filter((k) => k !== id)
+        .map((k) => model.get(k)!.layout[mode]);
+      if (!st.moveTo(id, target.parent, freeSpot(at, others), mode)) commit(id, box);
     },
-    [model, mode, parent, cols, rowHeight, commit],
-  );
-
-  const onDragOver = useCallback(() => {
-    const kind = useDesigner.getState().draggingKind;
-    const def = kind ? getWidget(kind) : undefined;
-    if (!def) return false;
-    const pageLayout =
-      model.pageField<Record<Mode, { cols: number; rowHeight: number; width?: number }>>('layout');
-    const size = sizeToGrid(def.meta.size, { ...DEFAULT_PAGE_LAYOUT[mode], ...(pageLayout?.[mode] ?? {}) });
-    return { w: Math.min(cols, size.w), h: size.h };
-  }, [model, mode, cols]);
-
-  const onDrop = useCallback(
-    (_next: Layout, item: LayoutItem | undefined, e: Event) => {
+    onResizeStop: commit,
+    dropSize: () => {
+      const kind = useDesigner.getState().draggingKind;
+      const def = kind ? getWidget(kind) : undefined;
+      if (!def) return false;
+      const pageLayout =
+        model.pageField<Record<Mode, { cols: number; rowHeight: number; width?: number }>>('layout');
+      const size = sizeToGrid(def.meta.size, { ...DEFAULT_PAGE_LAYOUT[mode], ...(pageLayout?.[mode] ?? {}) });
+      return { w: Math.min(cols, size.w), h: size.h };
+    },
+    onDrop: (box) => {
       const st = useDesigner.getState();
       const kind = st.draggingKind;
       st.setDraggingKind(null);
-      if (!kind || !item) return;
-      // The cell under the pointer (react-grid-layout's own drop cell ignores the zoom).
-      const grid = gridEl.current?.getBoundingClientRect();
-      const z = st.zoom;
-      let pos: GridPos = { x: item.x, y: item.y, w: item.w, h: item.h };
-      if (grid && e instanceof MouseEvent && z !== 1) {
-        const colW = grid.width / z / cols;
-        pos = cellAt(
-          {
-            left: (e.clientX - grid.left) / z - (item.w * colW) / 2,
-            top: (e.clientY - grid.top) / z - (item.h * rowHeight) / 2,
-          },
-          { width: grid.width / z, cols, rowHeight },
-          { w: item.w, h: item.h },
-        );
-      }
+      if (!kind) return;
       // Lands where dropped, or just below the widgets it would cover.
-      const others = model.children(parent).map((id) => model.get(id)!.layout[mode]);
-      st.addWidget(kind, parent, freeSpot(pos, others));
+      const others = model.children(parent).map((k) => model.get(k)!.layout[mode]);
+      st.addWidget(kind, parent, freeSpot(box, others));
     },
-    [parent, model, mode, cols, rowHeight],
-  );
+  };
 
-  // One element per widget id, kept across renders: react-grid-layout's items are memoised on their
-  // child element, so a new element for every widget on each add/delete would re-render all of them.
-  const elements = useRef<{ key: string; model: DocModel | null; map: Map<string, JSX.Element> }>({
-    key: '',
-    model: null,
-    map: new Map(),
-  });
-  const children = useMemo(() => {
-    const key = `${depth}:${width}`;
-    if (elements.current.key !== key || elements.current.model !== model)
-      elements.current = { key, model, map: new Map() };
-    const cache = elements.current.map;
-    const out = ids.map((id) => {
-      let el = cache.get(id);
-      if (!el) {
-        el = (
-          // biome-ignore lint/a11y/noStaticElementInteractions: canvas items are picked by mouse; the layers tree and shortcuts serve the keyboard
-          // biome-ignore lint/a11y/useKeyWithClickEvents: as above
-          <div
-            key={id}
-            data-wid={id}
-            data-kind={model.get(id)?.kind}
-            className={`dz-item dz-d${depth}`}
-            onClick={selectOnClick}
-          >
-            <WidgetBody id={id} depth={depth} width={width} />
-            <Chrome id={id} />
-            <PeerOutline id={id} />
-          </div>
-        );
-        cache.set(id, el);
-      }
-      return el;
-    });
-    if (cache.size > ids.length * 2 + 64) {
-      const keep = new Set(ids);
-      for (const id of cache.keys()) if (!keep.has(id)) cache.delete(id);
-    }
-    return out;
-  }, [ids, depth, width, model]);
-
-  // Stable config objects: react-grid-layout memoises its items on their props, so a fresh object per
-  // render would re-render every item of the level on any change.
-  const gridConfig = useMemo(
-    () => ({ cols, rowHeight, margin: MARGIN, containerPadding: PADDING }),
-    [cols, rowHeight],
+  const children = useMemo(
+    () => ids.map((id) => <CanvasItem key={id} id={id} depth={depth} width={width} />),
+    [ids, depth, width],
   );
   // A read-only session (a reviewer, a demoted builder) can select and look, but not move anything.
   const readOnly = useDesigner((s) => s.readOnly);
-  const dragConfig = useMemo(
-    () => ({ enabled: !readOnly, cancel: `.dz-d${depth + 1}, .dz-nodrag`, threshold: 3 }),
-    [depth, readOnly],
-  );
-  const resizeConfig = readOnly ? NO_RESIZE : RESIZE;
-  const dropConfig = useMemo(
-    () => ({ enabled: !readOnly, defaultItem: { w: 10, h: 4 }, onDragOver }),
-    [onDragOver, readOnly],
-  );
-  const style = depth === 0 ? ROOT_STYLE : NESTED_STYLE;
 
   return (
-    <GridLayout
+    <DesignGrid
       className={`dz-grid dz-grid-d${depth}`}
+      rows={rows}
       width={width}
-      layout={layout}
-      gridConfig={gridConfig}
-      dragConfig={dragConfig}
-      resizeConfig={resizeConfig}
-      dropConfig={dropConfig}
-      compactor={COMPACTOR}
-      positionStrategy={strategy}
-      innerRef={gridEl}
-      autoSize
-      onDragStart={onDragStart}
-      onDragStop={onDragStop}
-      onResizeStop={onResizeStop}
-      onDrop={onDrop}
-      style={style}
+      cols={cols}
+      rowHeight={rowHeight}
+      strategy={strategy}
+      readOnly={readOnly}
+      cancel={`.dz-d${depth + 1}, .dz-nodrag`}
+      events={events}
+      style={depth === 0 ? ROOT_STYLE : NESTED_STYLE}
     >
       {children}
-    </GridLayout>
+    </DesignGrid>
   );
 }
 
@@ -435,22 +348,10 @@ function markHosts(node: HTMLElement, on: boolean) {
       el.classList.toggle('dz-drag-host', on);
 }
 
-function onDragStart(
-  _l: Layout,
-  _o: LayoutItem | null,
-  _n: LayoutItem | null,
-  _p: unknown,
-  _e: Event,
-  node: HTMLElement | null,
-) {
-  if (node) markHosts(node, true);
-}
-
-/** The layout with what `item` covers pushed down out of its way (react-grid-layout's own rule). */
-function settle(layout: Layout, item: LayoutItem | null, cols: number): Layout {
-  if (!item) return layout;
+/** The layout with what item `id` covers pushed down out of its way (react-grid-layout's own rule). */
+function settle(layout: Layout, id: string, cols: number): Layout {
   const copy = cloneLayout(layout);
-  const l = copy.find((it) => it.i === item.i);
+  const l = copy.find((it) => it.i === id);
   if (!l) return layout;
   const { x, y } = l;
   // moveElement skips a move to where the item already is: start it one row off.

@@ -1,6 +1,6 @@
 /**
  * The palette: kinds by category with search (zh and en titles, kind name), each an HTML-draggable
- * tile. Dropping uses react-grid-layout's own drop support (no second drag library): the grid shows
+ * tile. Dropping uses the canvas grid's HTML drop support (no second drag library): the grid shows
  * its placeholder snapped to cells, and nested grids take the drop in containers.
  */
 import { Collapse, Empty, Input } from 'antd';

@@ -17,7 +17,7 @@ import './panel.css';
 import { EventsEditor } from './EventsEditor.tsx';
 import { PAGE_EVENTS } from './events.ts';
 import { EntityPicker } from './pickers.tsx';
-import { pointerToPath } from './resolver.ts';
+import { pointerToPath, usePanelChecksDue } from './resolver.ts';
 
 type Json = Record<string, unknown>;
 type Part = 'title' | 'layout' | 'state' | 'dataSources' | 'events' | 'setup';
@@ -68,11 +68,13 @@ const UNCHECKED = Symbol('unchecked');
 
 /**
  * The errors shown beside a part, checked one render behind the draft: the first check compiles the
- * registry's validator (every kind's schema), which must not hold up opening the designer; it runs in
- * a deferred render right after the panel's first paint (and typing never waits on a check).
+ * registry's validator (every kind's schema), which must not hold up opening the designer. What was
+ * loaded is checked once the canvas is filled in (usePanelChecksDue), an edit at once; either way in
+ * a deferred render (typing never waits on a check).
  */
-function useShownErrors<T>(page: Omit<PageDocument, 'widgets'>, part: Part, draft: T) {
-  const checked = useDeferredValue<T | typeof UNCHECKED>(draft, UNCHECKED);
+function useShownErrors<T>(page: Omit<PageDocument, 'widgets'>, part: Part, draft: T, edited: boolean) {
+  const due = usePanelChecksDue() || edited;
+  const checked = useDeferredValue<T | typeof UNCHECKED>(due ? draft : UNCHECKED, UNCHECKED);
   return useMemo(
     () => (checked === UNCHECKED ? {} : localizeErrors(validatePagePart(page, part, checked), currentLang())),
     [page, part, checked],
@@ -82,11 +84,13 @@ function useShownErrors<T>(page: Omit<PageDocument, 'widgets'>, part: Part, draf
 /** A part edited as a draft: goes out only when the page schema accepts it. */
 function usePart<T>(page: Omit<PageDocument, 'widgets'>, part: Part, initial: T, emit: (v: T) => void) {
   const [draft, setDraft] = useState<T>(initial);
+  const [edited, setEdited] = useState(false);
   const incoming = JSON.stringify(initial ?? null);
   useEffect(() => setDraft(JSON.parse(incoming) as T), [incoming]);
-  const errors = useShownErrors(page, part, draft);
+  const errors = useShownErrors(page, part, draft, edited);
   const set = (v: T) => {
     setDraft(v);
+    setEdited(true);
     if (Object.keys(validatePagePart(page, part, v)).length === 0) emit(v);
   };
   return { draft, set, errors };
@@ -148,12 +152,14 @@ function StateEditor(props: {
   const { t } = useTranslation();
   const rows0 = Object.entries(props.page.state ?? {}).map(([name, v]) => ({ name, ...(v as Json) }));
   const [rows, setRows] = useState<Json[]>(rows0);
+  const [edited, setEdited] = useState(false);
   const names = rows.map((r) => String(r.name));
   const dup = names.find((n, i) => names.indexOf(n) !== i);
   const state = useMemo(() => toState(rows), [rows]);
-  const errors = useShownErrors(props.page, 'state', state);
+  const errors = useShownErrors(props.page, 'state', state, edited);
   const set = (list: Json[]) => {
     setRows(list);
+    setEdited(true);
     const ns = list.map((r) => String(r.name));
     const st = toState(list);
     if (

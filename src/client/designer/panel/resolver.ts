@@ -3,6 +3,7 @@
  * props schema (widgets/validate.ts, bindings and expression syntax included), and the issues come back
  * keyed by form path (`list.2.value`) in react-hook-form's nested error shape.
  */
+import { useSyncExternalStore } from 'react';
 import type { FieldErrors, FieldValues, Resolver } from 'react-hook-form';
 import { pageValidator } from '../../../../widgets/index.ts';
 import { checkExpr } from '../../../shared/expr/index.ts';
@@ -113,6 +114,27 @@ export function errorsUnder(errors: PathError[], key: string): PathError[] {
 }
 
 let warming = false;
+let checksDue = false;
+const dueListeners = new Set<() => void>();
+
+/**
+ * Whether the panels' own checks of what was loaded may run (an edit checks at once regardless):
+ * once the canvas is filled in (warmPanelChecks), so that opening the designer never waits on the
+ * registry validator's compile.
+ */
+export function usePanelChecksDue(): boolean {
+  return useSyncExternalStore(
+    subscribeDue,
+    () => checksDue,
+    () => checksDue,
+  );
+}
+function subscribeDue(l: () => void) {
+  dueListeners.add(l);
+  return () => {
+    dueListeners.delete(l);
+  };
+}
 
 /**
  * Compiles the registry's checks while the thread is idle, one per idle slot, so that the panel of a
@@ -129,6 +151,10 @@ export function warmPanelChecks(): void {
       : window.setTimeout(() => cb({ timeRemaining: () => 10 }), 50);
   let steps: (() => void)[] | null = null;
   const run = (d: Deadline) => {
+    if (!checksDue) {
+      checksDue = true;
+      for (const l of [...dueListeners]) l();
+    }
     steps ??= pageValidator().pendingCompiles();
     while (steps.length && d.timeRemaining() > 4) steps.shift()!();
     if (steps.length) idle(run);
