@@ -127,13 +127,8 @@ function stepStore() {
 }
 type Steps = ReturnType<typeof stepStore>;
 
-interface GridContextValue {
-  width: number;
-  cols: number;
-  rowHeight: number;
-  strategy: PositionStrategy;
-  readOnly: boolean;
-  cancel: string;
+interface GridContextValue
+  extends Pick<DesignGridProps, 'width' | 'cols' | 'rowHeight' | 'strategy' | 'readOnly' | 'cancel'> {
   /** Each item's box as last rendered (the item callbacks report positions only). */
   boxes: Map<string, Box>;
   steps: Steps;
