@@ -201,12 +201,9 @@ export function runtimeChunks(base: string, roots: readonly string[]): RuntimeCh
       // The runtime chunk and what it imports beyond the entry's own files: a server may hint them
       // (modulepreload) on routes that draw pages, so they load while the entry runs.
       const loaded = new Set([entry.fileName, ...entry.imports]);
-      const meta = (c: { viteMetadata?: { importedCss?: Set<string> } }) => [
-        ...(c.viteMetadata?.importedCss ?? []),
-      ];
       const preload: PagePreload = {
         js: [page.fileName, ...page.imports.filter((f) => !loaded.has(f))],
-        css: meta(page as never),
+        css: [...(page.viteMetadata?.importedCss ?? [])],
       };
       this.emitFile({ type: 'asset', fileName: PAGE_PRELOAD_FILE, source: JSON.stringify(preload) });
     },
