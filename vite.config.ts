@@ -1,6 +1,7 @@
 import react from '@vitejs/plugin-react';
 import { defineConfig } from 'vitest/config';
 import { antdCss } from './scripts/vite-antd-css.ts';
+import { oneDraggable } from './scripts/vite-one-draggable.ts';
 import { runtimeChunks } from './scripts/vite-runtime-chunks.ts';
 import { scrollbarSizeCache } from './scripts/vite-scrollbar-cache.ts';
 import { COMMON_KINDS } from './src/shared/common-kinds.ts';
@@ -17,7 +18,7 @@ const chunks = runtimeChunks('src/client', [
 export default defineConfig({
   root: 'src/client',
   publicDir: 'public',
-  plugins: [react(), antdCss(), scrollbarSizeCache(), chunks.plugin],
+  plugins: [react(), antdCss(), scrollbarSizeCache(), oneDraggable(), chunks.plugin],
   build: {
     outDir: '../../dist/client',
     emptyOutDir: true,

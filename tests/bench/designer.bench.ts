@@ -27,6 +27,7 @@ import react from '@vitejs/plugin-react';
 import { chromium, type Page } from 'playwright-core';
 import { build } from 'vite';
 import { antdCss } from '../../scripts/vite-antd-css.ts';
+import { oneDraggable } from '../../scripts/vite-one-draggable.ts';
 import { scrollbarSizeCache } from '../../scripts/vite-scrollbar-cache.ts';
 
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../..');
@@ -41,7 +42,7 @@ async function buildApp(): Promise<string> {
     configFile: false,
     logLevel: 'warn',
     root: path.join(root, 'tests/bench/designer-app'),
-    plugins: [react(), antdCss(), scrollbarSizeCache()],
+    plugins: [react(), antdCss(), scrollbarSizeCache(), oneDraggable()],
     build: { outDir: out, emptyOutDir: true, chunkSizeWarningLimit: 5000 },
   });
   return out;
