@@ -7,6 +7,8 @@ const LEVELS = ['L', 'M', 'Q', 'H'] as const;
 export function QrcodeWidget({ props }: WidgetRenderProps) {
   return (
     <QRCode
+      // SVG, not canvas: crisp in print, and no composited layer per code on a page of many widgets.
+      type="svg"
       value={str(props.value, ' ') || ' '}
       size={80}
       bordered={false}

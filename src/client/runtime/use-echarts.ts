@@ -1,10 +1,15 @@
 /** Mounts an echarts chart into a div; echarts is imported lazily here so it never enters the main bundle. */
 import { type RefObject, useEffect, useRef } from 'react';
+import { useRuntime } from './widget-context.ts';
 
 type Chart = { setOption: (o: unknown, notMerge?: boolean) => void; resize: () => void; dispose: () => void };
 
 export function useECharts(option: Record<string, unknown>): RefObject<HTMLDivElement | null> {
   const ref = useRef<HTMLDivElement | null>(null);
+  // The designer draws charts as SVG: every <canvas> is a composited layer of its own, and it forces
+  // each widget painted above it on a page of hundreds into a layer too, so every frame of the canvas
+  // (a drag step, an edit) paid for them. The runtime keeps canvas (large series draw faster there).
+  const renderer = useRuntime().mode === 'design' ? 'svg' : 'canvas';
   const chart = useRef<Chart | null>(null);
   const json = JSON.stringify(option);
   // The latest option: data may arrive before echarts has loaded, and init must draw that, not the first.
@@ -17,7 +22,7 @@ export function useECharts(option: Record<string, unknown>): RefObject<HTMLDivEl
     let observer: ResizeObserver | undefined;
     import('echarts').then((echarts) => {
       if (disposed || !ref.current) return;
-      chart.current = echarts.init(ref.current) as unknown as Chart;
+      chart.current = echarts.init(ref.current, undefined, { renderer }) as unknown as Chart;
       chart.current.setOption(JSON.parse(latest.current), true);
       if (typeof ResizeObserver !== 'undefined') {
         observer = new ResizeObserver(() => chart.current?.resize());
@@ -30,7 +35,7 @@ export function useECharts(option: Record<string, unknown>): RefObject<HTMLDivEl
       chart.current?.dispose();
       chart.current = null;
     };
-  }, []);
+  }, [renderer]);
 
   useEffect(() => {
     chart.current?.setOption(JSON.parse(json), true);
