@@ -14,6 +14,7 @@ import {
   useCallback,
   useContext,
   useEffect,
+  useLayoutEffect,
   useMemo,
   useRef,
   useState,
@@ -30,10 +31,11 @@ import { staticRuntime, WidgetRuntimeProvider } from '../runtime/widget-context.
 import { PeerOutline } from './collab/PeerMarks.tsx';
 import { cellAt, freeSpot } from './commands.ts';
 import { type Box, DesignGrid, GridCell, type GridEvents } from './DesignGrid.tsx';
+import { FarItems, nearSpan } from './far.ts';
 import type { DocModel, WidgetView } from './model.ts';
 import { warmPanelChecks } from './panel/resolver.ts';
 import { revealAfterPaint, useRevealed } from './reveal.ts';
-import { colsOf, subscribeSelected, useDesigner } from './store.ts';
+import { colsOf, rowHeightOf, subscribeSelected, useDesigner } from './store.ts';
 import { loadKinds, useKindView } from './views.ts';
 
 const ROOT_STYLE: CSSProperties = { minHeight: 600 };
@@ -79,9 +81,20 @@ function useLevelRows(model: DocModel, parent: string | null, mode: Mode): numbe
 
 const runtime = staticRuntime({ mode: 'design' });
 
-/** The canvas's model and mode, shared by every widget without a store selector per widget. */
-const CanvasContext = createContext<{ model: DocModel; mode: Mode } | null>(null);
+/**
+ * The canvas's model and mode, shared by every widget without a store selector per widget, and which
+ * top-level widgets are far from view (see far.ts).
+ */
+const CanvasContext = createContext<{ model: DocModel; mode: Mode; far: FarItems } | null>(null);
 const useCanvas = () => useContext(CanvasContext)!;
+
+/** Whether a top-level widget is far from view (null: a nested one, never marked). */
+function useFar(far: FarItems, id: string | null): boolean {
+  return useSyncExternalStore(
+    useCallback((l) => (id === null ? () => {} : far.subscribe(id, l)), [far, id]),
+    () => id !== null && far.isFar(id),
+  );
+}
 
 function useSelected(id: string): boolean {
   return useSyncExternalStore(
@@ -171,21 +184,28 @@ const WidgetContent = memo(function WidgetContent(props: {
  */
 const CanvasItem = memo(function CanvasItem(props: { id: string; depth: number; width: number }) {
   const { id, depth, width } = props;
-  const { model, mode } = useCanvas();
+  const { model, mode, far: farItems } = useCanvas();
   const v = useWidget(model, id);
   const selected = useSelected(id);
+  const far = useFar(farItems, depth === 0 ? id : null);
   const kind = v?.kind;
   const el = useMemo(
     () => (
       // biome-ignore lint/a11y/noStaticElementInteractions: canvas items are picked by mouse; the layers tree and shortcuts serve the keyboard
       // biome-ignore lint/a11y/useKeyWithClickEvents: as above
-      <div data-wid={id} data-kind={kind} className={`dz-item dz-d${depth}`} onClick={selectOnClick}>
+      <div
+        data-wid={id}
+        data-kind={kind}
+        data-far={far ? '' : undefined}
+        className={`dz-item dz-d${depth}`}
+        onClick={selectOnClick}
+      >
         <WidgetBody id={id} depth={depth} width={width} />
         {selected ? <SelectedChrome id={id} /> : null}
         <PeerOutline id={id} />
       </div>
     ),
-    [id, kind, depth, width, selected],
+    [id, kind, depth, width, selected, far],
   );
   if (!v) return null;
   const p = v.layout[mode];
@@ -228,9 +248,7 @@ export function GridLevel({ parent, depth, width }: LevelProps) {
   const ids = useChildren(model, parent);
   const rows = useLevelRows(model, parent, mode);
   const cols = colsOf(model, mode);
-  const rowHeight =
-    model.pageField<Record<Mode, { rowHeight?: number }>>('layout')?.[mode]?.rowHeight ??
-    DEFAULT_PAGE_LAYOUT[mode].rowHeight;
+  const rowHeight = rowHeightOf(model, mode);
 
   const zoom = useDesigner((s) => s.zoom);
   // Not createScaledStrategy: its drag start position ignores where the grid sits on screen (it
@@ -407,6 +425,60 @@ function useHeight(el: React.RefObject<HTMLDivElement | null>, mounted: boolean)
   return h;
 }
 
+/**
+ * The top-level widgets far from view (see far.ts), followed as the canvas scrolls, resizes or zooms
+ * and as widgets move. Positions come from the grid boxes, so nothing is measured per widget.
+ */
+function useFarItems(
+  model: DocModel | null,
+  mode: Mode,
+  zoom: number,
+  scroller: React.RefObject<HTMLDivElement | null>,
+  page: React.RefObject<HTMLDivElement | null>,
+): FarItems | null {
+  const far = useMemo(() => {
+    if (!model) return null;
+    const rowHeight = rowHeightOf(model, mode);
+    function* spans() {
+      for (const id of model!.children(null)) {
+        const p = model!.get(id)?.layout[mode];
+        if (p) yield [id, p.y * rowHeight, (p.y + p.h) * rowHeight] as const;
+      }
+    }
+    // Until the canvas is laid out: the top of the page in a window-high box.
+    const guess = nearSpan({ pageTop: 0, height: window.innerHeight, zoom });
+    return new FarItems(spans, guess);
+  }, [model, mode, zoom]);
+  useLayoutEffect(() => {
+    const box = scroller.current;
+    if (!far || !model || !box) return;
+    const span = () => {
+      const top = (page.current?.getBoundingClientRect().top ?? 0) - box.getBoundingClientRect().top;
+      return nearSpan({ pageTop: top - box.clientTop, height: box.clientHeight, zoom });
+    };
+    far.update(span());
+    let frame = 0;
+    const onScroll = () => {
+      if (frame) return;
+      frame = requestAnimationFrame(() => {
+        frame = 0;
+        far.update(span());
+      });
+    };
+    box.addEventListener('scroll', onScroll, { passive: true });
+    const ro = typeof ResizeObserver === 'undefined' ? undefined : new ResizeObserver(onScroll);
+    ro?.observe(box);
+    const stop = model.subscribeAny(() => far.update());
+    return () => {
+      box.removeEventListener('scroll', onScroll);
+      ro?.disconnect();
+      cancelAnimationFrame(frame);
+      stop();
+    };
+  }, [far, model, zoom, scroller, page]);
+  return far;
+}
+
 /** The page canvas with box selection on its background. */
 export function Canvas() {
   const model = useDesigner((s) => s.model);
@@ -416,8 +488,10 @@ export function Canvas() {
   const width = pageLayout?.[mode]?.width ?? DEFAULT_PAGE_LAYOUT[mode].width;
   const [box, setBox] = useState<{ x0: number; y0: number; x1: number; y1: number } | null>(null);
   const frame = useRef<HTMLDivElement>(null);
+  const scroller = useRef<HTMLDivElement>(null);
   const height = useHeight(frame, !!model);
-  const ctx = useMemo(() => (model ? { model, mode } : null), [model, mode]);
+  const far = useFarItems(model, mode, zoom, scroller, frame);
+  const ctx = useMemo(() => (model && far ? { model, mode, far } : null), [model, mode, far]);
   // The code of every kind on the page starts loading with the first render (not one by one as
   // widgets mount); widgets near the viewport draw their view as soon as it is in, the rest once every
   // kind's code is in and the first views have painted.
@@ -502,7 +576,7 @@ export function Canvas() {
     </div>
   );
   return (
-    <div className="dz-scroll" data-testid="canvas-scroll">
+    <div ref={scroller} className="dz-scroll" data-testid="canvas-scroll">
       <CanvasContext.Provider value={ctx}>
         <WidgetRuntimeProvider runtime={runtime}>
           {zoom === 1 ? (

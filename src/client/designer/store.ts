@@ -129,6 +129,12 @@ export function colsOf(model: DocModel | null, mode: Mode): number {
   return layout?.[mode]?.cols ?? DEFAULT_PAGE_LAYOUT[mode].cols;
 }
 
+/** Height of a grid row in a mode (nested grids use the page's too). */
+export function rowHeightOf(model: DocModel | null, mode: Mode): number {
+  const layout = model?.pageField<Record<Mode, { rowHeight?: number }>>('layout');
+  return layout?.[mode]?.rowHeight ?? DEFAULT_PAGE_LAYOUT[mode].rowHeight;
+}
+
 /** Top-level selected ids (a widget whose ancestor is also selected is carried by that ancestor). */
 function topSelected(model: DocModel, selection: ReadonlySet<string>): string[] {
   return [...selection].filter((id) => model.has(id) && !model.ancestors(id).some((a) => selection.has(a)));

@@ -1,0 +1,79 @@
+/**
+ * Which of the page's top-level widgets are far from the viewport. Those skip style, layout and
+ * paint of their content (`content-visibility: hidden` on `.dz-item[data-far]`), as
+ * `content-visibility: auto` did; but `auto` asks the browser to test every item against the viewport
+ * in every frame (an intersection observer over 1,000 targets: 2–3 ms a frame, a drag step or an edit
+ * included) and paints more. Here the canvas works it out from the widgets' grid boxes when it
+ * scrolls or the page changes, and only the widgets whose flag flips render again.
+ */
+
+/** A vertical span of the page, in unscaled page pixels. */
+export interface Span {
+  top: number;
+  bottom: number;
+}
+
+/** How far beyond the visible part of the page a widget still counts as near, in viewport heights. */
+export const NEAR_VIEWPORTS = 1;
+
+/** The span of the page that counts as near: what the scroll box shows, one viewport above and below. */
+export function nearSpan(view: { pageTop: number; height: number; zoom: number }): Span {
+  const z = view.zoom || 1;
+  const top = -view.pageTop / z;
+  const height = view.height / z;
+  return { top: top - height * NEAR_VIEWPORTS, bottom: top + height * (1 + NEAR_VIEWPORTS) };
+}
+
+/** The ids among `items` (id, top, bottom in page px) that lie wholly outside `near`. */
+export function farIds(items: Iterable<readonly [string, number, number]>, near: Span): Set<string> {
+  const out = new Set<string>();
+  for (const [id, top, bottom] of items) if (bottom < near.top || top > near.bottom) out.add(id);
+  return out;
+}
+
+/** Per-widget far flags for useSyncExternalStore, recomputed on demand. */
+export class FarItems {
+  private far = new Set<string>();
+  private listeners = new Map<string, Set<() => void>>();
+  private near: Span;
+
+  /** `items` lists the top-level widgets with their spans; `near` is the first guess (top of page). */
+  constructor(
+    private readonly items: () => Iterable<readonly [string, number, number]>,
+    near: Span,
+  ) {
+    this.near = near;
+    this.far = farIds(items(), near);
+  }
+
+  isFar(id: string): boolean {
+    return this.far.has(id);
+  }
+
+  /** Recomputes against a new near span (a scroll, a resize) or the current one (the page changed). */
+  update(near: Span = this.near) {
+    this.near = near;
+    const next = farIds(this.items(), near);
+    const prev = this.far;
+    this.far = next;
+    for (const id of prev) if (!next.has(id)) this.wake(id);
+    for (const id of next) if (!prev.has(id)) this.wake(id);
+  }
+
+  subscribe(id: string, l: () => void): () => void {
+    let set = this.listeners.get(id);
+    if (!set) {
+      set = new Set();
+      this.listeners.set(id, set);
+    }
+    set.add(l);
+    return () => {
+      set.delete(l);
+      if (!set.size) this.listeners.delete(id);
+    };
+  }
+
+  private wake(id: string) {
+    for (const l of this.listeners.get(id) ?? []) l();
+  }
+}
