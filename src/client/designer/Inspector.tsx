@@ -198,12 +198,17 @@ function JsonProps(props: { widget: WidgetView }) {
 export function Inspector(props: { project: string }) {
   const widget = useSelectedWidget();
   const count = useDesigner((s) => s.selection.size);
+  const model = useDesigner((s) => s.model);
+  // The widget list (binding and action targets) follows one step behind too: a duplicate, a paste or
+  // an undo changes it, and the panel should render once, for the new selection, not first again
+  // for the old one.
+  const targets = useDeferredValue(useWidgetTargets(model));
   const shown = useDeferredValue(widget);
   const shownCount = useDeferredValue(count);
   const stale = shown?.id !== widget?.id || shownCount !== count;
   return (
     <div className="dz-inspector" data-testid="inspector" data-stale={stale || undefined}>
-      <InspectorBody project={props.project} widget={shown} count={shownCount} />
+      <InspectorBody project={props.project} widget={shown} count={shownCount} targets={targets} />
     </div>
   );
 }
@@ -212,13 +217,13 @@ const InspectorBody = memo(function InspectorBody(props: {
   project: string;
   widget: WidgetView | undefined;
   count: number;
+  targets: PropertyPanelProps['widgets'];
 }) {
   const { t } = useTranslation();
-  const { widget, count } = props;
+  const { widget, count, targets } = props;
   const model = useDesigner((s) => s.model);
   const mode = useDesigner((s) => s.mode);
   const readOnly = useDesigner((s) => s.readOnly);
-  const targets = useWidgetTargets(model);
   const id = widget?.id;
   const onChange = useCallback(
     (patch: WidgetPatch) => {
