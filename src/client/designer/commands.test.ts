@@ -157,6 +157,32 @@ describe('align and distribute', () => {
     expect(freeSpot({ x: 2, y: 1, w: 6, h: 2 }, others)).toEqual({ x: 2, y: 7, w: 6, h: 2 });
     expect(freeSpot({ x: 20, y: 1, w: 6, h: 2 }, others)).toEqual({ x: 20, y: 1, w: 6, h: 2 });
   });
+  it('freeSpot lands where stepping past every widget it covers would (random grids)', () => {
+    const hit = (a: GridPos, b: GridPos) =>
+      a.x < b.x + b.w && b.x < a.x + a.w && a.y < b.y + b.h && b.y < a.y + a.h;
+    /** The rule spelled out: at each step, below the lowest bottom of everything covered. */
+    const reference = (pos: GridPos, others: GridPos[]) => {
+      let y = pos.y;
+      for (;;) {
+        const covered = others.filter((o) => hit({ ...pos, y }, o));
+        if (!covered.length) return { ...pos, y };
+        y = Math.max(...covered.map((o) => o.y + o.h));
+      }
+    };
+    let seed = 7;
+    const rnd = (n: number) => {
+      seed = (seed * 1103515245 + 12345) % 2147483648;
+      return seed % n;
+    };
+    const box = (): GridPos => ({ x: rnd(20), y: rnd(40), w: 1 + rnd(8), h: 1 + rnd(5) });
+    for (let round = 0; round < 300; round++) {
+      const others = Array.from({ length: rnd(40) }, box);
+      const pos = box();
+      const spot = freeSpot(pos, others);
+      expect(spot).toEqual(reference(pos, others));
+      for (const o of others) expect(hit(spot, o)).toBe(false);
+    }
+  });
   it('nudge clamps inside the grid', () => {
     expect(nudge({ a: { x: 0, y: 0, w: 4, h: 1 } }, -1, -1, 120).a).toEqual({ x: 0, y: 0, w: 4, h: 1 });
     expect(nudge({ a: { x: 116, y: 0, w: 4, h: 1 } }, 1, 2, 120).a).toEqual({ x: 116, y: 2, w: 4, h: 1 });
@@ -211,6 +237,31 @@ describe('undo grouping', () => {
     expect(pageFromDoc(doc)).toEqual(aligned);
     st.redo();
     expect(pageFromDoc(doc)).toEqual(duplicated);
+  });
+
+  it('undo and redo bring back the selection of their step', () => {
+    const { model } = setup();
+    const st = useDesigner.getState();
+    const sel = () => [...useDesigner.getState().selection].sort();
+    st.select(['a']);
+    const [copy] = st.duplicate();
+    expect(sel()).toEqual([copy]);
+    st.undo();
+    // The copy is gone; the original it was made from is selected again.
+    expect(model.has(copy!)).toBe(false);
+    expect(sel()).toEqual(['a']);
+    st.redo();
+    expect(model.has(copy!)).toBe(true);
+    expect(sel()).toEqual([copy]);
+    // Undoing a delete selects what came back.
+    st.select(['b', 'c']);
+    st.remove();
+    expect(sel()).toEqual([]);
+    st.undo();
+    expect(sel()).toEqual(['b', 'c']);
+    // Nothing restored that no longer exists: the redo of the delete leaves no dangling selection.
+    st.redo();
+    expect(sel()).toEqual([]);
   });
 
   it('remote changes are not undone', () => {

@@ -218,17 +218,24 @@ export function parseClipboard(text: string | null | undefined): ClipboardData |
   return undefined;
 }
 
-const overlaps = (a: GridPos, b: GridPos) =>
-  a.x < b.x + b.w && b.x < a.x + a.w && a.y < b.y + b.h && b.y < a.y + a.h;
-
-/** The first spot at or below `pos` (same column) where it overlaps none of `others`. */
+/**
+ * The first spot at or below `pos` (same column) where it overlaps none of `others`: down past the
+ * lowest bottom of what it covers, again, until nothing is in the way. Only widgets sharing its
+ * columns can be in the way, and in top order the scan stops at the first that starts below it (a
+ * copy dropped below a stack of 1,000 widgets steps down the stack; a filter of all of them per
+ * step took milliseconds).
+ */
 export function freeSpot(pos: GridPos, others: readonly GridPos[]): GridPos {
+  const inWay = others.filter((o) => pos.x < o.x + o.w && o.x < pos.x + pos.w).sort((a, b) => a.y - b.y);
   let y = pos.y;
   for (;;) {
-    const at = { ...pos, y };
-    const hit = others.filter((o) => overlaps(at, o));
-    if (!hit.length) return at;
-    y = Math.max(...hit.map((o) => o.y + o.h));
+    let bottom = -1;
+    for (const o of inWay) {
+      if (o.y >= y + pos.h) break;
+      if (o.y + o.h > y && o.y + o.h > bottom) bottom = o.y + o.h;
+    }
+    if (bottom < 0) return { ...pos, y };
+    y = bottom;
   }
 }
 

@@ -168,6 +168,9 @@ export function readStoredClipboard(): ClipboardData | undefined {
   }
 }
 
+/** Where an undo stack item keeps the selection to restore (see setModel). */
+const SELECTION_META = 'selection';
+
 export const useDesigner = create<DesignerState>()((set, get) => {
   const m = () => get().model;
   /** The model when this user may change it; null while read-only (reviewers, expired, demoted). */
@@ -212,8 +215,18 @@ export const useDesigner = create<DesignerState>()((set, get) => {
     setModel: (model, pageId = '') => {
       get().model?.destroy();
       if (model) {
-        model.undo.on('stack-item-added', refreshUndo);
-        model.undo.on('stack-item-popped', refreshUndo);
+        // Undo and redo bring back the selection of their step's start (the original after undoing a
+        // duplicate, the deleted widgets after undoing a delete), as other editors do: each stack item
+        // keeps the selection of the moment it was stacked, and restores it when it is popped.
+        model.undo.on('stack-item-added', (e) => {
+          e.stackItem.meta.set(SELECTION_META, get().selection);
+          refreshUndo();
+        });
+        model.undo.on('stack-item-popped', (e) => {
+          const sel = e.stackItem.meta.get(SELECTION_META) as ReadonlySet<string> | undefined;
+          if (sel && get().model === model) get().select([...sel].filter((id) => model.has(id)));
+          refreshUndo();
+        });
       }
       set({
         model,
