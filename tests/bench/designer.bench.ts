@@ -11,7 +11,9 @@
  *   widgets far from the viewport right after the first paint). Operations are timed after this.
  * - select, edit (property), move (keyboard nudge command), delete, duplicate, paste of 50, undo,
  *   redo: main-thread time of one operation = the call + React's render task + a forced style and
- *   layout, timed in the page with performance.now(); p95 over BENCH_TRIES (20) tries.
+ *   layout, timed in the page with performance.now(); p95 over BENCH_TRIES (20) tries. A try that
+ *   adds or removes widgets is undone afterwards (untimed), so every try — and the drag — runs on a
+ *   page of the stated size.
  * - drag: a widget dragged across the grid by synthetic mouse events (react-draggable listens on the
  *   document), same measure per mouse step (handler + render + layout); p95 over the steps.
  * Long tasks (PerformanceObserver 'longtask', > 50 ms) seen during each phase are counted too.
@@ -35,6 +37,8 @@ const SIZES = (process.env.BENCH_SIZES ?? '100,500,1000').split(',').map(Number)
 const TRIES = Number(process.env.BENCH_TRIES ?? 20);
 const DRAG_N = Number(process.env.BENCH_DRAG_N ?? 500);
 const OPS = ['select', 'edit', 'move', 'delete', 'duplicate', 'paste50', 'undo', 'redo'] as const;
+/** Ops that change how many widgets there are: each try is undone (untimed) to keep the stated size. */
+const RESTORE = new Set<string>(['delete', 'duplicate', 'paste50', 'redo']);
 
 async function buildApp(): Promise<string> {
   const out = fs.mkdtempSync(path.join(os.tmpdir(), 'bench-designer-'));
@@ -195,9 +199,17 @@ async function measure(page: Page, base: string, kind: string, n: number, drag: 
           [op, i] as const,
         ),
       );
+      if (RESTORE.has(op))
+        await page.evaluate(() =>
+          (window as unknown as { timeOp: (n: string, i: number) => Promise<number> }).timeOp('undo', 0),
+        );
     }
     ops[op] = p95(times);
   }
+  const count = await page.evaluate(() =>
+    (window as unknown as { bench: { count(): number } }).bench.count(),
+  );
+  if (count !== n) console.warn(`(${kind}: ${count} widgets after the ops, not ${n})`);
   const result: Result = { open, complete, ops, longTasks: 0 };
   if (drag)
     result.drag = p95(

@@ -4,6 +4,8 @@
  * the start and redo, move a widget in mobile mode only, save, reload, publish, open the preview.
  */
 import { type APIRequestContext, expect, type Locator, type Page, test } from '@playwright/test';
+import { getWidget } from '../../widgets/registry.ts';
+import { emptyPage, instanceOf } from '../fixtures/pages.ts';
 import { ADMIN, DESKTOP, shot } from './helpers.ts';
 
 interface Env {
@@ -317,6 +319,59 @@ test.describe('designer', () => {
     await expect(canvas(page).locator('.dz-item[data-kind="qrcode"]')).toHaveCount(1);
     await expect(page.getByTestId('save-state')).toHaveAttribute('data-state', 'saved');
   });
+  test('a long page: far widgets skip their drawing; a paste far below draws when scrolled near', async ({
+    page,
+    request,
+  }) => {
+    const env = await setup(request);
+    // 60 texts in one column, 40 px each: 2,400 px of page in a canvas about 700 px high.
+    const doc = emptyPage('long');
+    doc.widgets = Array.from({ length: 60 }, (_, i) => {
+      const w = instanceOf(getWidget('text')!, `t${i}`, i * 4);
+      w.props.text = `Line ${i}`;
+      return w;
+    });
+    const { _id: pageId } = await api<{ _id: string }>(
+      request,
+      env,
+      `/api/admin/page/${env.project}/create`,
+      {
+        name: 'Designer long page',
+        document: doc,
+      },
+    );
+    await openDesigner(page, env, pageId);
+    await expect(items(page)).toHaveCount(60);
+    // Every view drawn (the fill-in), those far from view marked so the browser skips them.
+    await expect(canvas(page).locator('.dz-deferred')).toHaveCount(0);
+    await expect(canvas(page).locator('[data-wid="t0"]')).not.toHaveAttribute('data-far');
+    await expect(canvas(page).locator('[data-wid="t59"]')).toHaveAttribute('data-far', '');
+
+    // Copy the first line and paste: the copy goes below the column, far from view, as a placeholder.
+    await canvas(page).locator('[data-wid="t0"]').click();
+    await page.keyboard.press('Control+c');
+    await page.keyboard.press('Control+v');
+    await expect(items(page)).toHaveCount(61);
+    const pasted = canvas(page).locator('.dz-item.dz-d0').last();
+    await expect(pasted).toHaveAttribute('data-far', '');
+    await expect(pasted.locator('.dz-deferred')).toHaveCount(1);
+    await expect(page.getByTestId('inspector')).toContainText('Line 0');
+
+    // Scrolled down to it: no longer far, its real view draws (the text), and the top is far now.
+    await page.getByTestId('canvas-scroll').evaluate((el) => el.scrollTo(0, el.scrollHeight));
+    await expect(pasted).not.toHaveAttribute('data-far');
+    await expect(pasted.locator('.dz-deferred')).toHaveCount(0);
+    await expect(pasted).toContainText('Line 0');
+    await expect(canvas(page).locator('[data-wid="t0"]')).toHaveAttribute('data-far', '');
+    // Undo removes it; redo brings it back, selected, and drawn (it is in view).
+    await page.keyboard.press('Control+z');
+    await expect(items(page)).toHaveCount(60);
+    await page.keyboard.press('Control+Shift+z');
+    await expect(items(page)).toHaveCount(61);
+    await expect(canvas(page).locator('.dz-item.dz-d0').last()).toContainText('Line 0');
+    await expect(page.getByTestId('save-state')).toHaveAttribute('data-state', 'saved');
+  });
+
   test('drag between the page and containers, zoom', async ({ page, request }) => {
     test.setTimeout(180_000);
     const env = await setup(request);

@@ -96,6 +96,9 @@ function useFar(far: FarItems, id: string | null): boolean {
   );
 }
 
+/** Whether the top-level widget around (this widget or its container) is far from view. */
+const FarContext = createContext(false);
+
 function useSelected(id: string): boolean {
   return useSyncExternalStore(
     useCallback((l) => subscribeSelected(id, l), [id]),
@@ -146,7 +149,7 @@ const WidgetContent = memo(function WidgetContent(props: {
 }) {
   const def = getWidget(props.kind)!;
   const { model } = useCanvas();
-  const { revealed, ref } = useRevealed<HTMLDivElement>(model);
+  const { revealed, ref } = useRevealed<HTMLDivElement>(model, useContext(FarContext));
   const view = useKindView(def);
   if (!revealed && !props.container)
     return (
@@ -200,7 +203,13 @@ const CanvasItem = memo(function CanvasItem(props: { id: string; depth: number; 
         className={`dz-item dz-d${depth}`}
         onClick={selectOnClick}
       >
-        <WidgetBody id={id} depth={depth} width={width} />
+        {depth === 0 ? (
+          <FarContext.Provider value={far}>
+            <WidgetBody id={id} depth={depth} width={width} />
+          </FarContext.Provider>
+        ) : (
+          <WidgetBody id={id} depth={depth} width={width} />
+        )}
         {selected ? <SelectedChrome id={id} /> : null}
         <PeerOutline id={id} />
       </div>

@@ -171,20 +171,29 @@ function nearViewport(el: Element): boolean {
 /**
  * Whether a widget's view should render now; attach `ref` to its placeholder. Once true it stays true
  * for the life of the widget's element (scrolling away never unmounts a view).
+ *
+ * `far`: the widget sits far from view (see far.ts). Once the page is filled in, a widget added far
+ * from view (a paste or a duplicate that lands below the page's end, an undone delete down the page)
+ * keeps its placeholder until it comes near, as a widget of a newly opened page does: pasting 50
+ * widgets draws 50 boxes, not 50 antd tables and charts nobody sees yet.
  */
 export function useRevealed<T extends Element>(
   page: object,
+  far = false,
 ): {
   revealed: boolean;
   ref: RefObject<T | null>;
 } {
   const all = useSyncExternalStore(subscribe, () => everything) === page;
   const [seen, setSeen] = useState(false);
+  // Revealed for good as soon as it is due (a render-phase update: React renders again at once).
+  if (all && !far && !seen) setSeen(true);
   const ref = useRef<T | null>(null);
   const entry = useRef<Waiting | null>(null);
-  const revealed = all || seen;
+  const revealed = seen || (all && !far);
   useLayoutEffect(() => {
-    if (revealed || !ref.current) return;
+    // After the fill-in, a far widget waits for its far flag to clear (above); nothing to measure.
+    if (revealed || all || !ref.current) return;
     // In view at the first layout: render the view before the browser paints.
     if (nearViewport(ref.current)) {
       setSeen(true);
@@ -201,7 +210,7 @@ export function useRevealed<T extends Element>(
       stop();
       waiting.delete(w);
     };
-  }, [revealed, page]);
+  }, [revealed, all, page]);
   // The view is in the DOM (or the widget is gone): the fill-in's batch may move on.
   useLayoutEffect(() => {
     const w = entry.current;

@@ -2,6 +2,8 @@
  * The page bench:designer drives: `?kind=designer&n=1000` mounts the real designer canvas, inspector
  * and store on a generated page; `?kind=baseline&n=1000` mounts a bare react-grid-layout grid of the
  * same number of plain boxes at the same positions. Both expose the same operations on `window.bench`.
+ * `&skip=graph,qrcode` leaves kinds out of the designer's page (to measure what one kind costs; pass
+ * it through BENCH_QUERY).
  */
 import { ConfigProvider } from 'antd';
 import { StrictMode, useState } from 'react';
@@ -39,7 +41,11 @@ function designer() {
   // Leaves only (cycling through the kinds, charts and rich text aside), on a regular grid, so both
   // kinds draw the same rectangles.
   const leafs = WIDGETS.filter(
-    (w) => !w.meta.container && !w.kind.startsWith('chart') && w.kind !== 'richtext',
+    (w) =>
+      !w.meta.container &&
+      !w.kind.startsWith('chart') &&
+      w.kind !== 'richtext' &&
+      !(params.get('skip') ?? '').split(',').includes(w.kind),
   );
   const page = emptyPage(`bench${n}`);
   page.widgets = Array.from({ length: n }, (_, i) => {
