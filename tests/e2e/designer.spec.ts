@@ -234,8 +234,11 @@ test.describe('designer', () => {
     const published = await snapshot(page);
 
     // A later edit, then the version list restores the published version into the draft.
-    // The pasted copy sits below its original (pasted groups never cover what is there).
-    await canvas(page).locator('.dz-item[data-kind="qrcode"]').last().click();
+    // The pasted copy sits below its original (pasted groups never cover what is there), far down the
+    // page: scrolled to first, as a builder would (widgets far from view are not drawn).
+    const copy = canvas(page).locator('.dz-item[data-kind="qrcode"]').last();
+    await copy.evaluate((el) => el.scrollIntoView({ block: 'center' }));
+    await copy.click();
     await page.keyboard.press('Delete');
     await expect(items(page)).toHaveCount(published.length - 1);
     await expect(page.getByTestId('save-state')).toHaveAttribute('data-state', 'saved');
@@ -346,6 +349,16 @@ test.describe('designer', () => {
     await expect(canvas(page).locator('.dz-deferred')).toHaveCount(0);
     await expect(canvas(page).locator('[data-wid="t0"]')).not.toHaveAttribute('data-far');
     await expect(canvas(page).locator('[data-wid="t59"]')).toHaveAttribute('data-far', '');
+    // Picked in the layers tree, the last line is scrolled to and drawn.
+    await page.getByRole('tab', { name: 'Layers' }).click();
+    await page.getByTestId('layers').hover();
+    await page.mouse.wheel(0, 3000);
+    await page.getByTestId('layer-t59').click();
+    await expect(canvas(page).locator('[data-wid="t59"]')).not.toHaveAttribute('data-far');
+    await expect(canvas(page).locator('[data-wid="t59"]')).toBeInViewport();
+    await expect(page.getByTestId('inspector')).toContainText('Line 59');
+    await page.getByTestId('canvas-scroll').evaluate((el) => el.scrollTo(0, 0));
+    await expect(canvas(page).locator('[data-wid="t0"]')).not.toHaveAttribute('data-far');
 
     // Copy the first line and paste: the copy goes below the column, far from view, as a placeholder.
     await canvas(page).locator('[data-wid="t0"]').click();

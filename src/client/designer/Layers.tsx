@@ -130,6 +130,10 @@ export function Layers() {
           const e = info.nativeEvent as MouseEvent;
           const id = String(info.node.key);
           useDesigner.getState().select([id], e.shiftKey || e.ctrlKey || e.metaKey ? 'toggle' : 'replace');
+          // The canvas shows what was picked here (it may sit far down the page, not drawn yet).
+          document
+            .querySelector(`[data-testid="canvas"] [data-wid="${CSS.escape(id)}"]`)
+            ?.scrollIntoView({ block: 'nearest' });
         }}
         onDrop={onDrop}
         titleRender={titleRender}
