@@ -4,7 +4,7 @@
  * goes out; errors show beside the part.
  */
 import { CodeOutlined, DeleteOutlined, PlusOutlined } from '@ant-design/icons';
-import { Button, Collapse, Drawer, Input, InputNumber, Select, Space, Switch, Tabs } from 'antd';
+import { Button, Collapse, Drawer, Input, InputNumber, Select, Space, Switch } from 'antd';
 import { useDeferredValue, useEffect, useMemo, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { pageValidator } from '../../../../widgets/index.ts';
@@ -16,6 +16,7 @@ import { localizeErrors } from './messages.ts';
 import './panel.css';
 import { EventsEditor } from './EventsEditor.tsx';
 import { PAGE_EVENTS } from './events.ts';
+import { PanelTabs } from './PanelTabs.tsx';
 import { EntityPicker } from './pickers.tsx';
 import { pointerToPath, usePanelChecksDue } from './resolver.ts';
 
@@ -373,8 +374,7 @@ export function PagePanel(props: {
               key: 'layout',
               label: t('panel.pageLayout'),
               children: (
-                <Tabs
-                  size="small"
+                <PanelTabs
                   items={[
                     { key: 'pc', label: t('panel.modePc'), children: modeLayout('pc') },
                     { key: 'mobile', label: t('panel.modeMobile'), children: modeLayout('mobile') },

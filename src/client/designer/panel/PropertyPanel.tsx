@@ -1,6 +1,6 @@
 /** The property panel of one widget: name, props (generated or custom), events → actions. */
 import './panel.css';
-import { Alert, Input, Tabs } from 'antd';
+import { Alert, Input } from 'antd';
 import { type ComponentType, useEffect, useMemo, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { getWidget } from '../../../../widgets/index.ts';
@@ -11,6 +11,7 @@ import { PanelContext } from './context.ts';
 import { CUSTOM_PANELS } from './custom/index.ts';
 import { EventsEditor } from './EventsEditor.tsx';
 import { eventsOf } from './events.ts';
+import { PanelTabs } from './PanelTabs.tsx';
 import { type CustomPanelProps, type Props, PropsForm } from './PropsForm.tsx';
 
 export interface PropertyPanelProps {
@@ -95,8 +96,7 @@ export function PropertyPanel(props: PropertyPanelProps) {
           id={props.widget.id}
           onChange={(name) => props.onChange({ name })}
         />
-        <Tabs
-          size="small"
+        <PanelTabs
           items={[
             {
               key: 'props',
