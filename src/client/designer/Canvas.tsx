@@ -149,7 +149,9 @@ const WidgetContent = memo(function WidgetContent(props: {
 }) {
   const def = getWidget(props.kind)!;
   const { model } = useCanvas();
-  const { revealed, ref } = useRevealed<HTMLDivElement>(model, useContext(FarContext));
+  // Whether it came in a bulk addition is read once, when it mounts.
+  const [inBulk] = useState(() => model.addedInBulk(props.id));
+  const { revealed, ref } = useRevealed<HTMLDivElement>(model, useContext(FarContext), inBulk);
   const view = useKindView(def);
   if (!revealed && !props.container)
     return (

@@ -13,6 +13,7 @@ import {
 } from '../../shared/page-ydoc.ts';
 import {
   align,
+  CLIPBOARD_TAG,
   cloneWithNewIds,
   distribute,
   freeSpot,
@@ -21,7 +22,7 @@ import {
   placeGroup,
   rewriteExpr,
 } from './commands.ts';
-import { DocModel } from './model.ts';
+import { BULK_ADD, DocModel } from './model.ts';
 import { nextZoom, useDesigner } from './store.ts';
 
 const text = getWidget('text')!;
@@ -262,6 +263,23 @@ describe('undo grouping', () => {
     // Nothing restored that no longer exists: the redo of the delete leaves no dangling selection.
     st.redo();
     expect(sel()).toEqual([]);
+  });
+
+  it('a change that adds many widgets marks them as a bulk addition; a few are not', () => {
+    const { model } = setup();
+    const st = useDesigner.getState();
+    st.select(['a']);
+    const [one] = st.duplicate();
+    expect(model.addedInBulk(one!)).toBe(false);
+    const many = Array.from({ length: BULK_ADD + 1 }, (_, i) => instanceOf(text, `bulk${i}`, 40 + i * 4));
+    const ids = st.paste({ tag: CLIPBOARD_TAG, page: 'page1', widgets: many });
+    expect(ids).toHaveLength(BULK_ADD + 1);
+    for (const id of ids) expect(model.addedInBulk(id)).toBe(true);
+    expect(model.addedInBulk('a')).toBe(false);
+    // The next change starts afresh.
+    st.select(['b']);
+    st.remove();
+    expect(ids.some((id) => model.addedInBulk(id))).toBe(false);
   });
 
   it('remote changes are not undone', () => {

@@ -37,6 +37,8 @@ export class DocModel {
   private pageVersion = 0;
   /** Bumped on any change of the widgets; lets whole-page views (layers) memoise. */
   revision = 0;
+  /** The widgets the last change added, when it added more than BULK_ADD of them (else empty). */
+  private bulk: ReadonlySet<string> = new Set();
 
   constructor(doc: Y.Doc) {
     this.doc = doc;
@@ -131,9 +133,11 @@ export class DocModel {
         }
       }
     }
+    const added = new Set<string>();
     for (const id of touched) {
       const m = wm.get(id);
       const old = this.views.get(id);
+      if (m && !old) added.add(id);
       if (m) {
         const v = this.viewOf(id, m, old);
         this.views.set(id, v);
@@ -142,6 +146,7 @@ export class DocModel {
       } else this.views.delete(id);
     }
     if (parents.size) this.reindex(parents);
+    this.bulk = added.size > BULK_ADD ? added : EMPTY_SET;
     this.revision++;
     for (const id of touched) for (const l of this.widgetListeners.get(id) ?? []) l();
     for (const p of parents) for (const l of this.childListeners.get(p) ?? []) l();
@@ -154,6 +159,14 @@ export class DocModel {
 
   has(id: string): boolean {
     return this.views.has(id);
+  }
+
+  /**
+   * Whether the widget came with the last change as one of many (a pasted group, an undone delete of
+   * a group): the canvas draws such views in an interruptible transition, boxes first.
+   */
+  addedInBulk(id: string): boolean {
+    return this.bulk.has(id);
   }
 
   size(): number {
@@ -232,6 +245,9 @@ export class DocModel {
 }
 
 const EMPTY: readonly string[] = Object.freeze([]);
+const EMPTY_SET: ReadonlySet<string> = new Set();
+/** More widgets than this added by one change is a bulk addition (see addedInBulk). */
+export const BULK_ADD = 8;
 
 function add(map: Map<string, Set<Listener>>, key: string, l: Listener): () => void {
   let set = map.get(key);

@@ -180,17 +180,24 @@ function nearViewport(el: Element): boolean {
 export function useRevealed<T extends Element>(
   page: object,
   far = false,
+  inBulk = false,
 ): {
   revealed: boolean;
   ref: RefObject<T | null>;
 } {
   const all = useSyncExternalStore(subscribe, () => everything) === page;
   const [seen, setSeen] = useState(false);
-  // Revealed for good as soon as it is due (a render-phase update: React renders again at once).
-  if (all && !far && !seen) setSeen(true);
+  const due = all && !far;
+  // Revealed for good as soon as it is due (a render-phase update: React renders again at once) …
+  if (due && !inBulk && !seen) setSeen(true);
+  // … unless it came as one of many (a pasted group): then its box draws first, its view in a
+  // transition (rendered in slices, input first), so a paste of 50 widgets is no long task.
+  useLayoutEffect(() => {
+    if (due && inBulk && !seen) startTransition(() => setSeen(true));
+  }, [due, inBulk, seen]);
   const ref = useRef<T | null>(null);
   const entry = useRef<Waiting | null>(null);
-  const revealed = seen || (all && !far);
+  const revealed = seen || (due && !inBulk);
   useLayoutEffect(() => {
     // After the fill-in, a far widget waits for its far flag to clear (above); nothing to measure.
     if (revealed || all || !ref.current) return;
