@@ -76,10 +76,15 @@ export async function sendCode(
   type: string,
 ): Promise<string> {
   await expect.poll(latestTicket).not.toBe('');
-  const answer = await captchaAnswer(request, latestTicket());
-  await page.getByLabel('Image code').fill(answer);
-  await page.getByTestId('send-code').click();
-  await expect(page.getByTestId('send-code')).toContainText('Resend in');
+  // On a loaded machine the form can mount over an early fill, or the picture be fetched again
+  // (a new ticket) between reading the answer and pressing the button: answer the latest one again
+  // until the code is on its way.
+  await expect(async () => {
+    const answer = await captchaAnswer(request, latestTicket());
+    await fillSettled(page.getByLabel('Image code'), answer);
+    await page.getByTestId('send-code').click();
+    await expect(page.getByTestId('send-code')).toContainText('Resend in', { timeout: 5_000 });
+  }).toPass({ timeout: 45_000 });
   return latestCode(request, phone, type);
 }
 
