@@ -449,8 +449,8 @@ function useFarItems(
 ): FarItems | null {
   const far = useMemo(() => {
     if (!model) return null;
-    const rowHeight = rowHeightOf(model, mode);
     function* spans() {
+      const rowHeight = rowHeightOf(model, mode);
       for (const id of model!.children(null)) {
         const p = model!.get(id)?.layout[mode];
         if (p) yield [id, p.y * rowHeight, (p.y + p.h) * rowHeight] as const;
@@ -479,12 +479,15 @@ function useFarItems(
     box.addEventListener('scroll', onScroll, { passive: true });
     const ro = typeof ResizeObserver === 'undefined' ? undefined : new ResizeObserver(onScroll);
     ro?.observe(box);
-    const stop = model.subscribeAny(() => far.update());
+    // Widgets move, and the page's row height may change.
+    const stopWidgets = model.subscribeAny(() => far.update());
+    const stopPage = model.subscribePage(() => far.update());
     return () => {
       box.removeEventListener('scroll', onScroll);
       ro?.disconnect();
       cancelAnimationFrame(frame);
-      stop();
+      stopWidgets();
+      stopPage();
     };
   }, [far, model, zoom, scroller, page]);
   return far;

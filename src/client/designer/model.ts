@@ -38,7 +38,7 @@ export class DocModel {
   /** Bumped on any change of the widgets; lets whole-page views (layers) memoise. */
   revision = 0;
   /** The widgets the last change added, when it added more than BULK_ADD of them (else empty). */
-  private bulk: ReadonlySet<string> = new Set();
+  private bulk: ReadonlySet<string> = EMPTY_SET;
 
   constructor(doc: Y.Doc) {
     this.doc = doc;
