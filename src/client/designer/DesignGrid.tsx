@@ -328,9 +328,8 @@ export function GridCell({ id, x, y, w, h, locked, resizable, children }: GridCe
     () => 0,
   );
   const canResize = resizable && !locked && !g.readOnly;
-  // Handles come with the first selection and then stay (hidden while not resizable): react-resizable's
-  // own copy of react-draggable restores the page's text selection, a forced restyle, each time one
-  // unmounts.
+  // Handles come with the first selection and then stay (hidden while not resizable): mounting and
+  // unmounting three drag sources at every selection change is work a click need not pay for.
   const hadHandles = useRef(false);
   hadHandles.current ||= canResize;
   return (
