@@ -74,6 +74,13 @@ export const en = {
     expires: 'Expires',
     notFound: 'This page does not exist.',
     home: 'Home',
+    open: 'Open {{name}}',
+  },
+  role: {
+    owner: 'Owner',
+    admin: 'Administrator',
+    common: 'Member',
+    public: 'Guest',
   },
   queue: {
     title: 'In the queue',
