@@ -618,7 +618,7 @@ export const zh: Messages = {
     noWidgets: '没有匹配的组件',
     category: {
       base: '基础',
-      baima: '白码',
+      baima: '数据',
       chart: '图表',
       input: '输入',
       container: '容器',
