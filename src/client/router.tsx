@@ -16,6 +16,7 @@ import { prefetchPage, storedProject, warmRuntime } from './runtime/page-prefetc
 import { PROJECT_ID } from './shell/navigation.ts';
 import { PageLoading } from './shell/PageLoading.tsx';
 import { guardLoader, resetLoader } from './shell/session.ts';
+import { useShell } from './stores/shell.ts';
 import { storedMode } from './stores/workbench.ts';
 
 /**
@@ -62,6 +63,14 @@ async function pageLoader(
   return answer;
 }
 
+/**
+ * The project a /page or /display route will show, as far as a loader can know it before the
+ * user's systems are listed: the path's custom prefix, the active one, else the stored choice.
+ */
+function shownProject(custom: string | undefined): string | null {
+  return custom?.toLowerCase() ?? useShell.getState().custom ?? storedProject();
+}
+
 /** Sign-in, registration, forgot password and token sign-in (one screen, four modes). */
 const loginChildren = (): RouteObject[] => [
   { index: true, element: screen(() => import('./screens/login/LoginForm.tsx')) },
@@ -70,8 +79,22 @@ const loginChildren = (): RouteObject[] => [
   { path: ':token', element: screen(() => import('./screens/login/TokenLogin.tsx')) },
 ];
 
-/** The root layout's screens (spec route table), under / and under a {custom} project prefix. */
-const rootChildren = (): RouteObject[] => [
+/**
+ * The root layout's screens (spec route table), under / and under a {custom} project prefix. Under
+ * / only (rule 1: /app paths take no prefix), the menu's page entries at /app/{project}/{page}
+ * (rule 9) are framed by the same layout, so moving between lists and pages keeps the shell.
+ */
+const rootChildren = (app = false): RouteObject[] => [
+  ...(app
+    ? [
+        {
+          path: 'app/:project/:page',
+          loader: ({ params }: { params: Record<string, string | undefined> }) =>
+            pageLoader([rootLayout, appPageScreen], params.project ?? null, params.page),
+          element: screen(appPageScreen),
+        },
+      ]
+    : []),
   {
     index: true,
     // The persisted mode (builder spec §4): dev mode opens the workbench.
@@ -86,13 +109,13 @@ const rootChildren = (): RouteObject[] => [
   { path: 'system/*', element: screen(() => import('./screens/system/SystemPlaceholder.tsx')) },
   {
     path: 'page/:id',
-    loader: ({ params }) => pageLoader([rootLayout, pageScreen], storedProject(), params.id),
+    loader: ({ params }) => pageLoader([rootLayout, pageScreen], shownProject(params.custom), params.id),
     element: screen(pageScreen),
   },
   {
     path: 'display/:id',
     loader: ({ params }) =>
-      pageLoader([rootLayout, displayScreen, pageScreen], storedProject(), params.id, true),
+      pageLoader([rootLayout, displayScreen, pageScreen], shownProject(params.custom), params.id, true),
     element: screen(displayScreen),
   },
   { path: '*', element: screen(() => import('./screens/home/NotFound.tsx')) },
@@ -119,7 +142,7 @@ export const routes: RouteObject[] = [
   { path: '/pc-only', element: screen(() => import('./screens/home/PcOnly.tsx')) },
   { path: '/reset', loader: resetLoader },
   { path: '/dev/queue', element: screen(() => import('./screens/dev/QueueScreen.tsx')) },
-  // Page runtime: the draft for builders, standalone app pages and their print layout.
+  // Page runtime: the draft for builders, and app pages' print layout (on its own, no shell).
   {
     path: '/dev/preview',
     loader: guardLoader,
@@ -127,17 +150,12 @@ export const routes: RouteObject[] = [
     element: screen(() => import('./screens/page/PreviewScreen.tsx')),
   },
   {
-    path: '/app/:project',
+    path: '/app/:project/print/:page',
     loader: guardLoader,
     HydrateFallback: PageLoading,
     children: [
       {
-        path: ':page',
-        loader: ({ params }) => pageLoader([appPageScreen], params.project ?? null, params.page),
-        element: screen(appPageScreen),
-      },
-      {
-        path: 'print/:page',
+        index: true,
         loader: ({ params }) => pageLoader([appPrintScreen], params.project ?? null, params.page),
         element: screen(appPrintScreen),
       },
@@ -188,7 +206,7 @@ export const routes: RouteObject[] = [
     // Sign-in is checked again whenever the path changes (a …/logout path must act).
     shouldRevalidate: ({ currentUrl, nextUrl }) => currentUrl.pathname !== nextUrl.pathname,
     element: screen(rootLayout),
-    children: rootChildren(),
+    children: rootChildren(true),
   },
   // The optional leading {custom} project segment (navigation rule 2).
   {

@@ -133,10 +133,16 @@ test('a builder previews an unpublished draft while the published page stays as 
   await expect(page.locator('.lc-page').getByText('客户资料 / Customer')).toBeVisible();
   await expect(page.getByText('Draft title (not published)')).toHaveCount(0);
 
-  // The standalone app route shows the published page without the shell.
+  // The app route (a menu page entry's, rule 9) shows the published page in the shell; with
+  // ?o_w_full=1 it stands alone (embedding).
   await page.goto(`/app/${c.project}/${c.detail}`);
   await expect(page.locator('.lc-app-page .lc-page').getByText('客户资料 / Customer')).toBeVisible();
+  await expect(page.getByTestId('current-user')).toBeVisible();
+  await expect(page.getByText('Draft title (not published)')).toHaveCount(0);
+  await page.goto(`/app/${c.project}/${c.detail}?o_w_full=1`);
+  await expect(page.locator('.lc-app-page .lc-page').getByText('客户资料 / Customer')).toBeVisible();
   await expect(page.getByTestId('current-user')).toHaveCount(0);
+  await expect(page.locator('.top-bar')).toHaveCount(0);
 });
 
 test('code commands run in the sandbox: api.notify shows a notice, fetch is not reachable', async ({

@@ -4,6 +4,7 @@
  */
 import { create } from 'zustand';
 import { getWidget } from '../../../widgets/index.ts';
+import { newWidgetProps } from '../../../widgets/localized-defaults.ts';
 import {
   DEFAULT_PAGE_LAYOUT,
   type GridPos,
@@ -22,6 +23,7 @@ import {
   setPageField,
   setWidgetField,
 } from '../../shared/page-ydoc.ts';
+import { currentLang } from '../i18n/index.ts';
 import {
   type Align,
   align as alignMath,
@@ -301,7 +303,8 @@ export const useDesigner = create<DesignerState>()((set, get) => {
         id,
         kind,
         version: def.version,
-        props: structuredClone(def.defaults),
+        // User-visible default texts in the builder's language (stored pages keep theirs).
+        props: newWidgetProps(def, currentLang()),
         layout: {
           [mode]: { x: 0, y: 0, ...size(mode), ...pos },
           [other]: { x: 0, y: bottom, ...size(other) },

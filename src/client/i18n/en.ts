@@ -74,6 +74,13 @@ export const en = {
     expires: 'Expires',
     notFound: 'This page does not exist.',
     home: 'Home',
+    open: 'Open {{name}}',
+  },
+  role: {
+    owner: 'Owner',
+    admin: 'Administrator',
+    common: 'Member',
+    public: 'Guest',
   },
   queue: {
     title: 'In the queue',
@@ -617,7 +624,7 @@ export const en = {
     noWidgets: 'No widget matches',
     category: {
       base: 'Basic',
-      baima: 'Baima',
+      baima: 'Data',
       chart: 'Charts',
       input: 'Inputs',
       container: 'Containers',
@@ -660,8 +667,8 @@ export const en = {
     alignVcenter: 'Align centres vertically',
     distributeH: 'Distribute horizontally',
     distributeV: 'Distribute vertically',
-    distributeHShort: 'Dist. H',
-    distributeVShort: 'Dist. V',
+    distributeHShort: 'Distribute horizontally',
+    distributeVShort: 'Distribute vertically',
     zoomIn: 'Zoom in',
     zoomOut: 'Zoom out',
     zoomReset: 'Actual size (100%)',

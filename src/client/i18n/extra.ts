@@ -6,13 +6,14 @@ import type { Messages } from './index.ts';
 
 export type ShellMessages = Pick<
   Messages,
-  'lang' | 'shell' | 'noAuth' | 'pcOnly' | 'upgrade' | 'provider' | 'list' | 'user'
+  'lang' | 'shell' | 'noAuth' | 'pcOnly' | 'upgrade' | 'provider' | 'list' | 'user' | 'role'
 >;
 
 const langNames = { zh: '中文', en: 'English', jp: '日本語', vie: 'Tiếng Việt', yue: '粵語' };
 
 export const jp: ShellMessages = {
   lang: { label: '言語', ...langNames },
+  role: { owner: 'オーナー', admin: '管理者', common: 'メンバー', public: 'ゲスト' },
   shell: {
     menu: 'メニュー',
     openMenu: 'メニューを開く',
@@ -119,6 +120,7 @@ export const jp: ShellMessages = {
 
 export const vie: ShellMessages = {
   lang: { label: 'Ngôn ngữ', ...langNames },
+  role: { owner: 'Chủ sở hữu', admin: 'Quản trị viên', common: 'Thành viên', public: 'Khách' },
   shell: {
     menu: 'Menu',
     openMenu: 'Mở menu',
@@ -225,6 +227,7 @@ export const vie: ShellMessages = {
 
 export const yue: ShellMessages = {
   lang: { label: '語言', ...langNames },
+  role: { owner: '擁有者', admin: '管理員', common: '成員', public: '訪客' },
   shell: {
     menu: '選單',
     openMenu: '打開選單',

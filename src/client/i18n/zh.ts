@@ -76,6 +76,13 @@ export const zh: Messages = {
     expires: '到期',
     notFound: '页面不存在。',
     home: '首页',
+    open: '打开 {{name}}',
+  },
+  role: {
+    owner: '所有者',
+    admin: '管理员',
+    common: '成员',
+    public: '访客',
   },
   queue: {
     title: '排队中',
@@ -611,7 +618,7 @@ export const zh: Messages = {
     noWidgets: '没有匹配的组件',
     category: {
       base: '基础',
-      baima: '白码',
+      baima: '数据',
       chart: '图表',
       input: '输入',
       container: '容器',

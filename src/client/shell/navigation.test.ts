@@ -113,6 +113,16 @@ describe('rule 5: /app initialises the app', () => {
       login: '/login',
     });
   });
+  it("a page of the custom project's own system keeps the prefix active (the shell leads back under it)", () => {
+    expect(decide({ path: `/app/${P}/p`, token: 't', custom: P, limited: false })).toMatchObject({
+      custom: P,
+      initApp: P,
+      login: `/${P}/login`,
+    });
+    expect(decide({ path: `/app/${P}/p`, token: 't', custom: null, limited: false })).toMatchObject({
+      custom: null,
+    });
+  });
 });
 
 describe('rule 6: sign-in', () => {

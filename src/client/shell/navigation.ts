@@ -84,14 +84,17 @@ function isLoginPath(rest: string): boolean {
 export function decide(input: NavInput): NavDecision {
   const path = input.path || '/';
   const detected = skipsPrefix(path) ? { custom: null, rest: path } : splitCustom(path);
-  const custom = detected.custom ?? (skipsPrefix(path) ? null : input.custom);
   const rest = detected.rest;
+  const app = /^\/app\/([^/]+)(\/|$)/.exec(rest);
+  // /app paths take no prefix (rule 1), but a page of the prefix's own project keeps it active:
+  // the shell around the page still leads back under the prefix.
+  const keep = app ? input.custom !== null && app[1]!.toLowerCase() === input.custom : !skipsPrefix(path);
+  const custom = detected.custom ?? (keep ? input.custom : null);
   const login = loginPath(custom);
   if (rest === '/reset' || rest === '/reset/') return { kind: 'reset', to: '/' };
   if (/\/logout\/?$/.test(rest)) return { kind: 'logout', to: login };
   if (isLoginPath(rest)) return { kind: 'allow', custom, initApp: null, loadUser: false, login };
   if (!input.token) return { kind: 'redirect', to: login };
-  const app = /^\/app\/([^/]+)(\/|$)/.exec(rest);
   if (input.limited && /^\/dev(\/|$)/.test(rest) && !/^\/dev\/(preview|expired)(\/|$)/.test(rest)) {
     return { kind: 'redirect', to: '/dev/expired' };
   }

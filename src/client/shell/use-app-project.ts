@@ -3,10 +3,11 @@ import { useEffect, useState } from 'react';
 import type { Project } from '../api/account.ts';
 import { api } from '../api/account.ts';
 import { shellApi } from '../api/shell.ts';
-import { canBuild, selectProject } from '../screens/workbench/project-select.ts';
+import { canBuild } from '../screens/workbench/project-select.ts';
 import { useSession } from '../stores/session.ts';
 import { useShell } from '../stores/shell.ts';
 import { useWorkbench } from '../stores/workbench.ts';
+import { choiceToStore, type ShellProjectInput, shellProjectId } from './current-project.ts';
 import { buildMenuTree } from './menu.ts';
 
 /** Below this width the menu is a drawer and the toolbar folds into "More". */
@@ -22,35 +23,69 @@ export function useNarrow(): boolean {
   return narrow;
 }
 
-/**
- * Pick the project (custom prefix, else the stored one, else one the user owns, admin, first —
- * spec §4 "Project selection"), load the user's menu for it, and answer the list and the choice.
- */
-export function useAppProject(): { projects: Project[]; current: Project | null; builder: boolean } {
-  const user = useSession((s) => s.user);
+function useProjectInput(route: string | null): ShellProjectInput {
+  const userId = useSession((s) => s.user?._id ?? null);
   const stored = useWorkbench((s) => s.projectId);
   const custom = useShell((s) => s.custom);
+  const projects = useShell((s) => s.projects);
+  return { route, custom, stored, projects, userId };
+}
+
+/**
+ * The project the shell shows, computed in render (no effect in between): `ready` is false while
+ * the user's systems are still loading and no project is known yet, so a screen waits instead of
+ * saying "choose a system".
+ */
+export function useShellProject(route: string | null = null): { id: string | null; ready: boolean } {
+  const input = useProjectInput(route);
+  const id = shellProjectId(input);
+  return { id, ready: id !== null || input.projects !== null };
+}
+
+/** Asks for the user's systems again (the home screen does on each visit: a new invitation shows). */
+export function refreshProjects(): Promise<void> {
+  return api.projects().then(
+    (list) => useShell.getState().setProjects(list),
+    () => {
+      if (useShell.getState().projects === null) useShell.getState().setProjects([]);
+    },
+  );
+}
+
+/**
+ * Called once, by the signed-in frame: loads the user's systems, picks the shown one (the path's
+ * `/app/{project}`, the custom prefix, the stored choice, one the user owns, administers, or the
+ * first — spec §4 "Project selection"), remembers it as the current system, and loads its menu.
+ */
+export function useShellProjectSync(route: string | null): void {
+  const userId = useSession((s) => s.user?._id ?? null);
+  const input = useProjectInput(route);
+  const id = shellProjectId(input);
+  const projects = useShell((s) => s.projects);
+  const name = projects?.find((p) => p._id === id)?._name ?? '';
+  const toStore = choiceToStore(input, id);
   const projectId = useShell((s) => s.projectId);
-  const [projects, setProjects] = useState<Project[]>([]);
 
   useEffect(() => {
-    if (!user) return;
-    api.projects().then(setProjects, () => setProjects([]));
-  }, [user]);
-
-  const current = custom
-    ? (projects.find((p) => p._id === custom) ?? null)
-    : selectProject(projects, stored, user?._id ?? null);
+    if (!userId) return;
+    let live = true;
+    api.projects().then(
+      (list) => live && useShell.getState().setProjects(list),
+      () => live && useShell.getState().setProjects([]),
+    );
+    return () => {
+      live = false;
+    };
+  }, [userId]);
 
   useEffect(() => {
-    const id = custom ?? current?._id ?? null;
-    if (
-      id !== useShell.getState().projectId ||
-      (current && current._name !== useShell.getState().projectName)
-    ) {
-      useShell.getState().setProject(id, current?._name ?? '');
-    }
-  }, [custom, current]);
+    const s = useShell.getState();
+    if (id !== s.projectId || name !== s.projectName) s.setProject(id, name);
+  }, [id, name]);
+
+  useEffect(() => {
+    if (toStore) useWorkbench.getState().setProject(toStore);
+  }, [toStore]);
 
   useEffect(() => {
     if (!projectId) {
@@ -67,6 +102,14 @@ export function useAppProject(): { projects: Project[]; current: Project | null;
       live = false;
     };
   }, [projectId]);
-
-  return { projects, current, builder: canBuild(current) };
 }
+
+/** The user's systems (empty while loading), the one the shell shows, and whether the user builds it. */
+export function useAppProject(): { projects: Project[]; current: Project | null; builder: boolean } {
+  const projects = useShell((s) => s.projects);
+  const projectId = useShell((s) => s.projectId);
+  const current = projects?.find((p) => p._id === projectId) ?? null;
+  return { projects: projects ?? EMPTY, current, builder: canBuild(current) };
+}
+
+const EMPTY: Project[] = [];

@@ -5,6 +5,7 @@
  */
 import { create } from 'zustand';
 import { RECENT_TAGS_LIMIT } from '../../shared/constants.ts';
+import type { Project } from '../api/account.ts';
 import { closeTag, type MenuNode, pushTag, type RecentTag, type RecentUse, useItem } from '../shell/menu.ts';
 import { NAV_KEYS, type ScreenMode, screenMode } from '../shell/navigation.ts';
 
@@ -58,6 +59,8 @@ interface ShellState {
   projectName: string;
   /** The custom project prefix in use (rule 2). */
   custom: string | null;
+  /** The systems the signed-in user belongs to; null until the list has arrived. */
+  projects: Project[] | null;
   menu: MenuNode[];
   menuLoading: boolean;
   /** The project whose menu `menu` is (null until one loaded). */
@@ -70,6 +73,7 @@ interface ShellState {
   setDebug(debug: boolean): void;
   setProject(id: string | null, name?: string): void;
   setCustom(custom: string | null): void;
+  setProjects(projects: Project[] | null): void;
   setMenu(menu: MenuNode[], loading?: boolean, forProject?: string | null): void;
   pushTag(tag: RecentTag): void;
   closeTag(path: string): void;
@@ -90,6 +94,7 @@ export const useShell = create<ShellState>()((set, get) => ({
   projectId: null,
   projectName: '',
   custom: storage('session').getItem(NAV_KEYS.custom),
+  projects: null,
   menu: [],
   menuLoading: false,
   menuFor: null,
@@ -115,6 +120,7 @@ export const useShell = create<ShellState>()((set, get) => ({
     else storage('session').removeItem(NAV_KEYS.custom);
     set({ custom });
   },
+  setProjects: (projects) => set({ projects }),
   setMenu: (menu, menuLoading = false, forProject) =>
     set(forProject === undefined ? { menu, menuLoading } : { menu, menuLoading, menuFor: forProject }),
   pushTag: (tag) => {
@@ -143,6 +149,7 @@ export const useShell = create<ShellState>()((set, get) => ({
       menuFor: null,
       projectId: null,
       projectName: '',
+      projects: null,
     });
   },
 }));

@@ -6,6 +6,7 @@
 import { type ComponentType, useMemo } from 'react';
 import { type FieldErrors, type FieldValues, useForm } from 'react-hook-form';
 import type { WidgetDef } from '../../../../widgets/define.ts';
+import { newWidgetProps } from '../../../../widgets/localized-defaults.ts';
 import { BindableField } from './BindableField.tsx';
 import { usePanel } from './context.ts';
 import { localizeErrors } from './messages.ts';
@@ -51,6 +52,8 @@ export function PropsForm(props: {
   const { def } = props;
   const { lang } = usePanel();
   const resolver = useMemo(() => kindResolver(def.kind), [def.kind]);
+  // Turning a binding back into a value starts from the default in the panel's language.
+  const defaults = useMemo(() => newWidgetProps(def, lang), [def, lang]);
   const form = useForm<FieldValues>({
     defaultValues: props.values,
     values: props.values,
@@ -90,7 +93,7 @@ export function PropsForm(props: {
         errors={own}
         scope={[values]}
         bindable={s['x-bindable'] !== false}
-        fallback={def.defaults[key]}
+        fallback={defaults[key]}
         testId={`prop-${key}`}
         fxTestId={`fx-${key}`}
         onChange={(v) => void setProps({ [key]: v })}

@@ -1,28 +1,41 @@
 import { Card, Typography } from 'antd';
-import { useCallback, useEffect, useState } from 'react';
+import { useEffect } from 'react';
 import { useTranslation } from 'react-i18next';
+import { useNavigate } from 'react-router';
 import { displayName } from '../../../shared/validation.ts';
-import { api, type Project } from '../../api/account.ts';
+import type { Project } from '../../api/account.ts';
+import { homePath } from '../../shell/navigation.ts';
+import { refreshProjects, useAppProject } from '../../shell/use-app-project.ts';
 import { useSession } from '../../stores/session.ts';
+import { useShell } from '../../stores/shell.ts';
+import { useWorkbench } from '../../stores/workbench.ts';
+import { canBuild } from '../workbench/project-select.ts';
 import { CreateProjectForm } from './CreateProjectForm.tsx';
 import { ProjectList } from './ProjectList.tsx';
 import { RecentUsed } from './RecentUsed.tsx';
 
-/** Home: who is signed in, their systems, and a form to create one. */
+/**
+ * Home: who is signed in, their systems (a click opens one in the shell), and — for those who
+ * build a system, or have none yet — a form to create one. A member of others' systems only is
+ * not offered it: creating systems is a builder's business.
+ */
 export default function HomeScreen() {
   const { t } = useTranslation();
+  const navigate = useNavigate();
   const user = useSession((s) => s.user);
-  const [projects, setProjects] = useState<Project[]>([]);
-  const [loading, setLoading] = useState(true);
-
-  const load = useCallback(() => {
-    setLoading(true);
-    api
-      .projects()
-      .then(setProjects, () => undefined)
-      .finally(() => setLoading(false));
+  const loaded = useShell((s) => s.projects !== null);
+  const custom = useShell((s) => s.custom);
+  const { projects, current } = useAppProject();
+  const mayCreate = loaded && (projects.length === 0 || projects.some(canBuild));
+  // The frame loads the list once per sign-in; home asks again, so a system joined since shows.
+  useEffect(() => {
+    if (useShell.getState().projects !== null) void refreshProjects();
   }, []);
-  useEffect(load, [load]);
+
+  const open = (p: Project) => {
+    useWorkbench.getState().setProject(p._id);
+    navigate(homePath(p._home, null), { replace: true });
+  };
 
   return (
     <div className="home">
@@ -31,11 +44,20 @@ export default function HomeScreen() {
       </Typography.Title>
       <RecentUsed />
       <Card title={t('home.projects')} className="home-card">
-        <ProjectList projects={projects} loading={loading} />
+        <ProjectList
+          projects={projects}
+          loading={!loaded}
+          current={current?._id ?? null}
+          onOpen={custom ? null : open}
+        />
       </Card>
-      <Card title={t('home.createTitle')} className="home-card">
-        <CreateProjectForm onCreated={(p) => setProjects((list) => [...list, p])} />
-      </Card>
+      {mayCreate ? (
+        <Card title={t('home.createTitle')} className="home-card" data-testid="create-project">
+          <CreateProjectForm
+            onCreated={(p) => useShell.getState().setProjects([...(useShell.getState().projects ?? []), p])}
+          />
+        </Card>
+      ) : null}
     </div>
   );
 }

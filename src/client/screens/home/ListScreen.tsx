@@ -8,6 +8,8 @@ import { ApiError } from '../../api/api-error.ts';
 import { type Rows, shellApi } from '../../api/shell.ts';
 import { findEntry } from '../../shell/menu.ts';
 import { withPrefix } from '../../shell/navigation.ts';
+import { PageLoading } from '../../shell/PageLoading.tsx';
+import { useShellProject } from '../../shell/use-app-project.ts';
 import { useShell } from '../../stores/shell.ts';
 
 /** Codes meaning "your role may not read this": the user is sent to /no-authority. */
@@ -36,6 +38,8 @@ export default function ListScreen() {
   const navigate = useNavigate();
   const { page = '' } = useParams();
   const projectId = useShell((s) => s.projectId);
+  // Known before the frame's effect hands it to the store (a fresh sign-in): wait, not "no system".
+  const shown = useShellProject();
   const custom = useShell((s) => s.custom);
   const menu = useShell((s) => s.menu);
   const menuFor = useShell((s) => s.menuFor);
@@ -95,7 +99,8 @@ export default function ListScreen() {
     }));
   }, [rows, t, i18n.language]);
 
-  if (!projectId) return <Result status="info" title={t('list.noProject')} />;
+  if (!projectId)
+    return shown.id || !shown.ready ? <PageLoading /> : <Result status="info" title={t('list.noProject')} />;
   if (!entry) return null;
   return (
     <div className="list-screen" data-testid="list-screen">

@@ -2,7 +2,7 @@ import { MenuFoldOutlined, MenuOutlined, MenuUnfoldOutlined } from '@ant-design/
 import { Button, Drawer, Layout, Tag } from 'antd';
 import { Suspense, useEffect, useState } from 'react';
 import { useTranslation } from 'react-i18next';
-import { Link, Outlet, useLocation } from 'react-router';
+import { Link, Outlet, useLocation, useParams } from 'react-router';
 import { warmMenuScreens } from '../../lazy-screens.ts';
 import { AppMenu } from '../../shell/AppMenu.tsx';
 import { findEntry } from '../../shell/menu.ts';
@@ -10,18 +10,22 @@ import { homePath, menuPath, rootFlags } from '../../shell/navigation.ts';
 import { PageLoading } from '../../shell/PageLoading.tsx';
 import { RecentTags } from '../../shell/RecentTags.tsx';
 import { Toolbar } from '../../shell/Toolbar.tsx';
-import { useAppProject, useNarrow } from '../../shell/use-app-project.ts';
+import { useAppProject, useNarrow, useShellProjectSync } from '../../shell/use-app-project.ts';
 import { useSession } from '../../stores/session.ts';
 import { useShell } from '../../stores/shell.ts';
 
 /**
  * The signed-in frame (spec §2 root layout): top bar with the toolbar, the side menu (a drawer on
- * phones and in mobile mode), recent tags, and the screen below. `?o_w_full` hides menu and top bar.
+ * phones and in mobile mode), recent tags, and the screen below. It also frames the menu's page
+ * entries at `/app/{project}/{page}` (rule 9), showing that project. `?o_w_full` hides menu, top
+ * bar and tags: the page alone, for embedding.
  */
 export default function RootLayout() {
   const { t } = useTranslation();
   const { pathname } = useLocation();
+  const route = useParams().project ?? null;
   const limited = useSession((s) => s.limited);
+  useShellProjectSync(route);
   const { current, builder } = useAppProject();
   const mode = useShell((s) => s.screenMode);
   const collapsed = useShell((s) => s.collapsed);
@@ -68,7 +72,7 @@ export default function RootLayout() {
 
   const content = (
     <Layout.Content className="root-content">
-      <RecentTags />
+      {fullScreen ? null : <RecentTags />}
       <Suspense fallback={<PageLoading />}>
         <Outlet />
       </Suspense>

@@ -1,7 +1,8 @@
 /**
- * /app/{project}/{page} and /app/{project}/print/{page}: a published page on its own, without the
- * shell (signed-in users). The print variant drops the page chrome and opens the print dialog once
- * the page has painted.
+ * /app/{project}/{page} and /app/{project}/print/{page}: a published page of the named project
+ * (signed-in users). The first is a menu page entry's route (rule 9), drawn in the shell's frame
+ * (`?o_w_full=1` shows it alone, for embedding); the print variant stands alone, drops the page
+ * chrome and opens the print dialog once the page has painted. Further pages open under /app too.
  */
 import { useEffect, useMemo } from 'react';
 import { useParams, useSearchParams } from 'react-router';
@@ -34,7 +35,7 @@ export function AppPage({ print }: { print: boolean }) {
     return () => clearInterval(timer);
   }, [print]);
   return (
-    <div className={print ? 'lc-app-page lc-print' : 'lc-app-page'} style={{ padding: print ? 0 : 16 }}>
+    <div className={print ? 'lc-app-page lc-print' : 'lc-app-page'}>
       <PageView
         key={`${project}/${page}`}
         project={project}

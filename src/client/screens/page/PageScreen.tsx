@@ -4,20 +4,22 @@ import { useMemo } from 'react';
 import { useTranslation } from 'react-i18next';
 import { useParams, useSearchParams } from 'react-router';
 import { ModalStack, PageView, useProjectSetup } from '../../runtime/PageView.tsx';
-import { useWorkbench } from '../../stores/workbench.ts';
+import { PageLoading } from '../../shell/PageLoading.tsx';
+import { useShellProject } from '../../shell/use-app-project.ts';
 import { pageParams, useViewMode } from './view-mode.ts';
 
 export default function PageScreen({ display = false }: { display?: boolean }) {
   const { id = '' } = useParams();
   const [search] = useSearchParams();
   const { t } = useTranslation();
-  const project = useWorkbench((s) => s.projectId);
+  // The shell's system (not only a builder's stored choice): a member who just signed in has none stored.
+  const { id: project, ready } = useShellProject();
   const mode = useViewMode(search);
   const key = search.toString();
   // biome-ignore lint/correctness/useExhaustiveDependencies: the query string is the params' identity
   const params = useMemo(() => pageParams(search), [key]);
   useProjectSetup(project);
-  if (!project) return <Result status="info" title={t('runtime.noProject')} />;
+  if (!project) return ready ? <Result status="info" title={t('runtime.noProject')} /> : <PageLoading />;
   return (
     <div className="lc-page-screen" data-mode={mode}>
       <PageView

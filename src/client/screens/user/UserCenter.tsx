@@ -28,6 +28,7 @@ import { shellApi } from '../../api/shell.ts';
 import { setToken } from '../../api/storage.ts';
 import { currentLang, earlyAccess, setEarlyAccess } from '../../i18n/index.ts';
 import { LanguageSwitch } from '../../shell/LanguageSwitch.tsx';
+import { roleTitle } from '../../shell/role-title.ts';
 import { useAppProject, useNarrow } from '../../shell/use-app-project.ts';
 import { useSession } from '../../stores/session.ts';
 import { useShell } from '../../stores/shell.ts';
@@ -252,7 +253,7 @@ function Projects() {
               )
             }
           >
-            <List.Item.Meta title={p._name} description={p.role ?? ''} />
+            <List.Item.Meta title={p._name} description={roleTitle(p.role, t) ?? ''} />
           </List.Item>
         )}
       />
