@@ -1,26 +1,13 @@
 /** Typed calls of the builder's data model and admin data (spec §7 "Project", "Data administration"). */
 
 import type { Field, FieldInput } from '../../shared/api/fields.ts';
+import type { Entity, Module } from '../../shared/api/tables.ts';
 import type { Project } from './account.ts';
 import { get, post, type RequestOptions } from './request.ts';
 
 export type { Field, FieldInput, FieldOption, FieldType } from '../../shared/api/fields.ts';
 export { FIELD_TYPES } from '../../shared/api/fields.ts';
-
-export interface Module {
-  _id: string;
-  _name: string;
-  _sort: number;
-  _entity: string[];
-}
-
-export interface Entity {
-  _id: string;
-  _name: string;
-  _code: string;
-  _module: string | null;
-  _sort: number;
-}
+export type { Entity, Module } from '../../shared/api/tables.ts';
 
 export type FieldPatch = Partial<Omit<FieldInput, 'type' | 'relate'>> & { status?: 'normal' | 'disabled' };
 

@@ -1,5 +1,6 @@
 import { type Kysely, sql, type Transaction } from 'kysely';
 import type { Field, FieldInput, FieldOption } from '../../shared/api/fields.ts';
+import type { Entity, Module } from '../../shared/api/tables.ts';
 import { newId } from '../../shared/id.ts';
 import type { Dialect } from '../db/index.ts';
 import type { DataEntitiesTable, DataFieldsTable, DataModulesTable, DB } from '../db/schema.ts';
@@ -23,11 +24,13 @@ export const CODE = /^[A-Za-z][A-Za-z0-9_]{0,31}$/;
 /** Field codes that would shadow record keys. */
 const RESERVED = new Set(['_id', 'id', '__name', '__entity', 'createdAt', 'updatedAt', 'creator']);
 
-export function apiModule(m: ModuleRow, entities: string[]) {
+/** A module as the admin API answers it (the client reads the same type). */
+export function apiModule(m: ModuleRow, entities: string[]): Module {
   return { _id: m.id, _name: m.name, _sort: m.sort, _entity: entities, _flow: [], _api: [] };
 }
 
-export function apiEntity(e: EntityRow) {
+/** A table as the admin API answers it (the client reads the same type). */
+export function apiEntity(e: EntityRow): Entity {
   return { _id: e.id, _name: e.name, _code: e.code, _module: e.module_id, _sort: e.sort, _type: 'custom' };
 }
 
