@@ -142,7 +142,16 @@ function createAjv(): Ajv {
     // Parses are cached by the evaluator, so re-validating a page costs a map look-up per binding.
     validate: (on: boolean, data: string) => !on || checkExpr(data).ok,
   });
-  for (const k of ['x-zh', 'x-widget', 'x-bindable', 'x-enum-zh', 'x-enum-en', 'x-field-of', 'x-default-en'])
+  for (const k of [
+    'x-zh',
+    'x-widget',
+    'x-widget-kinds',
+    'x-bindable',
+    'x-enum-zh',
+    'x-enum-en',
+    'x-field-of',
+    'x-default-en',
+  ])
     ajv.addKeyword(k);
   return ajv;
 }

@@ -29,8 +29,15 @@ export const RECENT_TAGS_LIMIT = 10;
 export const RECENT_TOP = 4;
 export const DRAFTS_MAX = 10;
 export const DRAFT_MAX_CHARS = 102_400;
+/** Rows per page when none is asked for (spec: table default page size 20). */
 export const PAGE_SIZE_DEFAULT = 20;
+/** Rows an all-data query takes (spec: 10000). */
 export const QUERY_ALL_LIMIT = 10_000;
+/**
+ * The most rows one page may ask for: as many as an all-data query. The server clamps to it, the
+ * runtime asks for no more, and the widget and page schemas' `maximum` say the same (a test ties them).
+ */
+export const PAGE_SIZE_MAX = QUERY_ALL_LIMIT;
 export const EXPORT_MAX_ROWS = 10_000;
 export const EXPORT_MAX_FIELDS = 30;
 export const ACCURACY_DEFAULT = 2;

@@ -1,6 +1,7 @@
 import { Table } from 'antd';
 import { dataColumns, rowKey } from '../../src/client/runtime/table-columns.ts';
 import { useDispatch, useWidgetData } from '../../src/client/runtime/widget-context.ts';
+import { PAGE_SIZE_DEFAULT } from '../../src/shared/constants.ts';
 import { bool, list, num, obj, str } from '../../src/shared/props.ts';
 import type { WidgetRenderProps } from '../define.ts';
 
@@ -29,7 +30,7 @@ export function AdvancedTableWidget({ id, props }: WidgetRenderProps) {
       dataSource={rows}
       virtual={bool(props.virtual) && rows.length > 30}
       scroll={bool(props.virtual) ? { y: 400, x: 'max-content' } : undefined}
-      pagination={{ pageSize: num(props.pageSize, 20), total: data.meta.total }}
+      pagination={{ pageSize: num(props.pageSize, PAGE_SIZE_DEFAULT), total: data.meta.total }}
       onChange={(p, _f, s) => dispatch('onChange', { page: p.current, sort: s })}
     />
   );

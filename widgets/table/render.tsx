@@ -2,6 +2,7 @@ import { ExportOutlined, ReloadOutlined } from '@ant-design/icons';
 import { Button, Input, Space, Table } from 'antd';
 import { dataColumns, rowKey } from '../../src/client/runtime/table-columns.ts';
 import { useDispatch, useWidgetData } from '../../src/client/runtime/widget-context.ts';
+import { PAGE_SIZE_DEFAULT } from '../../src/shared/constants.ts';
 import { bool, num } from '../../src/shared/props.ts';
 import type { WidgetRenderProps } from '../define.ts';
 
@@ -31,7 +32,7 @@ export function TableWidget({ id, props }: WidgetRenderProps) {
           on('select') || on('multiple') ? { type: on('multiple') ? 'checkbox' : 'radio' } : undefined
         }
         pagination={{
-          pageSize: num(props.pageSize, 20),
+          pageSize: num(props.pageSize, PAGE_SIZE_DEFAULT),
           total: data.meta.total,
           simple: on('simplePage'),
           showQuickJumper: on('pageIndex'),

@@ -1,62 +1,13 @@
 /** Typed calls of the builder's data model and admin data (spec §7 "Project", "Data administration"). */
+
+import type { Field, FieldInput } from '../../shared/api/fields.ts';
+import type { Entity, Module } from '../../shared/api/tables.ts';
 import type { Project } from './account.ts';
 import { get, post, type RequestOptions } from './request.ts';
 
-export type FieldType = 'string' | 'number' | 'date' | 'time' | 'image' | 'relate' | 'collection';
-export const FIELD_TYPES: readonly FieldType[] = [
-  'string',
-  'number',
-  'date',
-  'time',
-  'image',
-  'relate',
-  'collection',
-];
-
-export interface Module {
-  _id: string;
-  _name: string;
-  _sort: number;
-  _entity: string[];
-}
-
-export interface Entity {
-  _id: string;
-  _name: string;
-  _code: string;
-  _module: string | null;
-  _sort: number;
-}
-
-/** Free JSON of a field: alias, number decimals, option list. */
-export interface FieldOption {
-  alias?: string;
-  decimals?: number;
-  info?: { enable?: boolean; list?: string[] };
-}
-
-export interface Field {
-  _id: string;
-  _entity: string;
-  _name: string;
-  _field: string;
-  _type: FieldType;
-  _relate: string[];
-  _option: FieldOption;
-  _hide: boolean;
-  _sort: number;
-  _status: 'normal' | 'disabled';
-}
-
-export interface FieldInput {
-  name: string;
-  type: FieldType;
-  field?: string;
-  relate?: string;
-  option?: FieldOption;
-  hide?: boolean;
-  sort?: number;
-}
+export type { Field, FieldInput, FieldOption, FieldType } from '../../shared/api/fields.ts';
+export { FIELD_TYPES } from '../../shared/api/fields.ts';
+export type { Entity, Module } from '../../shared/api/tables.ts';
 
 export type FieldPatch = Partial<Omit<FieldInput, 'type' | 'relate'>> & { status?: 'normal' | 'disabled' };
 

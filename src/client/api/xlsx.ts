@@ -3,25 +3,12 @@
  * through XMLHttpRequest for its progress events, downloads through fetch; both send the same `token`
  * header as the request wrapper and raise the same coded errors (with the error notice).
  */
+import type { ImportResult } from '../../shared/api/xlsx.ts';
 import { ApiError, NETWORK_ERROR } from './api-error.ts';
 import { effects } from './effects.ts';
 import { getToken } from './storage.ts';
 
-export interface RowError {
-  row: number;
-  field: string;
-  value: string;
-  reason: string;
-  /** "row {index}-{value}" */
-  text: string;
-}
-
-export interface ImportResult {
-  inserted: number;
-  failed: number;
-  errors: RowError[];
-  ignored: string[];
-}
+export type { ImportResult, RowError } from '../../shared/api/xlsx.ts';
 
 /** A failed import: the coded error plus the row errors when rows were refused. */
 export class ImportError extends ApiError {

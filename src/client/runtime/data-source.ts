@@ -3,7 +3,7 @@
  * (`/api/app/simple/{project}/{entity}/…`), which applies the signed-in user's grants on the server:
  * the runtime never sees rows or fields the user may not read.
  */
-import { PAGE_SIZE_DEFAULT } from '../../shared/constants.ts';
+import { PAGE_SIZE_DEFAULT, PAGE_SIZE_MAX } from '../../shared/constants.ts';
 import { num, obj, str } from '../../shared/props.ts';
 import { post } from '../api/request.ts';
 import type { FieldMeta, WidgetData } from './widget-context.ts';
@@ -149,12 +149,12 @@ export function widgetQuery(
   } else {
     body.page = {
       index: 1,
-      size: Math.max(1, Math.min(1000, Math.trunc(num(props.pageSize, PAGE_SIZE_DEFAULT)))),
+      size: Math.max(1, Math.min(PAGE_SIZE_MAX, Math.trunc(num(props.pageSize, PAGE_SIZE_DEFAULT)))),
     };
   }
   if (page && body.page && !SINGLE_ROW.has(kind) && !AGGREGATING.has(kind)) {
     const index = Math.max(1, Math.trunc(num(page.index, 1)));
-    const size = Math.max(1, Math.min(1000, Math.trunc(num(page.size, body.page.size))));
+    const size = Math.max(1, Math.min(PAGE_SIZE_MAX, Math.trunc(num(page.size, body.page.size))));
     body.page = { index, size };
   }
   const sort = obj(props.sortBy);

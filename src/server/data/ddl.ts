@@ -1,4 +1,5 @@
 import { type Kysely, sql } from 'kysely';
+import { FIELD_TYPES, type FieldType } from '../../shared/api/fields.ts';
 import type { Dialect } from '../db/index.ts';
 
 /**
@@ -6,8 +7,7 @@ import type { Dialect } from '../db/index.ts';
  * `l_<id>`), never from user text, so no identifier ever carries input.
  */
 
-export const FIELD_TYPES = ['string', 'number', 'date', 'time', 'image', 'relate', 'collection'] as const;
-export type FieldType = (typeof FIELD_TYPES)[number];
+export { FIELD_TYPES, type FieldType };
 
 const HEX24 = /^[0-9a-f]{24}$/;
 

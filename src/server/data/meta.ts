@@ -1,5 +1,6 @@
 import type { Kysely } from 'kysely';
-import type { FieldMap, FieldType as QueryType } from '../../shared/query/index.ts';
+import { QUERY_TYPE_OF_FIELD } from '../../shared/api/fields.ts';
+import type { FieldMap } from '../../shared/query/index.ts';
 import type { DB } from '../db/schema.ts';
 import { parseJson } from '../project/service.ts';
 import { entityTable, type FieldType, fieldColumn, linkTable } from './ddl.ts';
@@ -21,16 +22,6 @@ export interface EntityMeta {
   decimals: Map<string, number>;
 }
 
-export function queryType(type: FieldType): QueryType {
-  switch (type) {
-    case 'string':
-    case 'image':
-      return 'text';
-    default:
-      return type;
-  }
-}
-
 export function buildMeta(entity: EntityRow, fields: FieldRow[]): EntityMeta {
   const sorted = [...fields].sort((a, b) => a.sort - b.sort || (a.id < b.id ? -1 : 1));
   const columns: ColumnMap = {};
@@ -41,10 +32,10 @@ export function buildMeta(entity: EntityRow, fields: FieldRow[]): EntityMeta {
     const type = f.type as FieldType;
     byCode.set(f.code, f);
     columns[f.code] = {
-      type: queryType(type),
+      type: QUERY_TYPE_OF_FIELD[type],
       column: type === 'collection' ? linkTable(f.id) : fieldColumn(f.id),
     };
-    queryTypes[f.code] = queryType(type);
+    queryTypes[f.code] = QUERY_TYPE_OF_FIELD[type];
     if (type === 'number') {
       const d = parseJson<{ decimals?: unknown }>(f.options, {}).decimals;
       if (Number.isInteger(d) && (d as number) >= 0 && (d as number) <= 10) decimals.set(f.code, d as number);

@@ -1,4 +1,6 @@
 import { type Kysely, sql, type Transaction } from 'kysely';
+import type { Field, FieldInput, FieldOption } from '../../shared/api/fields.ts';
+import type { Entity, Module } from '../../shared/api/tables.ts';
 import { newId } from '../../shared/id.ts';
 import type { Dialect } from '../db/index.ts';
 import type { DataEntitiesTable, DataFieldsTable, DataModulesTable, DB } from '../db/schema.ts';
@@ -22,15 +24,18 @@ export const CODE = /^[A-Za-z][A-Za-z0-9_]{0,31}$/;
 /** Field codes that would shadow record keys. */
 const RESERVED = new Set(['_id', 'id', '__name', '__entity', 'createdAt', 'updatedAt', 'creator']);
 
-export function apiModule(m: ModuleRow, entities: string[]) {
+/** A module as the admin API answers it (the client reads the same type). */
+export function apiModule(m: ModuleRow, entities: string[]): Module {
   return { _id: m.id, _name: m.name, _sort: m.sort, _entity: entities, _flow: [], _api: [] };
 }
 
-export function apiEntity(e: EntityRow) {
+/** A table as the admin API answers it (the client reads the same type). */
+export function apiEntity(e: EntityRow): Entity {
   return { _id: e.id, _name: e.name, _code: e.code, _module: e.module_id, _sort: e.sort, _type: 'custom' };
 }
 
-export function apiField(f: FieldRow) {
+/** A field as the admin API answers it (the client reads the same type). */
+export function apiField(f: FieldRow): Field {
   return {
     _id: f.id,
     _entity: f.entity_id,
@@ -38,12 +43,12 @@ export function apiField(f: FieldRow) {
     _field: f.code,
     _key: f.code,
     _code: f.code,
-    _type: f.type,
+    _type: f.type as FieldType,
     _relate: f.relate_id ? [f.relate_id] : [],
-    _option: parseJson<Record<string, unknown>>(f.options, {}),
+    _option: parseJson<FieldOption>(f.options, {}),
     _hide: f.hide === 1,
     _sort: f.sort,
-    _status: f.status,
+    _status: f.status as Field['_status'],
   };
 }
 
@@ -298,16 +303,6 @@ export async function removeEntity(db: Kysely<DB>, dialect: Dialect, entity: Ent
     await dropEntityTable(t, entity.id);
     await bumpEntityVersion(trx, [...new Set(pointing.map((f) => f.entity_id))]);
   });
-}
-
-export interface FieldInput {
-  name: string;
-  type: FieldType;
-  field?: string;
-  relate?: string;
-  option?: Record<string, unknown>;
-  hide?: boolean;
-  sort?: number;
 }
 
 export async function createField(

@@ -4,7 +4,7 @@
  * `$$USER`, and refuses anything it cannot read with a QueryError naming the path. It never throws
  * for bad input: the answer is `{ ok: false, error }`.
  */
-import { PAGE_SIZE_DEFAULT, QUERY_ALL_LIMIT, TIME_ZONE } from '../constants.ts';
+import { PAGE_SIZE_DEFAULT, PAGE_SIZE_MAX, QUERY_ALL_LIMIT, TIME_ZONE } from '../constants.ts';
 import { readField } from './clause.ts';
 import { invalid, QueryError, tooComplex } from './error.ts';
 import { QUERY_LIMITS } from './limits.ts';
@@ -46,7 +46,7 @@ function readPage(v: unknown, all: boolean): { offset: number; limit: number } {
   if (!Number.isInteger(index) || index < 1) invalid('page.index', 'expected an integer ≥ 1');
   if (index > QUERY_LIMITS.maxPageIndex) tooComplex('page.index', 'page index too large');
   if (!Number.isInteger(size) || size < 1) invalid('page.size', 'expected an integer ≥ 1');
-  const limit = Math.min(size, QUERY_ALL_LIMIT);
+  const limit = Math.min(size, PAGE_SIZE_MAX);
   return { offset: (index - 1) * limit, limit };
 }
 

@@ -41,16 +41,6 @@ export const DATE_PRESETS = [
 ] as const;
 export type DatePreset = (typeof DATE_PRESETS)[number];
 
-/** Spec field types (`_type` of a field definition) mapped to query types; image is not filterable. */
-export const SPEC_TYPE_TO_QUERY: Record<string, FieldType | undefined> = {
-  string: 'text',
-  number: 'number',
-  date: 'date',
-  time: 'time',
-  relate: 'relate',
-  collection: 'collection',
-};
-
 export function isFieldType(v: unknown): v is FieldType {
   return typeof v === 'string' && (FIELD_TYPES as readonly string[]).includes(v);
 }

@@ -1,6 +1,7 @@
 /**
  * Events → actions: per event an ordered list of actions (add, remove, reorder), each action's fields
- * edited by type as events.schema.json defines, with an optional `when` condition. The whole map is
+ * generated from its branch of events.schema.json (action-fields.ts), with an optional `when`
+ * condition. The whole map is
  * checked with ajv (the registry's events validator); errors show beside the action; only a map that
  * passes goes out through onChange.
  */
@@ -11,19 +12,28 @@ import {
   DeleteOutlined,
   PlusOutlined,
 } from '@ant-design/icons';
-import { AutoComplete, Button, Card, Dropdown, Empty, Input, InputNumber, Select, Space, Switch } from 'antd';
+import { AutoComplete, Button, Card, Dropdown, Empty, Input, Select, Space } from 'antd';
 import { useEffect, useMemo, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { pageValidator } from '../../../../widgets/index.ts';
 import { isBinding } from '../../../shared/expr/index.ts';
 import { CodeEditorModal } from '../code/index.tsx';
+import {
+  ACTION_TYPES,
+  type ActionEditor,
+  type ActionType,
+  actionFields,
+  actionTitle,
+  newAction,
+} from './action-fields.ts';
 import { FxToggle } from './BindableField.tsx';
 import { usePanel } from './context.ts';
 import { ExprInput } from './ExprInput.tsx';
-import { ACTION_FIELDS, ACTION_TYPES, type ActionFieldKind, type ActionType, newAction } from './events.ts';
+import { FieldEditor } from './FieldEditor.tsx';
 import { localizeErrors } from './messages.ts';
-import { PagePicker, WidgetPicker } from './pickers.tsx';
+import { WidgetPicker } from './pickers.tsx';
 import { pointerToPath } from './resolver.ts';
+import { type EditorKind, type Json, labelOf } from './schema-fields.ts';
 
 type Action = Record<string, unknown>;
 export type EventMap = Record<string, Action[]>;
@@ -134,8 +144,18 @@ function ParamsEditor(props: { value: unknown; onChange: (v: Record<string, unkn
   );
 }
 
+/** Editors only action fields have; every other field is edited by the property panel's FieldEditor. */
+const OWN_EDITORS: ReadonlySet<ActionEditor> = new Set([
+  'widget',
+  'params',
+  'state-or-widget',
+  'code',
+  'textOrExpr',
+]);
+
 function ActionField(props: {
-  kind: ActionFieldKind;
+  schema: Json;
+  editor: ActionEditor;
   value: unknown;
   onChange: (v: unknown) => void;
   testId: string;
@@ -146,80 +166,22 @@ function ActionField(props: {
   const { widgets } = usePanel();
   const status = props.error ? ('error' as const) : undefined;
   const s = typeof props.value === 'string' ? props.value : '';
-  switch (props.kind) {
-    case 'page':
-      return <PagePicker value={s} onChange={props.onChange} status={status} testId={props.testId} />;
-    case 'widget':
-      return <WidgetPicker value={s} onChange={props.onChange} status={status} testId={props.testId} />;
-    case 'form':
+  switch (props.editor) {
+    case 'widget': {
+      const kinds = props.schema['x-widget-kinds'];
       return (
         <WidgetPicker
           value={s}
-          kinds={['form']}
+          kinds={Array.isArray(kinds) ? (kinds as string[]) : undefined}
           onChange={props.onChange}
           status={status}
           testId={props.testId}
         />
       );
+    }
     case 'params':
       return <ParamsEditor value={props.value} onChange={props.onChange} />;
-    case 'target':
-      return (
-        <Select
-          value={s || 'self'}
-          options={[
-            { value: 'self', label: t('panel.targetSelf') },
-            { value: 'blank', label: t('panel.targetBlank') },
-          ]}
-          onChange={props.onChange}
-          data-testid={props.testId}
-          style={{ width: '100%' }}
-        />
-      );
-    case 'level':
-      return (
-        <Select
-          value={s || 'success'}
-          options={(['success', 'info', 'warning', 'error'] as const).map((l) => ({
-            value: l,
-            label: t(`panel.level.${l}`),
-          }))}
-          onChange={props.onChange}
-          data-testid={props.testId}
-          style={{ width: '100%' }}
-        />
-      );
-    case 'width':
-      return (
-        <InputNumber
-          value={typeof props.value === 'number' ? props.value : null}
-          placeholder="600"
-          onChange={(v) => props.onChange(v ?? undefined)}
-          status={status}
-          data-testid={props.testId}
-          style={{ width: '100%' }}
-        />
-      );
-    case 'bool':
-      return (
-        <Switch
-          size="small"
-          checked={props.value === true}
-          onChange={props.onChange}
-          data-testid={props.testId}
-        />
-      );
-    case 'text':
-    case 'ref':
-      return (
-        <Input
-          value={s}
-          onChange={(e) => props.onChange(e.target.value)}
-          status={status}
-          data-testid={props.testId}
-        />
-      );
-    case 'setTarget':
+    case 'state-or-widget':
       return (
         <AutoComplete
           value={s}
@@ -233,7 +195,6 @@ function ActionField(props: {
           <Input status={status} placeholder={t('panel.setTargetHint')} data-testid={props.testId} />
         </AutoComplete>
       );
-    case 'any':
     case 'textOrExpr':
       return (
         <TextOrExpr value={props.value} onChange={props.onChange} testId={props.testId} status={status} />
@@ -252,6 +213,18 @@ function ActionField(props: {
           </Button>
         </div>
       );
+    default:
+      // An absent field means its schema default, so the control shows that.
+      return (
+        <FieldEditor
+          schema={props.schema}
+          editor={props.editor as EditorKind}
+          value={props.value ?? props.schema.default}
+          onChange={props.onChange}
+          errors={props.error ? { '': props.error } : undefined}
+          testId={props.testId}
+        />
+      );
   }
 }
 
@@ -266,9 +239,11 @@ function ActionCard(props: {
   onRemove: () => void;
 }) {
   const { t } = useTranslation();
+  const { lang } = usePanel();
   const [coding, setCoding] = useState(false);
   const type = props.action.type as ActionType;
-  const fields = ACTION_FIELDS[type] ?? [];
+  const fields = actionFields(type);
+  const codeKey = fields.find((f) => f.editor === 'code')?.key;
   const set = (key: string, v: unknown) => {
     const next = { ...props.action };
     if (v === undefined || (v === '' && !fields.find((f) => f.key === key)?.required)) delete next[key];
@@ -288,7 +263,7 @@ function ActionCard(props: {
           value={type}
           variant="borderless"
           popupMatchSelectWidth={false}
-          options={ACTION_TYPES.map((a) => ({ value: a, label: t(`panel.action.${a}`) }))}
+          options={ACTION_TYPES.map((a) => ({ value: a, label: actionTitle(a, lang) }))}
           onChange={(nt: ActionType) => props.onChange({ ...newAction(nt), ...(when ? { when } : {}) })}
         />
       }
@@ -320,18 +295,19 @@ function ActionCard(props: {
         return (
           <div className="panel-row-field" key={f.key}>
             <span className="panel-row-label">
-              {t(`panel.actionField.${f.key}`)}
+              {labelOf(f.schema, f.key, lang)}
               {f.required ? <span className="panel-req">*</span> : null}
             </span>
             <ActionField
-              kind={f.kind}
+              schema={f.schema}
+              editor={f.editor}
               value={props.action[f.key]}
               onChange={(v) => set(f.key, v)}
               testId={`action-${props.path}-${f.key}`}
               error={err}
               onEditCode={() => setCoding(true)}
             />
-            {err ? (
+            {err && OWN_EDITORS.has(f.editor) ? (
               <div className="panel-error" role="alert">
                 {err}
               </div>
@@ -353,12 +329,12 @@ function ActionCard(props: {
           {own}
         </div>
       ) : null}
-      {type === 'runCode' ? (
+      {codeKey ? (
         <CodeEditorModal
           open={coding}
-          code={typeof props.action.code === 'string' ? props.action.code : ''}
+          code={typeof props.action[codeKey] === 'string' ? (props.action[codeKey] as string) : ''}
           onOk={(code) => {
-            set('code', code);
+            set(codeKey, code);
             setCoding(false);
           }}
           onCancel={() => setCoding(false)}
@@ -407,7 +383,7 @@ export function EventsEditor(props: {
               <Dropdown
                 trigger={['click']}
                 menu={{
-                  items: ACTION_TYPES.map((a) => ({ key: a, label: t(`panel.action.${a}`) })),
+                  items: ACTION_TYPES.map((a) => ({ key: a, label: actionTitle(a, lang) })),
                   onClick: ({ key }) => setList(ev, [...list, newAction(key as ActionType)]),
                 }}
               >

@@ -2,9 +2,10 @@
 import { beforeAll, describe, expect, it } from 'vitest';
 import { WIDGETS } from '../../../../widgets/index.ts';
 import { SCRIPT_API_DTS, SCRIPT_API_MEMBERS } from '../../../shared/script-api.ts';
+import { ACTION_TYPES, actionFields, newAction } from './action-fields.ts';
 import { toggleBinding } from './BindableField.tsx';
 import { validateEventMap } from './EventsEditor.tsx';
-import { ACTION_FIELDS, ACTION_TYPES, eventsOf, KIND_EVENTS, newAction } from './events.ts';
+import { eventsOf, KIND_EVENTS } from './events.ts';
 import { applyHint, currentWord, exprHints, literalToExpr } from './expr-hints.ts';
 import { validatePagePart } from './PagePanel.tsx';
 import { applyPatch } from './PanelLab.tsx';
@@ -199,11 +200,13 @@ describe('events', () => {
     };
     for (const type of ACTION_TYPES) {
       const a = newAction(type);
-      const required = ACTION_FIELDS[type].filter((f) => f.required && f.kind !== 'code');
+      const required = actionFields(type).filter((f) => f.required && f.editor !== 'code');
       const errs = validateEventMap({ onClick: [a] });
       for (const f of required) expect(errs[`onClick.0.${f.key}`], `${type}.${f.key}`).toBeTruthy();
       const filled = { ...a };
-      for (const f of required) filled[f.key] = fill[f.key];
+      // A field named here gets its sample; any other (a new action's) gets a plain one of its editor.
+      for (const f of required)
+        filled[f.key] = fill[f.key] ?? (f.editor === 'number' ? (f.schema.minimum ?? 0) : 'x1');
       expect(validateEventMap({ onClick: [filled] }), type).toEqual({});
     }
   });

@@ -15,7 +15,8 @@ describe('filter conditions → query', () => {
   it('offers the operators of the field type', () => {
     expect(operatorsOf(f('x', 'string'))).toContain('contain');
     expect(operatorsOf(f('x', 'date'))).toContain('preset');
-    expect(operatorsOf(f('x', 'image'))).toEqual([]);
+    // Images are text to the query language (tests/unit/field-types.test.ts), e.g. notnull: has a picture.
+    expect(operatorsOf(f('x', 'image'))).toEqual(operatorsOf(f('x', 'string')));
     expect(operatorsOf(f('x', 'collection'))).toEqual(['set', 'isnull', 'notnull']);
   });
   it('builds typed clauses and drops incomplete ones', () => {
@@ -38,6 +39,7 @@ describe('filter conditions → query', () => {
         { field: 'qty', type: 'number', opt: 'between', value: [1, 5] },
         { field: 'at', type: 'date', opt: 'thisWeek' },
         { field: 'who', type: 'relate', opt: 'isnull' },
+        { field: 'pic', type: 'text', opt: 'eq', value: 'x' },
       ],
     });
   });

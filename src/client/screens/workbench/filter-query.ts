@@ -1,6 +1,7 @@
 /** The grid's filter conditions and the query JSON they become (src/shared/query/README.md). */
+import { queryTypeOfField } from '../../../shared/api/fields.ts';
 import { DATE_PRESETS, OPERATORS, type FieldType as QueryType } from '../../../shared/query/operators.ts';
-import type { Field, FieldType } from '../../api/workbench.ts';
+import type { Field } from '../../api/workbench.ts';
 
 /** One row of the filter builder. `opt` 'preset' (dates) carries the preset name as its value. */
 export interface Condition {
@@ -12,17 +13,8 @@ export interface Condition {
 
 export type Match = 'and' | 'or';
 
-const QUERY_TYPE: Partial<Record<FieldType, QueryType>> = {
-  string: 'text',
-  number: 'number',
-  date: 'date',
-  time: 'time',
-  relate: 'relate',
-  collection: 'collection',
-};
-
-/** The query type of a field; images cannot be filtered. */
-export const queryTypeOf = (f: Pick<Field, '_type'>): QueryType | undefined => QUERY_TYPE[f._type];
+/** The query type of a field (src/shared/api/fields.ts: the server's too); images are filtered as text. */
+export const queryTypeOf = (f: Pick<Field, '_type'>): QueryType | undefined => queryTypeOfField(f._type);
 
 /** Operators offered for a field (dates add the relative periods). */
 export function operatorsOf(f: Pick<Field, '_type'>): string[] {

@@ -1,6 +1,7 @@
 import type { Writable } from 'node:stream';
 import ExcelJS from 'exceljs';
 import type { Kysely } from 'kysely';
+import { EXPORT_MAX_FIELDS, EXPORT_MAX_ROWS } from '../../../shared/constants.ts';
 import type { NormalizedQuery } from '../../../shared/query/index.ts';
 import type { Dialect } from '../../db/index.ts';
 import type { DB } from '../../db/schema.ts';
@@ -10,9 +11,9 @@ import { type ApiRecord, queryIds, recordsByIds } from '../records.ts';
 import type { FieldRow } from '../schema-service.ts';
 import { FORMULA_LIKE, formatDate, ZONE_OFFSET_MS } from './cells.ts';
 
-/** Spec: export takes at most 10,000 rows and 30 fields. */
-export const EXPORT_MAX_ROWS = 10_000;
-export const EXPORT_MAX_FIELDS = 30;
+// Spec: export takes at most 10,000 rows and 30 fields (src/shared/constants.ts).
+export { EXPORT_MAX_FIELDS, EXPORT_MAX_ROWS };
+
 const CHUNK = 200;
 
 const tick = () => new Promise<void>((resolve) => setImmediate(resolve));

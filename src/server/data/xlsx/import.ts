@@ -1,6 +1,7 @@
 import { Readable } from 'node:stream';
 import ExcelJS from 'exceljs';
 import { type Kysely, sql } from 'kysely';
+import type { ImportResult, RowError } from '../../../shared/api/xlsx.ts';
 import { newId } from '../../../shared/id.ts';
 import type { Database } from '../../db/index.ts';
 import type { DB } from '../../db/schema.ts';
@@ -23,25 +24,8 @@ export interface ImportOptions {
   checked?: boolean;
 }
 
-/** One refused row: its sheet row number, the offending value, and why. `text` is "row {index}-{value}". */
-export interface RowError {
-  row: number;
-  field: string;
-  value: string;
-  reason: string;
-  text: string;
-}
-
-export interface ImportResult {
-  inserted: number;
-  failed: number;
-  /** The first MAX_LISTED row errors. */
-  errors: RowError[];
-  /** Header cells that name no field (their columns are skipped). */
-  ignored: string[];
-}
-
 export const IMPORT_MAX_ROWS = 200_000;
+/** Row errors listed in an answer (ImportResult.errors). */
 const MAX_LISTED = 100;
 const ID = /^[0-9a-f]{24}$/;
 
