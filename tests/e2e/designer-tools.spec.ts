@@ -62,3 +62,54 @@ test('the property panel follows toolbar undo and redo, and a co-editor', async 
   await expect(field).toHaveValue('From a co-editor');
   await other.close();
 });
+
+test('the canvas opens fitted to the page width and follows the window while on fit', async ({
+  page,
+  request,
+}) => {
+  const env = await setup(request);
+  const pageId = await newPage(request, env, 'Designer fit');
+  await openDesigner(page, env, pageId);
+  const scroll = page.getByTestId('canvas-scroll');
+  /** How much of the page's width the canvas area shows (1 = all of it). */
+  const shown = async () => {
+    const box = (await canvas(page).boundingBox())!;
+    const area = await scroll.evaluate((el) => {
+      const r = el.getBoundingClientRect();
+      return { left: r.left, right: r.left + el.clientWidth };
+    });
+    return (Math.min(box.x + box.width, area.right) - Math.max(box.x, area.left)) / box.width;
+  };
+  await expect(page.getByTestId('zoom-fit')).toHaveAttribute('aria-pressed', 'true');
+  await expect.poll(async () => Number(await canvas(page).getAttribute('data-zoom'))).toBeLessThan(1);
+  expect(await shown()).toBe(1);
+  const fitted = Number(await canvas(page).getAttribute('data-zoom'));
+
+  // A wider window: the zoom grows with it (never above 100 %).
+  await page.setViewportSize({ width: 1600, height: 800 });
+  await expect.poll(async () => Number(await canvas(page).getAttribute('data-zoom'))).toBeGreaterThan(fitted);
+  expect(await shown()).toBe(1);
+  await page.setViewportSize({ width: 2000, height: 800 });
+  await expect(canvas(page)).toHaveAttribute('data-zoom', '1');
+
+  // 100 % (the value button, or Ctrl+0) holds when the window resizes; Shift+1 fits again.
+  await page.setViewportSize(DESKTOP);
+  await expect(canvas(page)).toHaveAttribute('data-zoom', String(fitted));
+  await page.getByTestId('zoom-reset').click();
+  await expect(canvas(page)).toHaveAttribute('data-zoom', '1');
+  await expect(page.getByTestId('zoom-fit')).toHaveAttribute('aria-pressed', 'false');
+  await page.setViewportSize({ width: 1400, height: 800 });
+  await page.setViewportSize(DESKTOP);
+  await expect(canvas(page)).toHaveAttribute('data-zoom', '1');
+  expect(await shown()).toBeLessThan(1);
+  await page.locator('body').click({ position: { x: 5, y: 5 } });
+  await page.keyboard.press('Shift+Digit1');
+  await expect(canvas(page)).toHaveAttribute('data-zoom', String(fitted));
+  await page.keyboard.press('Control+0');
+  await expect(canvas(page)).toHaveAttribute('data-zoom', '1');
+  await page.getByTestId('zoom-fit').click();
+  await expect(canvas(page)).toHaveAttribute('data-zoom', String(fitted));
+  await page.getByTestId('help').click();
+  await expect(page.getByTestId('shortcut-help')).toContainText('Shift+1');
+  await expect(page.getByTestId('shortcut-help')).toContainText('Ctrl+0');
+});

@@ -35,7 +35,7 @@ import { FarItems, nearSpan } from './far.ts';
 import type { DocModel, WidgetView } from './model.ts';
 import { warmPanelChecks } from './panel/resolver.ts';
 import { revealAfterPaint, useRevealed } from './reveal.ts';
-import { colsOf, rowHeightOf, subscribeSelected, useDesigner } from './store.ts';
+import { colsOf, fitZoom, rowHeightOf, subscribeSelected, useDesigner } from './store.ts';
 import { loadKinds, useKindView } from './views.ts';
 
 const ROOT_STYLE: CSSProperties = { minHeight: 600 };
@@ -493,6 +493,31 @@ function useFarItems(
   return far;
 }
 
+/**
+ * Fit to width: while it is on, the zoom is the one at which the page's width fits the canvas area,
+ * worked out when the page opens, the mode or the page's width changes, and the area resizes (the
+ * window, a side panel). The scroll box keeps its scrollbar's gutter, so a page that grows taller
+ * never changes the width it fits.
+ */
+function useFitZoom(scroller: React.RefObject<HTMLDivElement | null>, width: number, mounted: boolean) {
+  const on = useDesigner((s) => s.zoomFit);
+  // biome-ignore lint/correctness/useExhaustiveDependencies: the scroll box appears once the model is set
+  useLayoutEffect(() => {
+    const box = scroller.current;
+    if (!on || !box) return;
+    const refit = () => {
+      const cs = getComputedStyle(box);
+      const inner = box.clientWidth - Number.parseFloat(cs.paddingLeft) - Number.parseFloat(cs.paddingRight);
+      useDesigner.getState().setFitZoom(fitZoom(inner, width));
+    };
+    refit();
+    if (typeof ResizeObserver === 'undefined') return;
+    const ro = new ResizeObserver(refit);
+    ro.observe(box);
+    return () => ro.disconnect();
+  }, [on, width, scroller, mounted]);
+}
+
 /** The page canvas with box selection on its background. */
 export function Canvas() {
   const model = useDesigner((s) => s.model);
@@ -505,6 +530,7 @@ export function Canvas() {
   const scroller = useRef<HTMLDivElement>(null);
   const height = useHeight(frame, !!model);
   const far = useFarItems(model, mode, zoom, scroller, frame);
+  useFitZoom(scroller, width, !!model);
   const ctx = useMemo(() => (model && far ? { model, mode, far } : null), [model, mode, far]);
   // The code of every kind on the page starts loading with the first render (not one by one as
   // widgets mount); widgets near the viewport draw their view as soon as it is in, the rest once every
@@ -593,13 +619,13 @@ export function Canvas() {
     <div ref={scroller} className="dz-scroll" data-testid="canvas-scroll">
       <CanvasContext.Provider value={ctx}>
         <WidgetRuntimeProvider runtime={runtime}>
-          {zoom === 1 ? (
-            page
-          ) : (
-            <div className="dz-zoom" style={{ width: width * zoom, height: height * zoom }}>
-              {page}
-            </div>
-          )}
+          {/* Always the same tree (at 100 % too): a change of zoom never mounts the page's widgets anew. */}
+          <div
+            className="dz-zoom"
+            style={zoom === 1 ? { width } : { width: width * zoom, height: height * zoom }}
+          >
+            {page}
+          </div>
         </WidgetRuntimeProvider>
       </CanvasContext.Provider>
     </div>

@@ -5,6 +5,7 @@ import {
   AlignRightOutlined,
   ArrowLeftOutlined,
   CloudUploadOutlined,
+  ColumnWidthOutlined,
   DesktopOutlined,
   EyeOutlined,
   HistoryOutlined,
@@ -76,6 +77,7 @@ export function Toolbar(props: {
   const many = useDesigner((s) => s.selection.size);
   const readOnly = useDesigner((s) => s.readOnly);
   const zoom = useDesigner((s) => s.zoom);
+  const zoomFit = useDesigner((s) => s.zoomFit);
   const st = useDesigner.getState();
   const [publishing, setPublishing] = useState(false);
   const [note, setNote] = useState('');
@@ -165,6 +167,17 @@ export function Toolbar(props: {
               {Math.round(zoom * 100)}%
             </Button>
           </Tooltip>
+          <Tooltip title={`${t('designer.zoomFit')} (Shift+1)`}>
+            <Button
+              size="small"
+              icon={<ColumnWidthOutlined />}
+              type={zoomFit ? 'primary' : 'default'}
+              aria-pressed={zoomFit}
+              onClick={() => st.zoomToFit()}
+              data-testid="zoom-fit"
+              aria-label={t('designer.zoomFit')}
+            />
+          </Tooltip>
           <Tooltip title={`${t('designer.zoomIn')} (Ctrl+=)`}>
             <Button
               size="small"
@@ -176,26 +189,28 @@ export function Toolbar(props: {
             />
           </Tooltip>
         </Space.Compact>
-        <Tooltip title={`${t('designer.undo')} (Ctrl+Z)`}>
-          <Button
-            size="small"
-            icon={<UndoOutlined />}
-            disabled={readOnly || !canUndo}
-            onClick={st.undo}
-            data-testid="undo"
-            aria-label={t('designer.undo')}
-          />
-        </Tooltip>
-        <Tooltip title={`${t('designer.redo')} (Ctrl+Shift+Z)`}>
-          <Button
-            size="small"
-            icon={<RedoOutlined />}
-            disabled={readOnly || !canRedo}
-            onClick={st.redo}
-            data-testid="redo"
-            aria-label={t('designer.redo')}
-          />
-        </Tooltip>
+        <Space.Compact size="small">
+          <Tooltip title={`${t('designer.undo')} (Ctrl+Z)`}>
+            <Button
+              size="small"
+              icon={<UndoOutlined />}
+              disabled={readOnly || !canUndo}
+              onClick={st.undo}
+              data-testid="undo"
+              aria-label={t('designer.undo')}
+            />
+          </Tooltip>
+          <Tooltip title={`${t('designer.redo')} (Ctrl+Shift+Z)`}>
+            <Button
+              size="small"
+              icon={<RedoOutlined />}
+              disabled={readOnly || !canRedo}
+              onClick={st.redo}
+              data-testid="redo"
+              aria-label={t('designer.redo')}
+            />
+          </Tooltip>
+        </Space.Compact>
         <Space.Compact size="small">
           {ALIGNS.map((a) => (
             <Tooltip key={a.how} title={t(`designer.align${a.how[0]!.toUpperCase()}${a.how.slice(1)}`)}>

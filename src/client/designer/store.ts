@@ -57,6 +57,11 @@ interface DesignerState {
   selection: ReadonlySet<string>;
   mode: Mode;
   zoom: number;
+  /**
+   * The zoom follows the canvas's width ("fit to width", the default when a page opens): the canvas
+   * sets it as the window resizes. Picking a zoom (100 %, −, +) turns it off.
+   */
+  zoomFit: boolean;
   /** The palette kind being dragged (HTML drag data is unreadable during dragover). */
   draggingKind: string | null;
   save: SaveState;
@@ -70,9 +75,14 @@ interface DesignerState {
   setModel(model: DocModel | null, pageId?: string): void;
   select(ids: string[], how?: 'replace' | 'toggle' | 'add'): void;
   setMode(mode: Mode): void;
+  /** A zoom picked by the user (fit to width off). */
   setZoom(zoom: number): void;
-  /** One step along ZOOM_STEPS (1 in, -1 out). */
+  /** One step along ZOOM_STEPS (1 in, -1 out); fit to width off. */
   zoomBy(dir: 1 | -1): void;
+  /** Fit to width on: the canvas works the zoom out from its width (see fitZoom). */
+  zoomToFit(): void;
+  /** The canvas's fitted zoom; ignored once the user picked a zoom. */
+  setFitZoom(zoom: number): void;
   setDraggingKind(kind: string | null): void;
   setSave(state: SaveState, error?: string): void;
 
@@ -121,6 +131,15 @@ export function nextZoom(zoom: number, dir: 1 | -1): number {
       ? ZOOM_STEPS.find((z) => z > zoom + 1e-6)
       : [...ZOOM_STEPS].reverse().find((z) => z < zoom - 1e-6);
   return next ?? clampZoom(zoom);
+}
+
+/**
+ * The zoom at which a page `pageWidth` px wide fits a canvas area `available` px wide (its padding
+ * taken off): never above 100 % (a phone page is not blown up), never below the smallest step.
+ */
+export function fitZoom(available: number, pageWidth: number): number {
+  if (!(available > 0) || !(pageWidth > 0)) return 1;
+  return Math.max(ZOOM_STEPS[0], Math.min(1, Math.floor((available / pageWidth) * 100) / 100));
 }
 
 /** Columns of the grid a widget sits in for a mode (nested grids use the page's columns too). */
@@ -204,6 +223,7 @@ export const useDesigner = create<DesignerState>()((set, get) => {
     selection: new Set(),
     mode: 'pc',
     zoom: 1,
+    zoomFit: true,
     draggingKind: null,
     save: 'saved',
     saveError: '',
@@ -231,6 +251,8 @@ export const useDesigner = create<DesignerState>()((set, get) => {
       set({
         model,
         pageId,
+        // A page opens fitted to the canvas's width.
+        ...(model ? { zoomFit: true } : {}),
         selection: new Set(),
         canUndo: false,
         canRedo: false,
@@ -254,8 +276,12 @@ export const useDesigner = create<DesignerState>()((set, get) => {
       set({ selection: next });
     },
     setMode: (mode) => set({ mode }),
-    setZoom: (zoom) => set({ zoom: clampZoom(zoom) }),
-    zoomBy: (dir) => set({ zoom: nextZoom(get().zoom, dir) }),
+    setZoom: (zoom) => set({ zoom: clampZoom(zoom), zoomFit: false }),
+    zoomBy: (dir) => set({ zoom: nextZoom(get().zoom, dir), zoomFit: false }),
+    zoomToFit: () => set({ zoomFit: true }),
+    setFitZoom: (zoom) => {
+      if (get().zoomFit && zoom !== get().zoom) set({ zoom: clampZoom(zoom) });
+    },
     setDraggingKind: (draggingKind) => set({ draggingKind }),
     setSave: (save, saveError = '') => set({ save, saveError }),
 

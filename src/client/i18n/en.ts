@@ -665,6 +665,7 @@ export const en = {
     zoomIn: 'Zoom in',
     zoomOut: 'Zoom out',
     zoomReset: 'Actual size (100%)',
+    zoomFit: 'Fit to width',
     back: 'Back to pages',
     pc: 'Desktop',
     mobile: 'Mobile',

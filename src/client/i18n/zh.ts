@@ -659,6 +659,7 @@ export const zh: Messages = {
     zoomIn: '放大',
     zoomOut: '缩小',
     zoomReset: '实际大小（100%）',
+    zoomFit: '适应宽度',
     back: '返回页面列表',
     pc: '电脑端',
     mobile: '手机端',
