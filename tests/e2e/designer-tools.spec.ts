@@ -113,3 +113,48 @@ test('the canvas opens fitted to the page width and follows the window while on 
   await expect(page.getByTestId('shortcut-help')).toContainText('Shift+1');
   await expect(page.getByTestId('shortcut-help')).toContainText('Ctrl+0');
 });
+
+test('a widget picked in the layers tree inside a container far down the page is scrolled to', async ({
+  page,
+  request,
+}) => {
+  const env = await setup(request);
+  // 150 lines (6,000 px of page), then a block holding a text and a block holding another text.
+  const doc = emptyPage('deep');
+  const text = getWidget('text')!;
+  const block = getWidget('block')!;
+  const lines = Array.from({ length: 150 }, (_, i) => {
+    const w = instanceOf(text, `t${i}`, i * 4);
+    w.props.text = `Line ${i}`;
+    return w;
+  });
+  const outer = instanceOf(block, 'outer', 600);
+  outer.layout.pc = { x: 0, y: 600, w: 60, h: 60 };
+  const inner = instanceOf(block, 'inner', 20);
+  inner.layout.pc = { x: 0, y: 20, w: 50, h: 30 };
+  const deep = instanceOf(text, 'deep', 10);
+  deep.props.text = 'Deep inside';
+  inner.children = [deep];
+  const nested = instanceOf(text, 'nested', 2);
+  nested.props.text = 'Nested line';
+  outer.children = [nested, inner];
+  doc.widgets = [...lines, outer];
+  const pageId = await newPage(request, env, 'Designer nested layers', doc);
+  await openDesigner(page, env, pageId);
+  await expect(canvas(page).locator('[data-wid="outer"]')).toHaveAttribute('data-far', '');
+
+  await page.getByRole('tab', { name: 'Layers' }).click();
+  await page.getByTestId('layers').hover();
+  await page.mouse.wheel(0, 10_000);
+  await page.getByTestId('layer-nested').click();
+  await expect(canvas(page).locator('[data-wid="outer"]')).not.toHaveAttribute('data-far');
+  await expect(canvas(page).locator('[data-wid="nested"]')).toBeInViewport();
+  await expect(page.getByTestId('inspector')).toContainText('Nested line');
+
+  // Back to the top, then two levels down.
+  await page.getByTestId('canvas-scroll').evaluate((el) => el.scrollTo(0, 0));
+  await expect(canvas(page).locator('[data-wid="outer"]')).toHaveAttribute('data-far', '');
+  await page.getByTestId('layer-deep').click();
+  await expect(canvas(page).locator('[data-wid="deep"]')).toBeInViewport();
+  await expect(canvas(page).locator('[data-wid="deep"]')).toContainText('Deep inside');
+});
