@@ -6,8 +6,8 @@
 import { expect, test } from '@playwright/test';
 import { getWidget } from '../../widgets/registry.ts';
 import { emptyPage, instanceOf } from '../fixtures/pages.ts';
-import { canvas, newPage, openDesigner, setup } from './designer-kit.ts';
-import { DESKTOP } from './helpers.ts';
+import { canvas, items, newPage, openDesigner, setup } from './designer-kit.ts';
+import { DESKTOP, shot } from './helpers.ts';
 
 test.use({ viewport: DESKTOP });
 
@@ -157,4 +157,94 @@ test('a widget picked in the layers tree inside a container far down the page is
   await page.getByTestId('layer-deep').click();
   await expect(canvas(page).locator('[data-wid="deep"]')).toBeInViewport();
   await expect(canvas(page).locator('[data-wid="deep"]')).toContainText('Deep inside');
+});
+
+test('delete and duplicate from the toolbar and the context menu, each one undo step', async ({
+  page,
+  request,
+}) => {
+  const env = await setup(request);
+  const doc = emptyPage('menu');
+  const text = getWidget('text')!;
+  doc.widgets = ['a', 'b', 'c'].map((id, i) => {
+    const w = instanceOf(text, id, i * 6);
+    w.props.text = `Text ${id}`;
+    return w;
+  });
+  const pageId = await newPage(request, env, 'Designer menu', doc);
+  await openDesigner(page, env, pageId);
+  const top = () =>
+    canvas(page)
+      .locator('.dz-d0')
+      .evaluateAll((els) => els.map((e) => (e as HTMLElement).dataset.wid));
+  const at = (id: string) => canvas(page).locator(`[data-wid="${id}"]`);
+  const tool = (id: string) => page.getByTestId(id);
+
+  // Toolbar: enabled with a selection; each press is one step of undo and redo.
+  await expect(tool('duplicate')).toBeDisabled();
+  await expect(tool('delete')).toBeDisabled();
+  await at('a').click();
+  await expect(tool('duplicate')).toBeEnabled();
+  await tool('duplicate').click();
+  await expect(items(page)).toHaveCount(4);
+  await tool('undo').click();
+  await expect(items(page)).toHaveCount(3);
+  await tool('redo').click();
+  await expect(items(page)).toHaveCount(4);
+  await tool('delete').click();
+  await expect(items(page)).toHaveCount(3);
+  await expect(tool('delete')).toBeDisabled();
+  await tool('undo').click();
+  await expect(items(page)).toHaveCount(4);
+  await tool('undo').click();
+  await expect(items(page)).toHaveCount(3);
+  expect(await top()).toEqual(['a', 'b', 'c']);
+
+  // Context menu on a widget: it is selected, and the menu acts on it.
+  const menu = page.getByTestId('canvas-menu');
+  await at('b').click({ button: 'right' });
+  await expect(menu).toBeVisible();
+  await expect(page.getByTestId('property-panel')).toContainText('Text b');
+  await shot(page, 'designer-context-menu');
+  await menu.getByTestId('menu-duplicate').click();
+  await expect(menu).toHaveCount(0);
+  await expect(items(page)).toHaveCount(4);
+  await page.keyboard.press('Control+z');
+  await expect(items(page)).toHaveCount(3);
+
+  await at('a').click({ button: 'right' });
+  await menu.getByTestId('menu-forward').click();
+  await expect.poll(top).toEqual(['b', 'a', 'c']);
+  await tool('undo').click();
+  await expect.poll(top).toEqual(['a', 'b', 'c']);
+  await tool('redo').click();
+  await expect.poll(top).toEqual(['b', 'a', 'c']);
+  await at('a').click({ button: 'right' });
+  await menu.getByTestId('menu-backward').click();
+  await expect.poll(top).toEqual(['a', 'b', 'c']);
+
+  // Copy from the menu, paste from the menu on the empty page (the only action offered there).
+  await at('c').click({ button: 'right' });
+  await menu.getByTestId('menu-copy').click();
+  const pageBox = (await canvas(page).boundingBox())!;
+  await page.mouse.click(pageBox.x + pageBox.width - 20, pageBox.y + 20, { button: 'right' });
+  await expect(menu.getByRole('menuitem')).toHaveCount(1);
+  await menu.getByTestId('menu-paste').click();
+  await expect(items(page)).toHaveCount(4);
+  await tool('undo').click();
+  await expect(items(page)).toHaveCount(3);
+
+  // Delete from the menu; Escape closes the menu without doing anything.
+  await at('c').click({ button: 'right' });
+  await page.keyboard.press('Escape');
+  await expect(menu).toHaveCount(0);
+  await expect(items(page)).toHaveCount(3);
+  await at('c').click({ button: 'right' });
+  await menu.getByTestId('menu-delete').click();
+  await expect(items(page)).toHaveCount(2);
+  await tool('undo').click();
+  await expect(items(page)).toHaveCount(3);
+  await tool('redo').click();
+  await expect(items(page)).toHaveCount(2);
+  await expect(page.getByTestId('save-state')).toHaveAttribute('data-state', 'saved');
 });

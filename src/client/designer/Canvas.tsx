@@ -28,6 +28,7 @@ import { getWidget } from '../../../widgets/index.ts';
 import { DEFAULT_PAGE_LAYOUT, type GridPos, sizeToGrid } from '../../../widgets/restore.ts';
 import type { Mode } from '../../shared/page-ydoc.ts';
 import { staticRuntime, WidgetRuntimeProvider } from '../runtime/widget-context.ts';
+import { CanvasMenu, contextMenuAt, type MenuAt } from './CanvasMenu.tsx';
 import { PeerOutline } from './collab/PeerMarks.tsx';
 import { cellAt, freeSpot } from './commands.ts';
 import { type Box, DesignGrid, GridCell, type GridEvents } from './DesignGrid.tsx';
@@ -526,6 +527,8 @@ export function Canvas() {
   const pageLayout = model?.pageField<Record<Mode, { width?: number }>>('layout');
   const width = pageLayout?.[mode]?.width ?? DEFAULT_PAGE_LAYOUT[mode].width;
   const [box, setBox] = useState<{ x0: number; y0: number; x1: number; y1: number } | null>(null);
+  const [menu, setMenu] = useState<MenuAt | null>(null);
+  const closeMenu = useCallback(() => setMenu(null), []);
   const frame = useRef<HTMLDivElement>(null);
   const scroller = useRef<HTMLDivElement>(null);
   const height = useHeight(frame, !!model);
@@ -616,7 +619,13 @@ export function Canvas() {
     </div>
   );
   return (
-    <div ref={scroller} className="dz-scroll" data-testid="canvas-scroll">
+    // biome-ignore lint/a11y/noStaticElementInteractions: the context menu's actions are on the toolbar and in the shortcuts for the keyboard
+    <div
+      ref={scroller}
+      className="dz-scroll"
+      data-testid="canvas-scroll"
+      onContextMenu={(e) => setMenu(contextMenuAt(e))}
+    >
       <CanvasContext.Provider value={ctx}>
         <WidgetRuntimeProvider runtime={runtime}>
           {/* Always the same tree (at 100 % too): a change of zoom never mounts the page's widgets anew. */}
@@ -628,6 +637,7 @@ export function Canvas() {
           </div>
         </WidgetRuntimeProvider>
       </CanvasContext.Provider>
+      {menu ? <CanvasMenu at={menu} onClose={closeMenu} /> : null}
     </div>
   );
 }

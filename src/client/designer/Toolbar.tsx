@@ -6,6 +6,8 @@ import {
   ArrowLeftOutlined,
   CloudUploadOutlined,
   ColumnWidthOutlined,
+  CopyOutlined,
+  DeleteOutlined,
   DesktopOutlined,
   EyeOutlined,
   HistoryOutlined,
@@ -208,6 +210,27 @@ export function Toolbar(props: {
               onClick={st.redo}
               data-testid="redo"
               aria-label={t('designer.redo')}
+            />
+          </Tooltip>
+          <Tooltip title={`${t('designer.duplicate')} (Ctrl+D)`}>
+            <Button
+              size="small"
+              icon={<CopyOutlined />}
+              disabled={readOnly || many < 1}
+              onClick={() => st.duplicate()}
+              data-testid="duplicate"
+              aria-label={t('designer.duplicate')}
+            />
+          </Tooltip>
+          <Tooltip title={`${t('designer.delete')} (Delete)`}>
+            <Button
+              size="small"
+              danger
+              icon={<DeleteOutlined />}
+              disabled={readOnly || many < 1}
+              onClick={() => st.remove()}
+              data-testid="delete"
+              aria-label={t('designer.delete')}
             />
           </Tooltip>
         </Space.Compact>

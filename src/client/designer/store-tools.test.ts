@@ -2,9 +2,11 @@
 import { describe, expect, it } from 'vitest';
 import { emptyPage, instanceOf } from '../../../tests/fixtures/pages.ts';
 import { getWidget } from '../../../widgets/index.ts';
-import { docFromPage } from '../../shared/page-ydoc.ts';
+import { docFromPage, pageFromDoc } from '../../shared/page-ydoc.ts';
+import { CLIPBOARD_KEY } from './commands.ts';
+import { actionEnabled, EDIT_ACTIONS, type EditActionKey, editAction } from './edit-actions.ts';
 import { DocModel } from './model.ts';
-import { fitZoom, useDesigner } from './store.ts';
+import { fitZoom, restackMoves, useDesigner } from './store.ts';
 
 const text = getWidget('text')!;
 
@@ -45,5 +47,112 @@ describe('zoom to fit the width', () => {
     expect(useDesigner.getState().zoom).toBe(0.7);
     st.zoomBy(1);
     expect(useDesigner.getState()).toMatchObject({ zoom: 0.75, zoomFit: false });
+  });
+});
+
+describe('stacking order (bring forward, send backward)', () => {
+  it('moves a widget one place among its siblings, as one undo step', () => {
+    const { doc, model } = open();
+    const st = useDesigner.getState();
+    const start = pageFromDoc(doc);
+    st.select(['a']);
+    expect(st.restack(1)).toBe(true);
+    expect(model.children(null)).toEqual(['b', 'a', 'c']);
+    const once = pageFromDoc(doc);
+    expect(st.restack(1)).toBe(true);
+    expect(model.children(null)).toEqual(['b', 'c', 'a']);
+    // Already on top: nothing to do, no step.
+    expect(st.restack(1)).toBe(false);
+    st.undo();
+    expect(pageFromDoc(doc)).toEqual(once);
+    st.undo();
+    expect(pageFromDoc(doc)).toEqual(start);
+    st.redo();
+    expect(model.children(null)).toEqual(['b', 'a', 'c']);
+    st.select(['c']);
+    expect(st.restack(-1)).toBe(true);
+    expect(model.children(null)).toEqual(['b', 'c', 'a']);
+    st.undo();
+    expect(model.children(null)).toEqual(['b', 'a', 'c']);
+  });
+
+  it('selected neighbours move as a block and never jump over each other', () => {
+    const { model } = open();
+    expect(restackMoves(model, ['a', 'b'], 1)).toEqual([
+      ['b', null, 2],
+      ['a', null, 1],
+    ]);
+    expect(restackMoves(model, ['b', 'c'], 1)).toEqual([]);
+    expect(restackMoves(model, ['a', 'c'], -1)).toEqual([['c', null, 1]]);
+  });
+
+  it('is refused to a read-only session', () => {
+    const { model } = open();
+    const st = useDesigner.getState();
+    st.setReadOnly(true);
+    st.select(['a']);
+    expect(st.restack(1)).toBe(false);
+    expect(model.children(null)).toEqual(['a', 'b', 'c']);
+    st.setReadOnly(false);
+  });
+});
+
+describe('the toolbar and context menu actions', () => {
+  const store = new Map<string, string>();
+  globalThis.localStorage ??= {
+    getItem: (k: string) => store.get(k) ?? null,
+    setItem: (k: string, v: string) => void store.set(k, v),
+    removeItem: (k: string) => void store.delete(k),
+  } as Storage;
+
+  it('each changing action is one undo step, undone and redone', () => {
+    const { doc, model } = open();
+    const st = useDesigner.getState();
+    st.select(['a']);
+    editAction('copy').run();
+    // The action, what is selected when it runs, and the page's top-level widgets after it.
+    const cases: [EditActionKey, string, (ids: readonly string[]) => void][] = [
+      ['duplicate', 'a', (ids) => expect(ids).toHaveLength(4)],
+      ['paste', 'a', (ids) => expect(ids).toHaveLength(4)],
+      ['forward', 'a', (ids) => expect(ids).toEqual(['b', 'a', 'c'])],
+      ['backward', 'c', (ids) => expect(ids).toEqual(['a', 'c', 'b'])],
+      ['delete', 'a', (ids) => expect(ids).toEqual(['b', 'c'])],
+    ];
+    for (const [key, selected, check] of cases) {
+      st.select([selected]);
+      const before = pageFromDoc(doc);
+      const action = editAction(key);
+      expect(actionEnabled(action), key).toBe(true);
+      action.run();
+      const after = pageFromDoc(doc);
+      check(model.children(null));
+      expect(after, key).not.toEqual(before);
+      st.undo();
+      expect(pageFromDoc(doc), `${key} undone`).toEqual(before);
+      st.redo();
+      expect(pageFromDoc(doc), `${key} redone`).toEqual(after);
+      st.undo();
+    }
+  });
+
+  it('are offered only when they can run', () => {
+    open();
+    const st = useDesigner.getState();
+    localStorage.removeItem(CLIPBOARD_KEY);
+    st.select([]);
+    for (const a of EDIT_ACTIONS) expect(actionEnabled(a), a.key).toBe(false);
+    st.select(['a']);
+    expect(EDIT_ACTIONS.filter(actionEnabled).map((a) => a.key)).toEqual([
+      'duplicate',
+      'copy',
+      'forward',
+      'backward',
+      'delete',
+    ]);
+    editAction('copy').run();
+    expect(actionEnabled(editAction('paste'))).toBe(true);
+    st.setReadOnly(true);
+    expect(EDIT_ACTIONS.filter(actionEnabled).map((a) => a.key)).toEqual(['copy']);
+    st.setReadOnly(false);
   });
 });

@@ -112,6 +112,11 @@ interface DesignerState {
   paste(data?: ClipboardData): string[];
   duplicate(): string[];
   nudge(dx: number, dy: number): void;
+  /**
+   * Brings the selected widgets one place forward (1: drawn over the next sibling) or back (-1)
+   * in their grid's order, as one undo step; false when none can move that way.
+   */
+  restack(dir: 1 | -1): boolean;
   align(how: Align): void;
   distribute(axis: 'h' | 'v'): void;
   undo(): void;
@@ -157,6 +162,35 @@ export function rowHeightOf(model: DocModel | null, mode: Mode): number {
 /** Top-level selected ids (a widget whose ancestor is also selected is carried by that ancestor). */
 function topSelected(model: DocModel, selection: ReadonlySet<string>): string[] {
   return [...selection].filter((id) => model.has(id) && !model.ancestors(id).some((a) => selection.has(a)));
+}
+
+/**
+ * The moves (id, parent, index among the other siblings) that bring widgets one place forward or
+ * back among their siblings. Selected neighbours move as a block: one never jumps over another.
+ */
+export function restackMoves(
+  model: DocModel,
+  ids: readonly string[],
+  dir: 1 | -1,
+): [string, string | null, number][] {
+  const chosen = new Set(ids);
+  const out: [string, string | null, number][] = [];
+  const parents = new Set(ids.map((id) => model.get(id)?.parent ?? null));
+  for (const parent of parents) {
+    const order = [...model.children(parent)];
+    // From the end it moves towards, so a moved widget never blocks the one behind it.
+    const picked = order.filter((id) => chosen.has(id));
+    if (dir > 0) picked.reverse();
+    for (const id of picked) {
+      const i = order.indexOf(id);
+      const j = i + dir;
+      if (j < 0 || j >= order.length || chosen.has(order[j]!)) continue;
+      order.splice(i, 1);
+      order.splice(j, 0, id);
+      out.push([id, parent, j]);
+    }
+  }
+  return out;
 }
 
 /** Positions of a parent's children in both modes (where a pasted group must not land). */
@@ -465,6 +499,18 @@ export const useDesigner = create<DesignerState>()((set, get) => {
         LOCAL_ORIGIN,
       );
       refreshUndo();
+    },
+    restack: (dir) => {
+      const model = w();
+      if (!model) return false;
+      const moves = restackMoves(model, topSelected(model, get().selection), dir);
+      if (!moves.length) return false;
+      step((mm) =>
+        mm.doc.transact(() => {
+          for (const [id, parent, index] of moves) moveWidget(mm.doc, id, parent, index);
+        }, LOCAL_ORIGIN),
+      );
+      return true;
     },
     align: (how) => {
       const mode = get().mode;

@@ -666,6 +666,8 @@ export const en = {
     zoomOut: 'Zoom out',
     zoomReset: 'Actual size (100%)',
     zoomFit: 'Fit to width',
+    bringForward: 'Bring forward',
+    sendBackward: 'Send backward',
     back: 'Back to pages',
     pc: 'Desktop',
     mobile: 'Mobile',

@@ -660,6 +660,8 @@ export const zh: Messages = {
     zoomOut: '缩小',
     zoomReset: '实际大小（100%）',
     zoomFit: '适应宽度',
+    bringForward: '上移一层',
+    sendBackward: '下移一层',
     back: '返回页面列表',
     pc: '电脑端',
     mobile: '手机端',
