@@ -6,7 +6,7 @@
 import { expect, test } from '@playwright/test';
 import { getWidget } from '../../widgets/registry.ts';
 import { emptyPage, instanceOf } from '../fixtures/pages.ts';
-import { canvas, items, newPage, openDesigner, setup } from './designer-kit.ts';
+import { canvas, items, newPage, openDesigner, setup, signIn } from './designer-kit.ts';
 import { DESKTOP, shot } from './helpers.ts';
 
 test.use({ viewport: DESKTOP });
@@ -247,4 +247,31 @@ test('delete and duplicate from the toolbar and the context menu, each one undo 
   await tool('redo').click();
   await expect(items(page)).toHaveCount(2);
   await expect(page.getByTestId('save-state')).toHaveAttribute('data-state', 'saved');
+});
+
+test('the workbench Preview opens a page picker, and a picked page opens in the preview', async ({
+  page,
+  context,
+  request,
+}) => {
+  const env = await setup(request);
+  const doc = emptyPage('preview');
+  const t = instanceOf(getWidget('text')!, 'greeting');
+  t.props.text = 'Previewed draft';
+  doc.widgets = [t];
+  const pageId = await newPage(request, env, `Preview pick ${Date.now().toString(36)}`, doc);
+  await signIn(page, env);
+  await page.goto('/dev/pages');
+  const link = page.getByTestId('wb-preview');
+  await expect(link).toHaveAttribute('href', `/dev/preview?project=${env.project}`);
+  const [preview] = await Promise.all([context.waitForEvent('page'), link.click()]);
+  await preview.waitForLoadState();
+  const picker = preview.getByTestId('preview-picker');
+  await expect(picker).toBeVisible();
+  await expect(preview.getByText('Preview needs a page and a project')).toHaveCount(0);
+  await shot(preview, 'designer-preview-picker');
+  await picker.getByTestId(`preview-pick-${pageId}`).getByRole('link').first().click();
+  await expect(preview).toHaveURL(new RegExp(`/dev/preview\\?page=${pageId}&project=${env.project}`));
+  await expect(preview.getByTestId('preview-banner')).toBeVisible();
+  await expect(preview.getByText('Previewed draft')).toBeVisible();
 });
