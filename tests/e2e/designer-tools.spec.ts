@@ -6,7 +6,7 @@
 import { expect, test } from '@playwright/test';
 import { getWidget } from '../../widgets/registry.ts';
 import { emptyPage, instanceOf } from '../fixtures/pages.ts';
-import { canvas, items, newPage, openDesigner, setup, signIn } from './designer-kit.ts';
+import { api, canvas, items, newPage, openDesigner, setup, signIn } from './designer-kit.ts';
 import { DESKTOP, shot } from './helpers.ts';
 
 test.use({ viewport: DESKTOP });
@@ -274,4 +274,69 @@ test('the workbench Preview opens a page picker, and a picked page opens in the 
   await expect(preview).toHaveURL(new RegExp(`/dev/preview\\?page=${pageId}&project=${env.project}`));
   await expect(preview.getByTestId('preview-banner')).toBeVisible();
   await expect(preview.getByText('Previewed draft')).toBeVisible();
+});
+
+test('a bound table shows its columns and a few real rows on the canvas, read once', async ({
+  page,
+  request,
+}) => {
+  const env = await setup(request);
+  const code = `dd${Date.now().toString(36)}`;
+  const P = `/api/admin/project/${env.project}`;
+  const entity = await api<{ _id: string }>(request, env, `${P}/entity/create`, { name: 'Orders', code });
+  await api(request, env, `${P}/${code}/field/create`, { name: 'Title', type: 'string', field: 'title' });
+  await api(request, env, `${P}/${code}/field/create`, { name: 'Amount', type: 'number', field: 'amount' });
+  await api(request, env, `${P}/${code}/field/create`, {
+    name: 'Internal',
+    type: 'string',
+    field: 'internal',
+    hide: true,
+  });
+  for (let i = 1; i <= 8; i++)
+    await api(request, env, `/api/admin/data/${env.project}/${code}/save`, {
+      title: `Order ${i}`,
+      amount: i * 10,
+      internal: `secret ${i}`,
+    });
+  const doc = emptyPage('bound');
+  const table = instanceOf(getWidget('table')!, 'orders');
+  table.props.entity = entity._id;
+  table.props.index = true;
+  table.layout.pc = { x: 0, y: 0, w: 80, h: 30 };
+  const second = instanceOf(getWidget('table')!, 'again');
+  second.props.entity = entity._id;
+  second.layout.pc = { x: 0, y: 32, w: 80, h: 30 };
+  const advanced = instanceOf(getWidget('advanced-table')!, 'picked');
+  advanced.props.entity = entity._id;
+  advanced.props.columns = [{ field: 'title', title: 'Heading' }];
+  advanced.layout.pc = { x: 0, y: 64, w: 80, h: 30 };
+  doc.widgets = [table, second, advanced];
+  const pageId = await newPage(request, env, 'Designer bound table', doc);
+
+  const reads: string[] = [];
+  page.on('request', (r) => {
+    if (/\/api\/(admin|app)\/(data|simple)\/.*\/query$/.test(r.url())) reads.push(r.url());
+  });
+  await openDesigner(page, env, pageId);
+  const orders = canvas(page).locator('[data-wid="orders"]');
+  // Columns of the bound table (the hidden field left out) after the index column the widget asks for.
+  await expect(orders.locator('th')).toHaveText(['#', 'Title', 'Amount']);
+  await expect(orders.locator('tbody tr.ant-table-row')).toHaveCount(5);
+  await expect(orders).toContainText('Order 1');
+  await expect(orders).not.toContainText('secret');
+  await expect(orders).not.toContainText('No data');
+  await shot(page, 'designer-bound-table');
+  // The widget's own column settings: no index column here; declared columns only there.
+  await expect(canvas(page).locator('[data-wid="again"] th')).toHaveText(['Title', 'Amount']);
+  await expect(canvas(page).locator('[data-wid="picked"] th')).toHaveText(['Heading']);
+
+  // One small read for the three widgets of the table; editing and moving them reads nothing more.
+  expect(reads).toHaveLength(1);
+  expect(reads[0]).toContain(`/api/admin/data/${env.project}/${entity._id}/query`);
+  await orders.click();
+  await page.keyboard.press('ArrowDown');
+  await page.getByTestId('property-panel').getByTestId('prop-index').click();
+  await expect(orders.locator('th')).toHaveText(['Title', 'Amount']);
+  await expect(page.getByTestId('save-state')).toHaveAttribute('data-state', 'saved');
+  expect(reads).toHaveLength(1);
 });

@@ -27,11 +27,17 @@ import { DraggableCore } from 'react-draggable';
 import { getWidget } from '../../../widgets/index.ts';
 import { DEFAULT_PAGE_LAYOUT, type GridPos, sizeToGrid } from '../../../widgets/restore.ts';
 import type { Mode } from '../../shared/page-ydoc.ts';
-import { staticRuntime, WidgetRuntimeProvider } from '../runtime/widget-context.ts';
+import {
+  staticRuntime,
+  useRuntime,
+  type WidgetRuntime,
+  WidgetRuntimeProvider,
+} from '../runtime/widget-context.ts';
 import { CanvasMenu, contextMenuAt, type MenuAt } from './CanvasMenu.tsx';
 import { PeerOutline } from './collab/PeerMarks.tsx';
 import { cellAt, freeSpot } from './commands.ts';
 import { type Box, DesignGrid, GridCell, type GridEvents } from './DesignGrid.tsx';
+import { designEntity, useDesignData } from './design-data.ts';
 import { FarItems, nearSpan } from './far.ts';
 import type { DocModel, WidgetView } from './model.ts';
 import { warmPanelChecks } from './panel/resolver.ts';
@@ -86,7 +92,9 @@ const runtime = staticRuntime({ mode: 'design' });
  * The canvas's model and mode, shared by every widget without a store selector per widget, and which
  * top-level widgets are far from view (see far.ts).
  */
-const CanvasContext = createContext<{ model: DocModel; mode: Mode; far: FarItems } | null>(null);
+const CanvasContext = createContext<{ model: DocModel; mode: Mode; far: FarItems; project: string } | null>(
+  null,
+);
 const useCanvas = () => useContext(CanvasContext)!;
 
 /** Whether a top-level widget is far from view (null: a nested one, never marked). */
@@ -168,20 +176,50 @@ const WidgetContent = memo(function WidgetContent(props: {
     );
   if (!('view' in view)) return <div className="dz-loading">{props.kind}</div>;
   const Render = view.view;
+  const entity = designEntity(props.kind, props.props);
+  const body = (
+    <Render id={props.id} props={props.props}>
+      {props.container ? (
+        <NestedGrid parent={props.id} depth={props.depth + 1} fallbackWidth={props.nestedWidth} />
+      ) : undefined}
+    </Render>
+  );
   return (
     <Suspense fallback={<div className="dz-loading">{props.kind}</div>}>
       <div
         className={`dz-content${props.container ? ' dz-container' : ''}${props.hidden ? ' dz-hidden' : ''}`}
       >
-        <Render id={props.id} props={props.props}>
-          {props.container ? (
-            <NestedGrid parent={props.id} depth={props.depth + 1} fallbackWidth={props.nestedWidth} />
-          ) : undefined}
-        </Render>
+        {entity ? (
+          <DesignData id={props.id} entity={entity}>
+            {body}
+          </DesignData>
+        ) : (
+          body
+        )}
       </div>
     </Suspense>
   );
 });
+
+/**
+ * A bound table's rows and columns in design mode (design-data.ts): only widgets bound to a table get
+ * this runtime around their render; the others read the canvas's empty static one.
+ */
+function DesignData(props: { id: string; entity: string; children: React.ReactNode }) {
+  const { project } = useCanvas();
+  const data = useDesignData(project, props.entity);
+  const outer = useRuntime();
+  const { id } = props;
+  const rt = useMemo<WidgetRuntime>(
+    () => ({ ...outer, data: (w) => (w === id ? data : outer.data(w)) }),
+    [outer, id, data],
+  );
+  return project ? (
+    <WidgetRuntimeProvider runtime={rt}>{props.children}</WidgetRuntimeProvider>
+  ) : (
+    props.children
+  );
+}
 
 /**
  * One widget on its grid: its box from the model (re-rendered when the widget changes; a move of
@@ -520,7 +558,8 @@ function useFitZoom(scroller: React.RefObject<HTMLDivElement | null>, width: num
 }
 
 /** The page canvas with box selection on its background. */
-export function Canvas() {
+export function Canvas(props: { project?: string }) {
+  const project = props.project ?? '';
   const model = useDesigner((s) => s.model);
   const mode = useDesigner((s) => s.mode);
   const zoom = useDesigner((s) => s.zoom);
@@ -534,7 +573,10 @@ export function Canvas() {
   const height = useHeight(frame, !!model);
   const far = useFarItems(model, mode, zoom, scroller, frame);
   useFitZoom(scroller, width, !!model);
-  const ctx = useMemo(() => (model && far ? { model, mode, far } : null), [model, mode, far]);
+  const ctx = useMemo(
+    () => (model && far ? { model, mode, far, project } : null),
+    [model, mode, far, project],
+  );
   // The code of every kind on the page starts loading with the first render (not one by one as
   // widgets mount); widgets near the viewport draw their view as soon as it is in, the rest once every
   // kind's code is in and the first views have painted.
