@@ -49,6 +49,9 @@ async function openDesigner(page: Page, env: Env, pageId: string): Promise<void>
   );
   await page.goto(`/dev/design/${pageId}?project=${env.project}`);
   await expect(page.getByTestId('designer')).toBeVisible();
+  // These walks place and measure widgets in page pixels at 100 % (a page opens fitted to the width).
+  await page.getByTestId('zoom-reset').click();
+  await expect(canvas(page)).toHaveAttribute('data-zoom', '1');
 }
 
 const canvas = (page: Page) => page.getByTestId('canvas');

@@ -27,15 +27,22 @@ import { DraggableCore } from 'react-draggable';
 import { getWidget } from '../../../widgets/index.ts';
 import { DEFAULT_PAGE_LAYOUT, type GridPos, sizeToGrid } from '../../../widgets/restore.ts';
 import type { Mode } from '../../shared/page-ydoc.ts';
-import { staticRuntime, WidgetRuntimeProvider } from '../runtime/widget-context.ts';
+import {
+  staticRuntime,
+  useRuntime,
+  type WidgetRuntime,
+  WidgetRuntimeProvider,
+} from '../runtime/widget-context.ts';
+import { CanvasMenu, contextMenuAt, type MenuAt } from './CanvasMenu.tsx';
 import { PeerOutline } from './collab/PeerMarks.tsx';
 import { cellAt, freeSpot } from './commands.ts';
 import { type Box, DesignGrid, GridCell, type GridEvents } from './DesignGrid.tsx';
+import { designEntity, useDesignData } from './design-data.ts';
 import { FarItems, nearSpan } from './far.ts';
 import type { DocModel, WidgetView } from './model.ts';
 import { warmPanelChecks } from './panel/resolver.ts';
 import { revealAfterPaint, useRevealed } from './reveal.ts';
-import { colsOf, rowHeightOf, subscribeSelected, useDesigner } from './store.ts';
+import { colsOf, fitZoom, rowHeightOf, subscribeSelected, useDesigner } from './store.ts';
 import { loadKinds, useKindView } from './views.ts';
 
 const ROOT_STYLE: CSSProperties = { minHeight: 600 };
@@ -85,7 +92,9 @@ const runtime = staticRuntime({ mode: 'design' });
  * The canvas's model and mode, shared by every widget without a store selector per widget, and which
  * top-level widgets are far from view (see far.ts).
  */
-const CanvasContext = createContext<{ model: DocModel; mode: Mode; far: FarItems } | null>(null);
+const CanvasContext = createContext<{ model: DocModel; mode: Mode; far: FarItems; project: string } | null>(
+  null,
+);
 const useCanvas = () => useContext(CanvasContext)!;
 
 /** Whether a top-level widget is far from view (null: a nested one, never marked). */
@@ -167,20 +176,50 @@ const WidgetContent = memo(function WidgetContent(props: {
     );
   if (!('view' in view)) return <div className="dz-loading">{props.kind}</div>;
   const Render = view.view;
+  const entity = designEntity(props.kind, props.props);
+  const body = (
+    <Render id={props.id} props={props.props}>
+      {props.container ? (
+        <NestedGrid parent={props.id} depth={props.depth + 1} fallbackWidth={props.nestedWidth} />
+      ) : undefined}
+    </Render>
+  );
   return (
     <Suspense fallback={<div className="dz-loading">{props.kind}</div>}>
       <div
         className={`dz-content${props.container ? ' dz-container' : ''}${props.hidden ? ' dz-hidden' : ''}`}
       >
-        <Render id={props.id} props={props.props}>
-          {props.container ? (
-            <NestedGrid parent={props.id} depth={props.depth + 1} fallbackWidth={props.nestedWidth} />
-          ) : undefined}
-        </Render>
+        {entity ? (
+          <DesignData id={props.id} entity={entity}>
+            {body}
+          </DesignData>
+        ) : (
+          body
+        )}
       </div>
     </Suspense>
   );
 });
+
+/**
+ * A bound table's rows and columns in design mode (design-data.ts): only widgets bound to a table get
+ * this runtime around their render; the others read the canvas's empty static one.
+ */
+function DesignData(props: { id: string; entity: string; children: React.ReactNode }) {
+  const { project } = useCanvas();
+  const data = useDesignData(project, props.entity);
+  const outer = useRuntime();
+  const { id } = props;
+  const rt = useMemo<WidgetRuntime>(
+    () => ({ ...outer, data: (w) => (w === id ? data : outer.data(w)) }),
+    [outer, id, data],
+  );
+  return project ? (
+    <WidgetRuntimeProvider runtime={rt}>{props.children}</WidgetRuntimeProvider>
+  ) : (
+    props.children
+  );
+}
 
 /**
  * One widget on its grid: its box from the model (re-rendered when the widget changes; a move of
@@ -493,19 +532,51 @@ function useFarItems(
   return far;
 }
 
+/**
+ * Fit to width: while it is on, the zoom is the one at which the page's width fits the canvas area,
+ * worked out when the page opens, the mode or the page's width changes, and the area resizes (the
+ * window, a side panel). The scroll box keeps its scrollbar's gutter, so a page that grows taller
+ * never changes the width it fits.
+ */
+function useFitZoom(scroller: React.RefObject<HTMLDivElement | null>, width: number, mounted: boolean) {
+  const on = useDesigner((s) => s.zoomFit);
+  // biome-ignore lint/correctness/useExhaustiveDependencies: the scroll box appears once the model is set
+  useLayoutEffect(() => {
+    const box = scroller.current;
+    if (!on || !box) return;
+    const refit = () => {
+      const cs = getComputedStyle(box);
+      const inner = box.clientWidth - Number.parseFloat(cs.paddingLeft) - Number.parseFloat(cs.paddingRight);
+      useDesigner.getState().setFitZoom(fitZoom(inner, width));
+    };
+    refit();
+    if (typeof ResizeObserver === 'undefined') return;
+    const ro = new ResizeObserver(refit);
+    ro.observe(box);
+    return () => ro.disconnect();
+  }, [on, width, scroller, mounted]);
+}
+
 /** The page canvas with box selection on its background. */
-export function Canvas() {
+export function Canvas(props: { project?: string }) {
+  const project = props.project ?? '';
   const model = useDesigner((s) => s.model);
   const mode = useDesigner((s) => s.mode);
   const zoom = useDesigner((s) => s.zoom);
   const pageLayout = model?.pageField<Record<Mode, { width?: number }>>('layout');
   const width = pageLayout?.[mode]?.width ?? DEFAULT_PAGE_LAYOUT[mode].width;
   const [box, setBox] = useState<{ x0: number; y0: number; x1: number; y1: number } | null>(null);
+  const [menu, setMenu] = useState<MenuAt | null>(null);
+  const closeMenu = useCallback(() => setMenu(null), []);
   const frame = useRef<HTMLDivElement>(null);
   const scroller = useRef<HTMLDivElement>(null);
   const height = useHeight(frame, !!model);
   const far = useFarItems(model, mode, zoom, scroller, frame);
-  const ctx = useMemo(() => (model && far ? { model, mode, far } : null), [model, mode, far]);
+  useFitZoom(scroller, width, !!model);
+  const ctx = useMemo(
+    () => (model && far ? { model, mode, far, project } : null),
+    [model, mode, far, project],
+  );
   // The code of every kind on the page starts loading with the first render (not one by one as
   // widgets mount); widgets near the viewport draw their view as soon as it is in, the rest once every
   // kind's code is in and the first views have painted.
@@ -590,18 +661,25 @@ export function Canvas() {
     </div>
   );
   return (
-    <div ref={scroller} className="dz-scroll" data-testid="canvas-scroll">
+    // biome-ignore lint/a11y/noStaticElementInteractions: the context menu's actions are on the toolbar and in the shortcuts for the keyboard
+    <div
+      ref={scroller}
+      className="dz-scroll"
+      data-testid="canvas-scroll"
+      onContextMenu={(e) => setMenu(contextMenuAt(e))}
+    >
       <CanvasContext.Provider value={ctx}>
         <WidgetRuntimeProvider runtime={runtime}>
-          {zoom === 1 ? (
-            page
-          ) : (
-            <div className="dz-zoom" style={{ width: width * zoom, height: height * zoom }}>
-              {page}
-            </div>
-          )}
+          {/* Always the same tree (at 100 % too): a change of zoom never mounts the page's widgets anew. */}
+          <div
+            className="dz-zoom"
+            style={zoom === 1 ? { width } : { width: width * zoom, height: height * zoom }}
+          >
+            {page}
+          </div>
         </WidgetRuntimeProvider>
       </CanvasContext.Provider>
+      {menu ? <CanvasMenu at={menu} onClose={closeMenu} /> : null}
     </div>
   );
 }

@@ -24,6 +24,7 @@ import { PresenceBar } from './collab/PresenceBar.tsx';
 import { usePresence } from './collab/presence-store.ts';
 import { CollabSession, type CollabStatus } from './collab/session.ts';
 import { useCollab } from './collab/use-collab.ts';
+import { clearDesignData } from './design-data.ts';
 import { Inspector } from './Inspector.tsx';
 import { Layers } from './Layers.tsx';
 import { DocModel } from './model.ts';
@@ -76,6 +77,8 @@ export default function DesignerScreen() {
     autosave.current = null;
     useDesigner.getState().setModel(null);
     useDesigner.getState().setReadOnly(false);
+    // Bound tables on the canvas read their rows afresh for each page opened.
+    clearDesignData();
     setError(null);
     setSession((old) => {
       old?.destroy();
@@ -211,7 +214,7 @@ export default function DesignerScreen() {
           />
         </aside>
         <main className="dz-center">
-          <Canvas />
+          <Canvas project={project} />
         </main>
         <aside className="dz-right">
           <Inspector project={project} />

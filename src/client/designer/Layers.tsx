@@ -9,6 +9,7 @@ import { useTranslation } from 'react-i18next';
 import { getWidget } from '../../../widgets/index.ts';
 import { PeerDots } from './collab/PeerMarks.tsx';
 import type { DocModel } from './model.ts';
+import { scrollToWidget } from './scroll-to.ts';
 import { useDesigner } from './store.ts';
 
 function useRevision(model: DocModel): number {
@@ -130,10 +131,9 @@ export function Layers() {
           const e = info.nativeEvent as MouseEvent;
           const id = String(info.node.key);
           useDesigner.getState().select([id], e.shiftKey || e.ctrlKey || e.metaKey ? 'toggle' : 'replace');
-          // The canvas shows what was picked here (it may sit far down the page, not drawn yet).
-          document
-            .querySelector(`[data-testid="canvas"] [data-wid="${CSS.escape(id)}"]`)
-            ?.scrollIntoView({ block: 'nearest' });
+          // The canvas shows what was picked here (it may sit far down the page, not drawn yet, inside
+          // a container).
+          scrollToWidget(model, id);
         }}
         onDrop={onDrop}
         titleRender={titleRender}

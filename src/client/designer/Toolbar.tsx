@@ -5,6 +5,9 @@ import {
   AlignRightOutlined,
   ArrowLeftOutlined,
   CloudUploadOutlined,
+  ColumnWidthOutlined,
+  CopyOutlined,
+  DeleteOutlined,
   DesktopOutlined,
   EyeOutlined,
   HistoryOutlined,
@@ -76,6 +79,7 @@ export function Toolbar(props: {
   const many = useDesigner((s) => s.selection.size);
   const readOnly = useDesigner((s) => s.readOnly);
   const zoom = useDesigner((s) => s.zoom);
+  const zoomFit = useDesigner((s) => s.zoomFit);
   const st = useDesigner.getState();
   const [publishing, setPublishing] = useState(false);
   const [note, setNote] = useState('');
@@ -165,6 +169,17 @@ export function Toolbar(props: {
               {Math.round(zoom * 100)}%
             </Button>
           </Tooltip>
+          <Tooltip title={`${t('designer.zoomFit')} (Shift+1)`}>
+            <Button
+              size="small"
+              icon={<ColumnWidthOutlined />}
+              type={zoomFit ? 'primary' : 'default'}
+              aria-pressed={zoomFit}
+              onClick={() => st.zoomToFit()}
+              data-testid="zoom-fit"
+              aria-label={t('designer.zoomFit')}
+            />
+          </Tooltip>
           <Tooltip title={`${t('designer.zoomIn')} (Ctrl+=)`}>
             <Button
               size="small"
@@ -176,26 +191,49 @@ export function Toolbar(props: {
             />
           </Tooltip>
         </Space.Compact>
-        <Tooltip title={`${t('designer.undo')} (Ctrl+Z)`}>
-          <Button
-            size="small"
-            icon={<UndoOutlined />}
-            disabled={readOnly || !canUndo}
-            onClick={st.undo}
-            data-testid="undo"
-            aria-label={t('designer.undo')}
-          />
-        </Tooltip>
-        <Tooltip title={`${t('designer.redo')} (Ctrl+Shift+Z)`}>
-          <Button
-            size="small"
-            icon={<RedoOutlined />}
-            disabled={readOnly || !canRedo}
-            onClick={st.redo}
-            data-testid="redo"
-            aria-label={t('designer.redo')}
-          />
-        </Tooltip>
+        <Space.Compact size="small">
+          <Tooltip title={`${t('designer.undo')} (Ctrl+Z)`}>
+            <Button
+              size="small"
+              icon={<UndoOutlined />}
+              disabled={readOnly || !canUndo}
+              onClick={st.undo}
+              data-testid="undo"
+              aria-label={t('designer.undo')}
+            />
+          </Tooltip>
+          <Tooltip title={`${t('designer.redo')} (Ctrl+Shift+Z)`}>
+            <Button
+              size="small"
+              icon={<RedoOutlined />}
+              disabled={readOnly || !canRedo}
+              onClick={st.redo}
+              data-testid="redo"
+              aria-label={t('designer.redo')}
+            />
+          </Tooltip>
+          <Tooltip title={`${t('designer.duplicate')} (Ctrl+D)`}>
+            <Button
+              size="small"
+              icon={<CopyOutlined />}
+              disabled={readOnly || many < 1}
+              onClick={() => st.duplicate()}
+              data-testid="duplicate"
+              aria-label={t('designer.duplicate')}
+            />
+          </Tooltip>
+          <Tooltip title={`${t('designer.delete')} (Delete)`}>
+            <Button
+              size="small"
+              danger
+              icon={<DeleteOutlined />}
+              disabled={readOnly || many < 1}
+              onClick={() => st.remove()}
+              data-testid="delete"
+              aria-label={t('designer.delete')}
+            />
+          </Tooltip>
+        </Space.Compact>
         <Space.Compact size="small">
           {ALIGNS.map((a) => (
             <Tooltip key={a.how} title={t(`designer.align${a.how[0]!.toUpperCase()}${a.how.slice(1)}`)}>

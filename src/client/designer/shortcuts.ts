@@ -93,6 +93,13 @@ export const SHORTCUTS: Shortcut[] = [
     run: () => st().setZoom(1),
   },
   {
+    // The page opens fitted; a picked zoom (Ctrl+0 included) holds until this key or the toolbar's fit.
+    keys: 'Shift+1',
+    label: 'designer.zoomFit',
+    match: (e) => !mod(e) && !e.altKey && e.shiftKey && e.code === 'Digit1',
+    run: () => st().zoomToFit(),
+  },
+  {
     keys: 'Alt+A',
     label: 'designer.alignLeft',
     match: (e) => e.altKey && !e.shiftKey && e.code === 'KeyA',

@@ -59,6 +59,11 @@ interface DesignerState {
   selection: ReadonlySet<string>;
   mode: Mode;
   zoom: number;
+  /**
+   * The zoom follows the canvas's width ("fit to width", the default when a page opens): the canvas
+   * sets it as the window resizes. Picking a zoom (100 %, −, +) turns it off.
+   */
+  zoomFit: boolean;
   /** The palette kind being dragged (HTML drag data is unreadable during dragover). */
   draggingKind: string | null;
   save: SaveState;
@@ -72,9 +77,14 @@ interface DesignerState {
   setModel(model: DocModel | null, pageId?: string): void;
   select(ids: string[], how?: 'replace' | 'toggle' | 'add'): void;
   setMode(mode: Mode): void;
+  /** A zoom picked by the user (fit to width off). */
   setZoom(zoom: number): void;
-  /** One step along ZOOM_STEPS (1 in, -1 out). */
+  /** One step along ZOOM_STEPS (1 in, -1 out); fit to width off. */
   zoomBy(dir: 1 | -1): void;
+  /** Fit to width on: the canvas works the zoom out from its width (see fitZoom). */
+  zoomToFit(): void;
+  /** The canvas's fitted zoom; ignored once the user picked a zoom. */
+  setFitZoom(zoom: number): void;
   setDraggingKind(kind: string | null): void;
   setSave(state: SaveState, error?: string): void;
 
@@ -104,6 +114,11 @@ interface DesignerState {
   paste(data?: ClipboardData): string[];
   duplicate(): string[];
   nudge(dx: number, dy: number): void;
+  /**
+   * Brings the selected widgets one place forward (1: drawn over the next sibling) or back (-1)
+   * in their grid's order, as one undo step; false when none can move that way.
+   */
+  restack(dir: 1 | -1): boolean;
   align(how: Align): void;
   distribute(axis: 'h' | 'v'): void;
   undo(): void;
@@ -125,6 +140,15 @@ export function nextZoom(zoom: number, dir: 1 | -1): number {
   return next ?? clampZoom(zoom);
 }
 
+/**
+ * The zoom at which a page `pageWidth` px wide fits a canvas area `available` px wide (its padding
+ * taken off): never above 100 % (a phone page is not blown up), never below the smallest step.
+ */
+export function fitZoom(available: number, pageWidth: number): number {
+  if (!(available > 0) || !(pageWidth > 0)) return 1;
+  return Math.max(ZOOM_STEPS[0], Math.min(1, Math.floor((available / pageWidth) * 100) / 100));
+}
+
 /** Columns of the grid a widget sits in for a mode (nested grids use the page's columns too). */
 export function colsOf(model: DocModel | null, mode: Mode): number {
   const layout = model?.pageField<Record<Mode, { cols?: number }>>('layout');
@@ -140,6 +164,35 @@ export function rowHeightOf(model: DocModel | null, mode: Mode): number {
 /** Top-level selected ids (a widget whose ancestor is also selected is carried by that ancestor). */
 function topSelected(model: DocModel, selection: ReadonlySet<string>): string[] {
   return [...selection].filter((id) => model.has(id) && !model.ancestors(id).some((a) => selection.has(a)));
+}
+
+/**
+ * The moves (id, parent, index among the other siblings) that bring widgets one place forward or
+ * back among their siblings. Selected neighbours move as a block: one never jumps over another.
+ */
+export function restackMoves(
+  model: DocModel,
+  ids: readonly string[],
+  dir: 1 | -1,
+): [string, string | null, number][] {
+  const chosen = new Set(ids);
+  const out: [string, string | null, number][] = [];
+  const parents = new Set(ids.map((id) => model.get(id)?.parent ?? null));
+  for (const parent of parents) {
+    const order = [...model.children(parent)];
+    // From the end it moves towards, so a moved widget never blocks the one behind it.
+    const picked = order.filter((id) => chosen.has(id));
+    if (dir > 0) picked.reverse();
+    for (const id of picked) {
+      const i = order.indexOf(id);
+      const j = i + dir;
+      if (j < 0 || j >= order.length || chosen.has(order[j]!)) continue;
+      order.splice(i, 1);
+      order.splice(j, 0, id);
+      out.push([id, parent, j]);
+    }
+  }
+  return out;
 }
 
 /** Positions of a parent's children in both modes (where a pasted group must not land). */
@@ -206,6 +259,7 @@ export const useDesigner = create<DesignerState>()((set, get) => {
     selection: new Set(),
     mode: 'pc',
     zoom: 1,
+    zoomFit: true,
     draggingKind: null,
     save: 'saved',
     saveError: '',
@@ -233,6 +287,8 @@ export const useDesigner = create<DesignerState>()((set, get) => {
       set({
         model,
         pageId,
+        // A page opens fitted to the canvas's width.
+        ...(model ? { zoomFit: true } : {}),
         selection: new Set(),
         canUndo: false,
         canRedo: false,
@@ -256,8 +312,12 @@ export const useDesigner = create<DesignerState>()((set, get) => {
       set({ selection: next });
     },
     setMode: (mode) => set({ mode }),
-    setZoom: (zoom) => set({ zoom: clampZoom(zoom) }),
-    zoomBy: (dir) => set({ zoom: nextZoom(get().zoom, dir) }),
+    setZoom: (zoom) => set({ zoom: clampZoom(zoom), zoomFit: false }),
+    zoomBy: (dir) => set({ zoom: nextZoom(get().zoom, dir), zoomFit: false }),
+    zoomToFit: () => set({ zoomFit: true }),
+    setFitZoom: (zoom) => {
+      if (get().zoomFit && zoom !== get().zoom) set({ zoom: clampZoom(zoom) });
+    },
     setDraggingKind: (draggingKind) => set({ draggingKind }),
     setSave: (save, saveError = '') => set({ save, saveError }),
 
@@ -442,6 +502,18 @@ export const useDesigner = create<DesignerState>()((set, get) => {
         LOCAL_ORIGIN,
       );
       refreshUndo();
+    },
+    restack: (dir) => {
+      const model = w();
+      if (!model) return false;
+      const moves = restackMoves(model, topSelected(model, get().selection), dir);
+      if (!moves.length) return false;
+      step((mm) =>
+        mm.doc.transact(() => {
+          for (const [id, parent, index] of moves) moveWidget(mm.doc, id, parent, index);
+        }, LOCAL_ORIGIN),
+      );
+      return true;
     },
     align: (how) => {
       const mode = get().mode;

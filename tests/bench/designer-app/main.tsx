@@ -58,6 +58,8 @@ function designer() {
   const model = new DocModel(doc);
   const st = useDesigner.getState();
   st.setModel(model, page.id);
+  // Measured at 100 % as before fit to width became the default, so the figures stay comparable.
+  st.setZoom(1);
   const ids = () => [...model.children(null)];
   const pick = (i: number) => ids()[(i * 7) % ids().length]!;
   let clip: ReturnType<typeof st.copy>;

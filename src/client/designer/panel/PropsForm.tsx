@@ -3,12 +3,13 @@
  * compiled props schema) checks each edit, errors show beside the field, and only a value that passes
  * goes out through onChange. Custom panels lay out the same fields (and may edit several props at once).
  */
-import { type ComponentType, useMemo } from 'react';
+import { type ComponentType, useCallback, useEffect, useMemo, useRef } from 'react';
 import { type FieldErrors, type FieldValues, useForm } from 'react-hook-form';
 import type { WidgetDef } from '../../../../widgets/define.ts';
 import { newWidgetProps } from '../../../../widgets/localized-defaults.ts';
 import { BindableField } from './BindableField.tsx';
 import { usePanel } from './context.ts';
+import { heldOver, propsToFollow, typingIn } from './follow-model.ts';
 import { localizeErrors } from './messages.ts';
 import { kindResolver } from './resolver.ts';
 import { editorOf, type Json, labelOf } from './schema-fields.ts';
@@ -54,24 +55,45 @@ export function PropsForm(props: {
   const resolver = useMemo(() => kindResolver(def.kind), [def.kind]);
   // Turning a binding back into a value starts from the default in the panel's language.
   const defaults = useMemo(() => newWidgetProps(def, lang), [def, lang]);
-  const form = useForm<FieldValues>({
-    defaultValues: props.values,
-    values: props.values,
-    resolver,
-    mode: 'onChange',
-    // An edit that did not pass stays on screen (with its error) when other props change.
-    resetOptions: { keepDirtyValues: true, keepErrors: true },
-  });
+  const form = useForm<FieldValues>({ defaultValues: props.values, resolver, mode: 'onChange' });
   const errors = localizeErrors(flattenErrors(form.formState.errors), lang);
   const values = form.watch();
+  const root = useRef<HTMLDivElement>(null);
+  /** Edits the schema refused, kept on screen with their error: prop → the model value typed over. */
+  const held = useRef(new Map<string, string>());
+  const model = useRef(props.values);
+  model.current = props.values;
+
+  // The form follows the model after changes made elsewhere (undo, redo, a co-editor, the JSON
+  // editor), except in the text field being typed in (it follows when it loses the focus) and a
+  // refused edit while its prop stays unchanged in the model (see follow-model.ts).
+  const follow = useCallback(() => {
+    const m = model.current;
+    const { take, drop } = propsToFollow(form.getValues(), m, held.current, typingIn(root.current));
+    for (const k of drop) held.current.delete(k);
+    for (const k of take) form.setValue(k, m[k]);
+    const stale = [...new Set([...take, ...drop])];
+    if (stale.length) form.clearErrors(stale);
+  }, [form]);
+  // biome-ignore lint/correctness/useExhaustiveDependencies: a new props object is a change of the model
+  useEffect(follow, [props.values, follow]);
+  // A text field left by the focus shows what the model holds (a co-editor may have changed it).
+  useEffect(() => {
+    const el = root.current;
+    el?.addEventListener('focusout', follow);
+    return () => el?.removeEventListener('focusout', follow);
+  }, [follow]);
 
   const setProps = async (patch: Props) => {
     const keys = Object.keys(patch);
-    for (const k of keys) form.setValue(k, patch[k], { shouldDirty: true });
+    const over = model.current;
+    for (const k of keys) form.setValue(k, patch[k]);
     const ok = await form.trigger(keys);
-    if (!ok) return;
-    // Accepted: the value becomes the field's new baseline, so a later outside change (undo) shows.
-    for (const k of keys) form.resetField(k, { defaultValue: patch[k] });
+    if (!ok) {
+      for (const k of keys) held.current.set(k, heldOver(over, k));
+      return;
+    }
+    for (const k of keys) held.current.delete(k);
     props.onChange(patch);
   };
 
@@ -103,7 +125,7 @@ export function PropsForm(props: {
 
   const Custom = props.custom;
   return (
-    <div className="panel-form" data-testid="props-form">
+    <div className="panel-form" data-testid="props-form" ref={root}>
       {Custom ? (
         <Custom def={def} values={values} field={field} setProps={(p) => void setProps(p)} errors={errors} />
       ) : (

@@ -1,6 +1,7 @@
 /**
  * /dev/preview?page=<id>&project=<id>: builders and reviewers see the page's DRAFT (not the published
- * version) under a "preview" banner; `mode=mobile` shows the phone layout.
+ * version) under a "preview" banner; `mode=mobile` shows the phone layout. Without a page (the
+ * workbench's "Preview"), the project's pages to choose from.
  */
 import { Alert, Result, Segmented } from 'antd';
 import { useMemo } from 'react';
@@ -8,6 +9,7 @@ import { useTranslation } from 'react-i18next';
 import { useSearchParams } from 'react-router';
 import { ModalStack, PageView, useProjectSetup } from '../../runtime/PageView.tsx';
 import { useWorkbench } from '../../stores/workbench.ts';
+import { PreviewPicker } from './PreviewPicker.tsx';
 import { pageParams, useViewMode } from './view-mode.ts';
 
 export default function PreviewScreen() {
@@ -21,7 +23,8 @@ export default function PreviewScreen() {
   // biome-ignore lint/correctness/useExhaustiveDependencies: the query string is the params' identity
   const params = useMemo(() => pageParams(search), [key]);
   useProjectSetup(project || null);
-  if (!project || !page) return <Result status="info" title={t('runtime.previewMissing')} />;
+  if (!project) return <Result status="info" title={t('runtime.previewMissing')} />;
+  if (!page) return <PreviewPicker project={project} />;
   return (
     <div className="lc-preview" style={{ padding: 16 }}>
       <Alert

@@ -99,7 +99,13 @@ export default function DevLayout() {
       key: 'preview',
       icon: <EyeOutlined />,
       label: (
-        <a href="/dev/preview" target="_blank" rel="noreferrer">
+        // The preview of the project's pages: a list to pick one from (PreviewPicker).
+        <a
+          href={project ? `/dev/preview?project=${encodeURIComponent(project._id)}` : '/dev/preview'}
+          target="_blank"
+          rel="noreferrer"
+          data-testid="wb-preview"
+        >
           {t('wb.preview')}
         </a>
       ),
