@@ -22,6 +22,8 @@ export interface Config {
   adminPassword: string | undefined;
   /** Request limits per minute for the rate-limited account routes. */
   rateLimits: { login: number; verifyCode: number; captcha: number };
+  /** Events one socket-channel connection may send per 10 s (RATE_SOCKET), and refusals before it is cut. */
+  socketRate: { events: number; windowMs: number; strikes: number };
   /** Whether debug answers (plain data beside the sealed one) may be given. */
   allowDebug: boolean;
   /** Largest accepted xlsx upload in bytes (IMPORT_LIMIT, default 20 MB). */
@@ -53,6 +55,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env, overrides: Part
       verifyCode: int(env.RATE_VERIFY_CODE, 5),
       captcha: int(env.RATE_CAPTCHA, 30),
     },
+    socketRate: { events: int(env.RATE_SOCKET, 100), windowMs: 10_000, strikes: 20 },
     allowDebug: env.ALLOW_DEBUG !== '0',
     importLimit: int(env.IMPORT_LIMIT, 20 * 1024 * 1024),
     ...overrides,

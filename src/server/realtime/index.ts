@@ -75,7 +75,7 @@ export async function installRealtime(
   }
   yjs = new YjsServer({ db, store, fanout, idleMs: opts.idleMs, log: app.log });
 
-  const { io, nsp } = createSocketServer(app.server, db);
+  const { io, nsp } = createSocketServer(app.server, db, app.config.socketRate);
   if (app.config.redisUrl) {
     const { createAdapter } = await import('@socket.io/redis-adapter');
     const pub = redis[0]!.duplicate();
