@@ -27,7 +27,17 @@ export const CLOSE = {
   REVOKED: 4001,
   /** The user may now write: reconnect to get a writable connection (not permanent). */
   RIGHTS: 4002,
+  /** A co-editing message larger than YJS_MAX_MESSAGE (nothing of it was applied or stored). */
+  TOO_LARGE: 4413,
 } as const;
+
+/**
+ * Largest co-editing message the server reads: twice the largest page document (2 MB of JSON), so a
+ * whole page still syncs in one update. Larger messages close the socket with CLOSE.TOO_LARGE.
+ */
+export const YJS_MAX_MESSAGE = 4 * 1024 * 1024;
+/** The WebSocket frame limit of the co-editing endpoint: frames past it are closed by ws with 1009. */
+export const YJS_MAX_FRAME = 8 * 1024 * 1024;
 
 /**
  * Reason of the y-websocket "permission denied" auth message the co-editing endpoint sends to a
