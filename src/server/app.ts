@@ -18,6 +18,7 @@ import { type Database, openDatabase } from './db/index.ts';
 import { loadAppShell } from './http/app-shell.ts';
 import { installEnvelope } from './http/envelope.ts';
 import { frameworkErrors, installErrorHandling } from './http/errors.ts';
+import { loggerOptions } from './http/log-redact.ts';
 import { installNativeEnvelope } from './http/native-envelope.ts';
 import memberPlugin from './member/plugin.ts';
 import pagePlugin from './page/plugin.ts';
@@ -45,6 +46,8 @@ export interface BuildOptions {
   database?: Database;
   /** Log to stdout (default: on unless testing). */
   logger?: boolean;
+  /** Write the log here instead of stdout (tests read what was logged). */
+  logStream?: NodeJS.WritableStream;
   /** Tuning of the real-time channels (tests and benchmarks shorten the idle unload). */
   realtime?: Partial<RealtimeOptions>;
 }
@@ -53,7 +56,7 @@ export interface BuildOptions {
 export async function buildApp(config: Config, options: BuildOptions = {}): Promise<FastifyInstance> {
   installNativeEnvelope();
   const app = Fastify({
-    logger: options.logger === false ? false : { level: config.logLevel },
+    logger: options.logger === false ? false : loggerOptions(config.logLevel, options.logStream),
     bodyLimit: config.bodyLimit,
     trustProxy: process.env.TRUST_PROXY === '1',
     return503OnClosing: true,
