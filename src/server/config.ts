@@ -22,6 +22,8 @@ export interface Config {
   adminPassword: string | undefined;
   /** Request limits per minute for the rate-limited account routes. */
   rateLimits: { login: number; verifyCode: number; captcha: number };
+  /** Password-guessing limits of the sign-in call (see account/login-limits.ts). */
+  loginLimits: { perAddress: number; perAccount: number; slowdownMs: number };
   /** Events one socket-channel connection may send per 10 s (RATE_SOCKET), and refusals before it is cut. */
   socketRate: { events: number; windowMs: number; strikes: number };
   /** Whether debug answers (plain data beside the sealed one) may be given. */
@@ -54,6 +56,11 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env, overrides: Part
       login: int(env.RATE_LOGIN, 10),
       verifyCode: int(env.RATE_VERIFY_CODE, 5),
       captcha: int(env.RATE_CAPTCHA, 30),
+    },
+    loginLimits: {
+      perAddress: int(env.RATE_LOGIN_ADDRESS, 20),
+      perAccount: int(env.RATE_LOGIN_ACCOUNT, 5),
+      slowdownMs: int(env.LOGIN_SLOWDOWN_MS, 1000),
     },
     socketRate: { events: int(env.RATE_SOCKET, 100), windowMs: 10_000, strikes: 20 },
     allowDebug: env.ALLOW_DEBUG !== '0',

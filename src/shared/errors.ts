@@ -41,6 +41,12 @@ export const E = {
   PASSWORD_SAME: def(1110, 400, 'new password must differ from the current one', '新密码不能与当前密码相同'),
   PASSWORD_WRONG: def(1111, 400, 'current password wrong', '登录密码错误'),
   INVALID_FIELD: def(1112, 400, 'format does not match', '格式不匹配'),
+  LOGIN_SLOWED: def(
+    1113,
+    429,
+    'too many failed sign-ins for this account; try again later',
+    '该账号登录失败次数过多,请稍后再试',
+  ),
   // Projects.
   PROJECT_NOT_FOUND: def(1200, 404, 'project not found', '系统不存在'),
   NOT_MEMBER: def(1201, 403, 'not a member of this project', '您不是该系统的成员'),
