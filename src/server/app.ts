@@ -21,6 +21,8 @@ import { frameworkErrors, installErrorHandling } from './http/errors.ts';
 import { loggerOptions } from './http/log-redact.ts';
 import { installNativeEnvelope } from './http/native-envelope.ts';
 import memberPlugin from './member/plugin.ts';
+import { installHealth } from './ops/health.ts';
+import { installMetrics } from './ops/metrics.ts';
 import pagePlugin from './page/plugin.ts';
 import projectPlugin from './project/plugin.ts';
 import { installRealtime, type RealtimeOptions } from './realtime/index.ts';
@@ -58,7 +60,7 @@ export async function buildApp(config: Config, options: BuildOptions = {}): Prom
   const app = Fastify({
     logger: options.logger === false ? false : loggerOptions(config.logLevel, options.logStream),
     bodyLimit: config.bodyLimit,
-    trustProxy: process.env.TRUST_PROXY === '1',
+    trustProxy: config.trustProxy,
     return503OnClosing: true,
     forceCloseConnections: 'idle',
     frameworkErrors,
@@ -107,6 +109,8 @@ export async function buildApp(config: Config, options: BuildOptions = {}): Prom
   });
 
   installErrorHandling(app);
+  // Before the routes: the latency hook sees every one of them.
+  installMetrics(app);
   installEnvelope(app, config.allowDebug);
   installAuth(app);
 
@@ -143,6 +147,7 @@ export async function buildApp(config: Config, options: BuildOptions = {}): Prom
   await installRealtime(app, options.realtime);
 
   app.get('/api/health', { schema: { hide: true } }, async () => ({ error: 0, data: { ok: true } }));
+  installHealth(app);
 
   const shell = loadAppShell(config.clientDir);
   const hasClient = shell !== null;

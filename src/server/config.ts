@@ -30,6 +30,10 @@ export interface Config {
   allowDebug: boolean;
   /** Largest accepted xlsx upload in bytes (IMPORT_LIMIT, default 20 MB). */
   importLimit: number;
+  /** Bearer token that may read /metrics (METRICS_TOKEN); unset: loopback only, not behind a proxy. */
+  metricsToken: string | undefined;
+  /** Behind a reverse proxy (TRUST_PROXY=1): client addresses come from X-Forwarded-For. */
+  trustProxy: boolean;
 }
 
 function int(v: string | undefined, fallback: number): number {
@@ -65,6 +69,8 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env, overrides: Part
     socketRate: { events: int(env.RATE_SOCKET, 100), windowMs: 10_000, strikes: 20 },
     allowDebug: env.ALLOW_DEBUG !== '0',
     importLimit: int(env.IMPORT_LIMIT, 20 * 1024 * 1024),
+    metricsToken: env.METRICS_TOKEN || undefined,
+    trustProxy: env.TRUST_PROXY === '1',
     ...overrides,
   };
 }

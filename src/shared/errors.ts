@@ -27,6 +27,7 @@ export const E = {
   ENVELOPE: def(1004, 400, 'invalid envelope', '请求解密失败'),
   RATE_LIMITED: def(1005, 429, 'too many requests', '请求错误,请求过于频繁'),
   METHOD: def(1006, 405, 'method not allowed', '不支持的请求方法'),
+  NOT_READY: def(1007, 503, 'not ready', '服务尚未就绪'),
   // Authentication and accounts.
   AUTH_REQUIRED: def(1100, 401, 'sign-in required', '请先登录'),
   TOKEN_INVALID: def(1101, 401, 'token invalid or expired', '登录已失效'),

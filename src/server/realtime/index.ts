@@ -30,6 +30,8 @@ export interface Realtime {
    * co-editing sockets with 4403; their other projects' connections stay.
    */
   closeMemberConnections(userId: string, projectId: string): Promise<void>;
+  /** Whether Redis is in use, and a round trip to it (rejects when it does not answer). */
+  redis: { used: boolean; ping(): Promise<void> };
 }
 
 declare module 'fastify' {
@@ -116,6 +118,12 @@ export async function installRealtime(
     async closeMemberConnections(userId, projectId) {
       closeMemberLocal(userId, projectId);
       await fanout?.closeMember(userId, projectId);
+    },
+    redis: {
+      used: redis.length > 0,
+      async ping() {
+        if (redis[0]) await redis[0].ping();
+      },
     },
   };
   app.decorate('realtime', realtime);
