@@ -38,9 +38,24 @@ export function metricsRefusal(
   return local && !forwarded && !opts.trustProxy ? null : E.FORBIDDEN;
 }
 
+let processMetrics: Registry | undefined;
+
+/**
+ * The process's default metrics (event loop lag, heap, CPU, handles), collected once per process:
+ * they describe the process, not an app, and each collector starts an event-loop-delay monitor that
+ * is never stopped (tests build many apps in one process).
+ */
+function processRegistry(): Registry {
+  if (!processMetrics) {
+    processMetrics = new Registry();
+    collectDefaultMetrics({ register: processMetrics });
+  }
+  return processMetrics;
+}
+
 export function installMetrics(app: FastifyInstance): Registry {
   const register = new Registry();
-  collectDefaultMetrics({ register });
+  processRegistry();
 
   const latency = new Histogram({
     name: 'http_request_duration_seconds',
@@ -106,9 +121,10 @@ export function installMetrics(app: FastifyInstance): Registry {
       trustProxy: app.config.trustProxy,
     });
     if (refused) return reply.status(refused.status).send({ error: refused.code, msg: refused.msg });
-    reply.header('content-type', register.contentType);
+    const all = Registry.merge([processRegistry(), register]);
+    reply.header('content-type', all.contentType);
     reply.header('cache-control', 'no-store');
-    return register.metrics();
+    return all.metrics();
   });
   return register;
 }
