@@ -18,8 +18,11 @@ import { type Database, openDatabase } from './db/index.ts';
 import { loadAppShell } from './http/app-shell.ts';
 import { installEnvelope } from './http/envelope.ts';
 import { frameworkErrors, installErrorHandling } from './http/errors.ts';
+import { loggerOptions } from './http/log-redact.ts';
 import { installNativeEnvelope } from './http/native-envelope.ts';
 import memberPlugin from './member/plugin.ts';
+import { installHealth } from './ops/health.ts';
+import { installMetrics } from './ops/metrics.ts';
 import pagePlugin from './page/plugin.ts';
 import projectPlugin from './project/plugin.ts';
 import { installRealtime, type RealtimeOptions } from './realtime/index.ts';
@@ -45,6 +48,8 @@ export interface BuildOptions {
   database?: Database;
   /** Log to stdout (default: on unless testing). */
   logger?: boolean;
+  /** Write the log here instead of stdout (tests read what was logged). */
+  logStream?: NodeJS.WritableStream;
   /** Tuning of the real-time channels (tests and benchmarks shorten the idle unload). */
   realtime?: Partial<RealtimeOptions>;
 }
@@ -53,9 +58,9 @@ export interface BuildOptions {
 export async function buildApp(config: Config, options: BuildOptions = {}): Promise<FastifyInstance> {
   installNativeEnvelope();
   const app = Fastify({
-    logger: options.logger === false ? false : { level: config.logLevel },
+    logger: options.logger === false ? false : loggerOptions(config.logLevel, options.logStream),
     bodyLimit: config.bodyLimit,
-    trustProxy: process.env.TRUST_PROXY === '1',
+    trustProxy: config.trustProxy,
     return503OnClosing: true,
     forceCloseConnections: 'idle',
     frameworkErrors,
@@ -104,6 +109,8 @@ export async function buildApp(config: Config, options: BuildOptions = {}): Prom
   });
 
   installErrorHandling(app);
+  // Before the routes: the latency hook sees every one of them.
+  installMetrics(app);
   installEnvelope(app, config.allowDebug);
   installAuth(app);
 
@@ -140,6 +147,7 @@ export async function buildApp(config: Config, options: BuildOptions = {}): Prom
   await installRealtime(app, options.realtime);
 
   app.get('/api/health', { schema: { hide: true } }, async () => ({ error: 0, data: { ok: true } }));
+  installHealth(app);
 
   const shell = loadAppShell(config.clientDir);
   const hasClient = shell !== null;

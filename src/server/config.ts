@@ -22,10 +22,18 @@ export interface Config {
   adminPassword: string | undefined;
   /** Request limits per minute for the rate-limited account routes. */
   rateLimits: { login: number; verifyCode: number; captcha: number };
+  /** Password-guessing limits of the sign-in call (see account/login-limits.ts). */
+  loginLimits: { perAddress: number; perAccount: number; slowdownMs: number };
+  /** Events one socket-channel connection may send per 10 s (RATE_SOCKET), and refusals before it is cut. */
+  socketRate: { events: number; windowMs: number; strikes: number };
   /** Whether debug answers (plain data beside the sealed one) may be given. */
   allowDebug: boolean;
   /** Largest accepted xlsx upload in bytes (IMPORT_LIMIT, default 20 MB). */
   importLimit: number;
+  /** Bearer token that may read /metrics (METRICS_TOKEN); unset: loopback only, not behind a proxy. */
+  metricsToken: string | undefined;
+  /** Behind a reverse proxy (TRUST_PROXY=1): client addresses come from X-Forwarded-For. */
+  trustProxy: boolean;
 }
 
 function int(v: string | undefined, fallback: number): number {
@@ -53,8 +61,16 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env, overrides: Part
       verifyCode: int(env.RATE_VERIFY_CODE, 5),
       captcha: int(env.RATE_CAPTCHA, 30),
     },
+    loginLimits: {
+      perAddress: int(env.RATE_LOGIN_ADDRESS, 20),
+      perAccount: int(env.RATE_LOGIN_ACCOUNT, 5),
+      slowdownMs: int(env.LOGIN_SLOWDOWN_MS, 1000),
+    },
+    socketRate: { events: int(env.RATE_SOCKET, 100), windowMs: 10_000, strikes: 20 },
     allowDebug: env.ALLOW_DEBUG !== '0',
     importLimit: int(env.IMPORT_LIMIT, 20 * 1024 * 1024),
+    metricsToken: env.METRICS_TOKEN || undefined,
+    trustProxy: env.TRUST_PROXY === '1',
     ...overrides,
   };
 }

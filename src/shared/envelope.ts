@@ -137,6 +137,30 @@ function inflateExactly(zipped: Uint8Array, size: number): Uint8Array {
   return out;
 }
 
+/** The plain size a gzip stream announces in its trailer (mod 2^32), or -1 when it is not gzip. */
+export function gzipPlainSize(zipped: Uint8Array): number {
+  const n = zipped.length;
+  if (n < 18 || zipped[0] !== 0x1f || zipped[1] !== 0x8b) return -1;
+  return (zipped[n - 4]! | (zipped[n - 3]! << 8) | (zipped[n - 2]! << 16) | (zipped[n - 1]! << 24)) >>> 0;
+}
+
+/**
+ * Inflate gzip bytes whose plain size may be at most `max`: the size the trailer announces is checked
+ * against `max` before anything is inflated, and inflating stops at the first byte past that size (a
+ * trailer that lies, or several gzip members, cannot make it produce more). Throws EnvelopeError.
+ * Every place that inflates bytes a client sent goes through here (envelope bodies, socket payloads).
+ */
+export function gunzipBounded(zipped: Uint8Array, max: number): Uint8Array {
+  // The gzip trailer holds the plain size (mod 2^32): refuse bombs before inflating.
+  const size = gzipPlainSize(zipped);
+  if (size < 0 || size > max) throw new EnvelopeError();
+  try {
+    return primitives.gunzip(zipped, size);
+  } catch {
+    throw new EnvelopeError();
+  }
+}
+
 /** Open to the JSON text; throws EnvelopeError on any failure. */
 export function openText(sealed: unknown, token: string | null | undefined): string {
   try {
@@ -145,13 +169,7 @@ export function openText(sealed: unknown, token: string | null | undefined): str
     if (bytes.length < 1 + IV_BYTES + TAG_BYTES || bytes[0] !== VERSION) throw new EnvelopeError();
     const iv = bytes.subarray(1, 1 + IV_BYTES);
     const zipped = primitives.decrypt(envelopeKey(token), iv, bytes.subarray(1 + IV_BYTES));
-    // The gzip trailer holds the plain size (mod 2^32): refuse bombs before inflating.
-    const n = zipped.length;
-    if (n < 18) throw new EnvelopeError();
-    const size =
-      (zipped[n - 4]! | (zipped[n - 3]! << 8) | (zipped[n - 2]! << 16) | (zipped[n - 1]! << 24)) >>> 0;
-    if (size > ENVELOPE_MAX_PLAIN) throw new EnvelopeError();
-    return strFromU8(primitives.gunzip(zipped, size));
+    return strFromU8(gunzipBounded(zipped, ENVELOPE_MAX_PLAIN));
   } catch {
     throw new EnvelopeError();
   }

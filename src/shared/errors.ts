@@ -27,6 +27,7 @@ export const E = {
   ENVELOPE: def(1004, 400, 'invalid envelope', '请求解密失败'),
   RATE_LIMITED: def(1005, 429, 'too many requests', '请求错误,请求过于频繁'),
   METHOD: def(1006, 405, 'method not allowed', '不支持的请求方法'),
+  NOT_READY: def(1007, 503, 'not ready', '服务尚未就绪'),
   // Authentication and accounts.
   AUTH_REQUIRED: def(1100, 401, 'sign-in required', '请先登录'),
   TOKEN_INVALID: def(1101, 401, 'token invalid or expired', '登录已失效'),
@@ -41,6 +42,12 @@ export const E = {
   PASSWORD_SAME: def(1110, 400, 'new password must differ from the current one', '新密码不能与当前密码相同'),
   PASSWORD_WRONG: def(1111, 400, 'current password wrong', '登录密码错误'),
   INVALID_FIELD: def(1112, 400, 'format does not match', '格式不匹配'),
+  LOGIN_SLOWED: def(
+    1113,
+    429,
+    'too many failed sign-ins for this account; try again later',
+    '该账号登录失败次数过多,请稍后再试',
+  ),
   // Projects.
   PROJECT_NOT_FOUND: def(1200, 404, 'project not found', '系统不存在'),
   NOT_MEMBER: def(1201, 403, 'not a member of this project', '您不是该系统的成员'),

@@ -2,7 +2,8 @@
  * The real-time channel's wire helpers, shared by server and browser (spec "Real-time channel":
  * namespace /app, path /io, gzip payloads) and the co-editing endpoint's close codes.
  */
-import { gunzipSync, gzipSync, strFromU8, strToU8 } from 'fflate';
+import { gzipSync, strFromU8, strToU8 } from 'fflate';
+import { gunzipBounded } from './envelope.ts';
 
 export const SOCKET_PATH = '/io';
 export const SOCKET_NAMESPACE = '/app';
@@ -26,7 +27,17 @@ export const CLOSE = {
   REVOKED: 4001,
   /** The user may now write: reconnect to get a writable connection (not permanent). */
   RIGHTS: 4002,
+  /** A co-editing message larger than YJS_MAX_MESSAGE (nothing of it was applied or stored). */
+  TOO_LARGE: 4413,
 } as const;
+
+/**
+ * Largest co-editing message the server reads: twice the largest page document (2 MB of JSON), so a
+ * whole page still syncs in one update. Larger messages close the socket with CLOSE.TOO_LARGE.
+ */
+export const YJS_MAX_MESSAGE = 4 * 1024 * 1024;
+/** The WebSocket frame limit of the co-editing endpoint: frames past it are closed by ws with 1009. */
+export const YJS_MAX_FRAME = 8 * 1024 * 1024;
 
 /**
  * Reason of the y-websocket "permission denied" auth message the co-editing endpoint sends to a
@@ -34,13 +45,29 @@ export const CLOSE = {
  */
 export const READ_ONLY_REASON = 'read-only';
 
+/**
+ * Largest JSON text a socket event payload may inflate to (the server refuses more with 1002 before
+ * inflating past it). Events carry small messages: an action names a table, a notice a few fields.
+ */
+export const SOCKET_MAX_PLAIN = 64 * 1024;
+/** Largest socket.io message the server reads (its `maxHttpBufferSize`): room for one full payload. */
+export const SOCKET_MAX_MESSAGE = 96 * 1024;
+/** Largest JSON text an acknowledgement or relayed event may inflate to on the client (who lists are longer). */
+export const SOCKET_MAX_ANSWER = 4 * 1024 * 1024;
+
 /** Encode an event payload: JSON, then gzip. */
 export function packPayload(value: unknown): Uint8Array {
   return gzipSync(strToU8(JSON.stringify(value ?? null)), { level: 6 });
 }
 
-/** Decode a gzip JSON payload; throws on anything else. */
-export function unpackPayload<T = unknown>(bytes: Uint8Array | ArrayBuffer): T {
+/**
+ * Decode a gzip JSON payload of at most `max` plain bytes (bounded inflate: the gzip trailer is checked
+ * against `max` first, and inflating stops past it). Throws on anything else, including a payload
+ * that is not bytes at all.
+ */
+export function unpackPayload<T = unknown>(bytes: Uint8Array | ArrayBuffer, max = SOCKET_MAX_PLAIN): T {
+  // Only bytes: `new Uint8Array(n)` of a number a client sent would allocate n bytes.
+  if (!(bytes instanceof Uint8Array) && !(bytes instanceof ArrayBuffer)) throw new TypeError('not bytes');
   const u8 = bytes instanceof Uint8Array ? bytes : new Uint8Array(bytes);
-  return JSON.parse(strFromU8(gunzipSync(u8))) as T;
+  return JSON.parse(strFromU8(gunzipBounded(u8, max))) as T;
 }

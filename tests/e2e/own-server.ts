@@ -55,6 +55,8 @@ export class OwnServer {
         RATE_LOGIN: '1000',
         RATE_VERIFY_CODE: '1000',
         RATE_CAPTCHA: '1000',
+        RATE_LOGIN_ADDRESS: '1000',
+        RATE_LOGIN_ACCOUNT: '1000',
       },
     });
     const end = Date.now() + 60_000;

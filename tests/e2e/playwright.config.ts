@@ -81,6 +81,8 @@ export default defineConfig({
       RATE_LOGIN: '1000',
       RATE_VERIFY_CODE: '1000',
       RATE_CAPTCHA: '1000',
+      RATE_LOGIN_ADDRESS: '1000',
+      RATE_LOGIN_ACCOUNT: '1000',
     },
   },
 });

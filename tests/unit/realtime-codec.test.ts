@@ -1,4 +1,5 @@
 import { describe, expect, it } from 'vitest';
+import { gunzipBounded } from '../../src/shared/envelope.ts';
 import { packPayload, unpackPayload } from '../../src/shared/realtime.ts';
 
 describe('socket payload codec', () => {
@@ -18,5 +19,18 @@ describe('socket payload codec', () => {
   }
   it('rejects what is not gzip', () => {
     expect(() => unpackPayload(new TextEncoder().encode('{"a":1}'))).toThrow();
+  });
+  it('inflates no further than the cap: the trailer first, then the output itself', () => {
+    const text = JSON.stringify({ pad: 'x'.repeat(1000) });
+    const packed = packPayload(JSON.parse(text));
+    expect(() => unpackPayload(packed, 500)).toThrow();
+    expect(unpackPayload(packed, 2000)).toEqual(JSON.parse(text));
+    // A trailer that claims less than the content holds: refused at the byte past the claim.
+    const liar = packed.slice();
+    liar[liar.length - 4] = 10;
+    liar[liar.length - 3] = 0;
+    expect(() => gunzipBounded(liar, 2000)).toThrow();
+    // Only bytes: a number is not turned into an allocation.
+    expect(() => unpackPayload((2 ** 30) as unknown as Uint8Array)).toThrow();
   });
 });

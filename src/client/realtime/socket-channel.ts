@@ -8,6 +8,7 @@ import { io, type Socket } from 'socket.io-client';
 import {
   packPayload,
   SOCKET_HEARTBEAT_MS,
+  SOCKET_MAX_ANSWER,
   SOCKET_NAMESPACE,
   SOCKET_PATH,
   type SocketEvent,
@@ -61,7 +62,7 @@ export class SocketChannel {
   /** Send an event and wait for its answer; a coded refusal rejects with a ChannelError. */
   async call<T = unknown>(event: SocketEvent, body: unknown = {}): Promise<T> {
     const raw = await this.socket.timeout(this.timeoutMs).emitWithAck(event, packPayload(body));
-    const answer = unpackPayload<Answer<T>>(raw as Uint8Array);
+    const answer = unpackPayload<Answer<T>>(raw as Uint8Array, SOCKET_MAX_ANSWER);
     if (answer.error !== 0) throw new ChannelError(answer.error, answer.msg ?? 'error');
     return answer.data as T;
   }
@@ -76,7 +77,7 @@ export class SocketChannel {
 
   /** Listen to an event others cause (join, enter, leave, action, notify); answers an unsubscribe. */
   on<T = unknown>(event: SocketEvent, handler: (payload: T) => void): () => void {
-    const listener = (p: Uint8Array) => handler(unpackPayload<T>(p));
+    const listener = (p: Uint8Array) => handler(unpackPayload<T>(p, SOCKET_MAX_ANSWER));
     this.socket.on(event, listener);
     return () => {
       this.socket.off(event, listener);

@@ -17,6 +17,7 @@ import { bool, id, obj, ok, str, userSchema } from '../http/schemas.ts';
 import { joinByRegistration } from '../project/service.ts';
 import { caller, requireUser } from './auth.ts';
 import { consumeCaptcha, consumeCode, createCaptcha, issueCode } from './codes.ts';
+import { LoginGuard, LoginRefused } from './login-limits.ts';
 import {
   createSession,
   createUser,
@@ -46,6 +47,7 @@ function limitKey(request: FastifyRequest, part?: unknown): string {
 export default async function accountPlugin(app: FastifyInstance): Promise<void> {
   const { db } = app.database;
   const limits = app.config.rateLimits;
+  const guard = new LoginGuard(app.config.loginLimits);
 
   app.post(
     '/api/common/user/login',
@@ -62,13 +64,23 @@ export default async function accountPlugin(app: FastifyInstance): Promise<void>
         },
       },
     },
-    async (request) => {
+    async (request, reply) => {
       const { user, pwd } = request.body as { user: string; pwd: string };
       const login = user.trim();
-      if (login === 'token') {
+      const byToken = login === 'token';
+      try {
+        guard.check(request.ip, byToken ? null : login);
+      } catch (err) {
+        if (err instanceof LoginRefused) reply.header('retry-after', String(err.retryAfter));
+        throw err;
+      }
+      if (byToken) {
         // The password field carries a token: sign in with it as it is.
         const found = await resolveToken(db, pwd.trim());
-        if (!found) fail(E.TOKEN_INVALID);
+        if (!found) {
+          guard.failed(request.ip, null);
+          fail(E.TOKEN_INVALID);
+        }
         if (found.user.status !== 'active') fail(E.BANNED);
         return { error: 0, data: { token: pwd.trim(), user: publicUser(found.user) } };
       }
@@ -77,9 +89,14 @@ export default async function accountPlugin(app: FastifyInstance): Promise<void>
       const found = await findUserByLogin(db, login);
       if (!found) {
         await dummyPasswordCheck(pwd);
+        guard.failed(request.ip, login);
         fail(E.LOGIN_FAILED);
       }
-      if (!(await passwordMatches(found.pwd, pwd))) fail(E.LOGIN_FAILED);
+      if (!(await passwordMatches(found.pwd, pwd))) {
+        guard.failed(request.ip, login);
+        fail(E.LOGIN_FAILED);
+      }
+      guard.succeeded(login);
       if (found.status !== 'active') fail(E.BANNED);
       const token = await createSession(db, found.id);
       return { error: 0, data: { token, user: publicUser(found) } };

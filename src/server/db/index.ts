@@ -20,6 +20,8 @@ export interface Database {
   schema?: string | undefined;
   /** The raw better-sqlite3 handle on SQLite (for DDL and hot paths), else undefined. */
   sqlite: SQLite.Database | undefined;
+  /** The node-postgres pool on PostgreSQL (its counts feed the metrics), else undefined. */
+  pool?: pg.Pool | undefined;
   close(): Promise<void>;
 }
 
@@ -85,6 +87,7 @@ async function openPostgres(url: string, schema: string | undefined): Promise<Da
     dialect: 'postgres',
     schema,
     sqlite: undefined,
+    pool,
     async close() {
       await db.destroy();
     },

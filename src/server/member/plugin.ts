@@ -304,8 +304,8 @@ export default async function memberPlugin(app: FastifyInstance): Promise<void> 
           .where('project_id', '=', project.id)
           .execute();
       });
-      // Their live connections into this project end with the membership.
-      await app.realtime.closeUserConnections(member.user_id);
+      // Their live connections into this project end with the membership (4403); others stay.
+      await app.realtime.closeMemberConnections(member.user_id, project.id);
       return { error: 0, data: { removed: true } };
     },
   );

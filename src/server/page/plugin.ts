@@ -12,6 +12,7 @@ import { requireUser } from '../account/auth.ts';
 import { E, fail } from '../errors.ts';
 import { anyObj, bool, id, int, obj, ok, projectParams, str } from '../http/schemas.ts';
 import type { ProjectRow } from '../project/service.ts';
+import { checkReferences } from './references.ts';
 import {
   adminSummary,
   blankDocument,
@@ -23,6 +24,7 @@ import {
   META_COLUMNS,
   type PageRow,
   type PublishedMeta,
+  parseStored,
   publishedLoader,
   SUMMARY_COLUMNS,
   viewOf,
@@ -155,6 +157,7 @@ export default async function pagePlugin(app: FastifyInstance): Promise<void> {
       const now = Date.now();
       const pid = newId(now);
       const draft = b.document ? checkDocument(b.document, pid) : JSON.stringify(blankDocument(pid, name));
+      if (b.document) await checkReferences(db, project.id, pid, b.document, null);
       const row: PageRow = {
         id: pid,
         project_id: project.id,
@@ -193,7 +196,10 @@ export default async function pagePlugin(app: FastifyInstance): Promise<void> {
       // Everything is checked before anything is written.
       const next: PageRow = { ...row, updated_at: touched(row), updated_by: callerId(request) };
       if (b.name !== undefined) next.name = cleanName(b.name);
-      if (b.document !== undefined) next.draft = checkDocument(b.document, row.id);
+      if (b.document !== undefined) {
+        next.draft = checkDocument(b.document, row.id);
+        await checkReferences(db, project.id, row.id, b.document, parseStored(row.draft, row));
+      }
       if (b.display !== undefined) next.display = b.display ? 1 : 0;
       await db
         .updateTable('pages')

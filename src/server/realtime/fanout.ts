@@ -10,6 +10,8 @@ export interface FanoutHandlers {
   onDoc(docId: string, kind: FanKind, payload: Uint8Array): void;
   /** Another process asks every process to close a user's connections. */
   onCloseUser(userId: string): void;
+  /** Another process asks every process to close a user's connections into one project. */
+  onCloseMember(userId: string, projectId: string): void;
   /** Sessions, users, memberships or roles changed on another process. */
   onSessionsChanged(): void;
   /** A document was removed on another process. */
@@ -53,9 +55,16 @@ export class RedisFanout {
           from: string;
           userId?: string;
           docId?: string;
+          projectId?: string;
         };
         if (cmd.from === this.id.toString('hex')) return;
         if (cmd.t === 'close-user' && typeof cmd.userId === 'string') this.handlers.onCloseUser(cmd.userId);
+        else if (
+          cmd.t === 'close-member' &&
+          typeof cmd.userId === 'string' &&
+          typeof cmd.projectId === 'string'
+        )
+          this.handlers.onCloseMember(cmd.userId, cmd.projectId);
         else if (cmd.t === 'sessions-changed') this.handlers.onSessionsChanged();
         else if (cmd.t === 'discard' && typeof cmd.docId === 'string') this.handlers.onDiscard(cmd.docId);
       } catch {
@@ -95,6 +104,13 @@ export class RedisFanout {
     await this.pub.publish(
       this.ctl,
       JSON.stringify({ t: 'close-user', from: this.id.toString('hex'), userId }),
+    );
+  }
+
+  async closeMember(userId: string, projectId: string): Promise<void> {
+    await this.pub.publish(
+      this.ctl,
+      JSON.stringify({ t: 'close-member', from: this.id.toString('hex'), userId, projectId }),
     );
   }
 

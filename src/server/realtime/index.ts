@@ -23,8 +23,15 @@ export interface Realtime {
   yjs: YjsServer;
   io: Server;
   nsp: Namespace;
-  /** Close every socket.io and co-editing connection of a user, on every server process (kick, ban). */
+  /** Close every socket.io and co-editing connection of a user, on every server process (kick, ban): 4001. */
   closeUserConnections(userId: string): Promise<void>;
+  /**
+   * Close a user's connections into one project, on every server process (the membership ended):
+   * co-editing sockets with 4403; their other projects' connections stay.
+   */
+  closeMemberConnections(userId: string, projectId: string): Promise<void>;
+  /** Whether Redis is in use, and a round trip to it (rejects when it does not answer). */
+  redis: { used: boolean; ping(): Promise<void> };
 }
 
 declare module 'fastify' {
@@ -64,6 +71,7 @@ export async function installRealtime(
     fanout = new RedisFanout(pub, sub, opts.redisPrefix, {
       onDoc: (docId, kind, payload) => yjs?.remote(docId, kind, payload),
       onCloseUser: (userId) => closeLocal(userId),
+      onCloseMember: (userId, projectId) => closeMemberLocal(userId, projectId),
       onSessionsChanged: () => {
         // Another process changed sessions or rights: drop our cached sessions, re-check documents.
         clearSessionCache();
@@ -75,7 +83,7 @@ export async function installRealtime(
   }
   yjs = new YjsServer({ db, store, fanout, idleMs: opts.idleMs, log: app.log });
 
-  const { io, nsp } = createSocketServer(app.server, db);
+  const { io, nsp } = createSocketServer(app.server, db, app.config.socketRate);
   if (app.config.redisUrl) {
     const { createAdapter } = await import('@socket.io/redis-adapter');
     const pub = redis[0]!.duplicate();
@@ -94,6 +102,11 @@ export async function installRealtime(
     nsp.local.in(room.user(userId)).disconnectSockets(true);
   }
 
+  function closeMemberLocal(userId: string, projectId: string): void {
+    yjs?.closeMember(userId, projectId);
+    nsp.local.in(room.member(projectId, userId)).disconnectSockets(true);
+  }
+
   const realtime: Realtime = {
     yjs,
     io,
@@ -101,6 +114,16 @@ export async function installRealtime(
     async closeUserConnections(userId) {
       closeLocal(userId);
       await fanout?.closeUser(userId);
+    },
+    async closeMemberConnections(userId, projectId) {
+      closeMemberLocal(userId, projectId);
+      await fanout?.closeMember(userId, projectId);
+    },
+    redis: {
+      used: redis.length > 0,
+      async ping() {
+        if (redis[0]) await redis[0].ping();
+      },
     },
   };
   app.decorate('realtime', realtime);

@@ -1,10 +1,14 @@
 import type { Server as HttpServer } from 'node:http';
 import type { Kysely } from 'kysely';
 import { type Namespace, Server, type Socket } from 'socket.io';
+import { gzipPlainSize } from '../../shared/envelope.ts';
+import { E } from '../../shared/errors.ts';
 import {
   CLOSE,
   packPayload,
   SOCKET_HEARTBEAT_MS,
+  SOCKET_MAX_MESSAGE,
+  SOCKET_MAX_PLAIN,
   SOCKET_NAMESPACE,
   SOCKET_PATH,
   type SocketPlatform,
@@ -14,6 +18,7 @@ import { can } from '../access/decide.ts';
 import { resolveToken } from '../account/service.ts';
 import type { DB } from '../db/schema.ts';
 import { findProject, membership } from '../project/service.ts';
+import { DEFAULT_SOCKET_RATE, SocketGuard, type SocketRate, type Verdict } from './socket-guard.ts';
 
 const ID = /^[0-9a-f]{24}$/;
 
@@ -47,14 +52,23 @@ function authError(code: number, message: string): Error {
 /**
  * The socket channel (spec "Real-time channel"): path /io, namespace /app, auth {token, project,
  * platform}; events join, enter, leave, ping, action, notify; every payload and ack is gzip JSON.
+ * Limits: a message larger than SOCKET_MAX_MESSAGE closes the connection (socket.io), a payload
+ * announcing more than SOCKET_MAX_PLAIN bytes of JSON is refused (1002) before it is inflated and one
+ * that inflates past what it announced is refused (1000) at that byte; each socket may send
+ * `rate.events` events per window (1005 past that), and is disconnected once its refusals in a window
+ * pass `rate.strikes`.
  */
-export function createSocketServer(http: HttpServer, db: Kysely<DB>): { io: Server; nsp: Namespace } {
+export function createSocketServer(
+  http: HttpServer,
+  db: Kysely<DB>,
+  rate: SocketRate = DEFAULT_SOCKET_RATE,
+): { io: Server; nsp: Namespace } {
   const io = new Server(http, {
     path: SOCKET_PATH,
     serveClient: false,
     // Other upgrade paths (the co-editing endpoint) are handled beside us.
     destroyUpgrade: false,
-    maxHttpBufferSize: 1024 * 1024,
+    maxHttpBufferSize: SOCKET_MAX_MESSAGE,
   });
   const nsp = io.of(SOCKET_NAMESPACE);
 
@@ -91,16 +105,39 @@ export function createSocketServer(http: HttpServer, db: Kysely<DB>): { io: Serv
     const me = { id: d.userId, name: d.name };
     void socket.join([room.user(d.userId), room.member(d.projectId, d.userId)]);
 
+    const guard = new SocketGuard(rate);
+    /** Answer a refusal (when the event asked for an answer); disconnect once refusals pile up. */
+    const refuse = (verdict: Verdict, reply: Ack | undefined, code: number, msg: string) => {
+      reply?.(packPayload({ error: code, msg }));
+      if (verdict === 'disconnect') socket.disconnect(true);
+    };
+    // Every incoming event (known or not) is counted before its payload is looked at.
+    (socket as unknown as Socket).use((packet, next) => {
+      const verdict = guard.event();
+      if (verdict === 'ok') return next();
+      const last = packet[packet.length - 1];
+      refuse(
+        verdict,
+        typeof last === 'function' ? (last as Ack) : undefined,
+        E.RATE_LIMITED.code,
+        'too many events',
+      );
+    });
+
     /** Register a handler taking a gzip payload and answering a gzip ack. */
     const on = (event: string, handler: (body: Record<string, unknown>) => Promise<unknown> | unknown) => {
       (socket as unknown as Socket).on(event, async (payload: unknown, ack?: unknown) => {
         const reply = typeof ack === 'function' ? (ack as Ack) : undefined;
         let body: Record<string, unknown>;
+        if (payload instanceof Uint8Array && gzipPlainSize(payload) > SOCKET_MAX_PLAIN) {
+          refuse(guard.strike(), reply, E.TOO_LARGE.code, `payload larger than ${SOCKET_MAX_PLAIN} bytes`);
+          return;
+        }
         try {
-          const value = payload == null ? {} : unpackPayload(payload as Uint8Array);
+          const value = payload == null ? {} : unpackPayload(payload as Uint8Array, SOCKET_MAX_PLAIN);
           body = value && typeof value === 'object' ? (value as Record<string, unknown>) : {};
         } catch {
-          reply?.(packPayload({ error: 1000, msg: 'payload must be gzip-compressed JSON' }));
+          refuse(guard.strike(), reply, E.BAD_REQUEST.code, 'payload must be gzip-compressed JSON');
           return;
         }
         try {

@@ -21,6 +21,9 @@ export const LOADED = Symbol('loaded');
 /** Origin of the first content of a document, built from the page's saved draft. */
 export const SEEDED = Symbol('seeded');
 
+/** Most awareness client ids one connection may introduce (a provider uses one per Y.Doc). */
+export const MAX_CLIENTS_PER_CONN = 4;
+
 /** One client connection to a document. */
 export interface Conn {
   ws: WebSocket;
@@ -63,6 +66,8 @@ export class Room {
   readonly doc = new Y.Doc();
   readonly awareness = new awarenessProtocol.Awareness(this.doc);
   readonly conns = new Set<Conn>();
+  /** Awareness client ids that arrived from other server processes (no local connection may set them). */
+  private readonly remoteClients = new Set<number>();
   private outbox: Uint8Array[] = [];
   private outboxOrigins = new Set<unknown>();
   private outboxScheduled = false;
@@ -144,6 +149,9 @@ export class Room {
     if (this.conns.has(conn)) {
       for (const id of added) conn.clients.add(id);
       for (const id of removed) conn.clients.delete(id);
+    } else if (origin === REMOTE) {
+      for (const id of added) this.remoteClients.add(id);
+      for (const id of removed) this.remoteClients.delete(id);
     }
     const update = awarenessProtocol.encodeAwarenessUpdate(this.awareness, changed);
     const enc = encoding.createEncoder();
@@ -213,11 +221,51 @@ export class Room {
         throw new Error(`unknown sync message ${sub}`);
       }
     } else if (type === MSG.AWARENESS) {
-      awarenessProtocol.applyAwarenessUpdate(this.awareness, decoding.readVarUint8Array(dec), conn);
+      const update = this.ownAwareness(conn, decoding.readVarUint8Array(dec));
+      if (update) awarenessProtocol.applyAwarenessUpdate(this.awareness, update, conn);
     } else if (type === MSG.QUERY_AWARENESS) {
       send(conn, this.awarenessMessage([...this.awareness.getStates().keys()]));
     }
     // Auth messages (2) only flow server → client; anything else is ignored.
+  }
+
+  /**
+   * The part of an awareness update a connection may make: states of client ids it introduced. An id
+   * is introduced by the first connection that sends it while no other connection (here or on another
+   * process) holds it; entries for anyone else's id are dropped (presence cannot be spoofed), and so
+   * are new ids past MAX_CLIENTS_PER_CONN. Answers null when nothing is left.
+   */
+  private ownAwareness(conn: Conn, update: Uint8Array): Uint8Array | null {
+    const dec = decoding.createDecoder(update);
+    const n = decoding.readVarUint(dec);
+    const kept: Array<{ id: number; clock: number; state: string }> = [];
+    let introduced = conn.clients.size;
+    if (n > MAX_CLIENTS_PER_CONN * 4) throw new Error('too many awareness entries');
+    for (let i = 0; i < n; i++) {
+      const id = decoding.readVarUint(dec);
+      const clock = decoding.readVarUint(dec);
+      const state = decoding.readVarString(dec);
+      if (!conn.clients.has(id)) {
+        if (this.remoteClients.has(id) || introduced >= MAX_CLIENTS_PER_CONN) continue;
+        let held = false;
+        for (const c of this.conns) if (c !== conn && c.clients.has(id)) held = true;
+        if (held) continue;
+        // Claimed now: an id whose earlier holder left counts as "updated", not "added", below.
+        conn.clients.add(id);
+        introduced++;
+      }
+      kept.push({ id, clock, state });
+    }
+    if (kept.length === 0) return null;
+    if (kept.length === n) return update;
+    const enc = encoding.createEncoder();
+    encoding.writeVarUint(enc, kept.length);
+    for (const k of kept) {
+      encoding.writeVarUint(enc, k.id);
+      encoding.writeVarUint(enc, k.clock);
+      encoding.writeVarString(enc, k.state);
+    }
+    return encoding.toUint8Array(enc);
   }
 
   /** A message for this document from another server process. */

@@ -4,7 +4,7 @@ import type { Kysely } from 'kysely';
 import { type WebSocket, WebSocketServer } from 'ws';
 import type { PageDocument } from '../../../widgets/restore.ts';
 import { applyPageToDoc } from '../../shared/page-ydoc.ts';
-import { CLOSE, YJS_PATH } from '../../shared/realtime.ts';
+import { CLOSE, YJS_MAX_FRAME, YJS_MAX_MESSAGE, YJS_PATH } from '../../shared/realtime.ts';
 import { resolveToken } from '../account/service.ts';
 import type { DB } from '../db/schema.ts';
 import { load } from '../page/service.ts';
@@ -41,9 +41,9 @@ const WRITERS = new Set(['owner', 'admin']);
  * per-document permission checks, persistence through the DocStore and optional Redis fan-out.
  */
 export class YjsServer implements RoomHost {
-  readonly wss = new WebSocketServer({ noServer: true, maxPayload: 16 * 1024 * 1024 });
+  readonly wss = new WebSocketServer({ noServer: true, maxPayload: YJS_MAX_FRAME });
   readonly rooms = new Map<string, Room>();
-  readonly stats = { droppedReadOnly: 0, connections: 0 };
+  readonly stats = { droppedReadOnly: 0, connections: 0, tooLarge: 0 };
   readonly store: DocStore;
   readonly fanout: RedisFanout | undefined;
   readonly idleMs: number;
@@ -126,13 +126,19 @@ export class YjsServer implements RoomHost {
   private async connect(ws: WebSocket, req: IncomingMessage): Promise<void> {
     // Messages may arrive while we authenticate and load: keep them in order.
     const early: Uint8Array[] = [];
+    let earlyBytes = 0;
     let conn: Conn | undefined;
     let room: Room | undefined;
     let userId: string | undefined;
     ws.on('message', (data: Buffer) => {
-      if (conn && room) this.receive(room, conn, data);
-      else if (early.length < 1000) early.push(data);
-      else ws.close(1008, 'too many messages before the document was ready');
+      if (data.length > YJS_MAX_MESSAGE) {
+        this.stats.tooLarge++;
+        ws.close(CLOSE.TOO_LARGE, 'message too large');
+      } else if (conn && room) this.receive(room, conn, data);
+      else if (early.length < 1000 && earlyBytes + data.length <= YJS_MAX_MESSAGE) {
+        early.push(data);
+        earlyBytes += data.length;
+      } else ws.close(1008, 'too many messages before the document was ready');
     });
     ws.on('error', () => ws.terminate());
     ws.on('close', () => {
@@ -329,6 +335,19 @@ export class YjsServer implements RoomHost {
       setTimeout(() => ws.terminate(), 200).unref();
     }
     return set.size;
+  }
+
+  /** Close a user's co-editing sockets into one project (the membership ended): 4403. */
+  closeMember(userId: string, projectId: string): number {
+    let n = 0;
+    for (const room of this.rooms.values()) {
+      for (const c of room.conns) {
+        if (c.userId !== userId || c.projectId !== projectId) continue;
+        c.ws.close(CLOSE.FORBIDDEN, 'no longer a member of this project');
+        n++;
+      }
+    }
+    return n;
   }
 
   private ping(): void {

@@ -75,7 +75,7 @@ export async function checkParent(
 
 /**
  * A table-type entry's value is a data table of this project (its id or its code, as the data calls
- * accept either), a page-type entry's a custom page.
+ * accept either), a page-type or display-type entry's a page of this project.
  */
 export async function checkValue(
   db: Kysely<DB>,
@@ -94,7 +94,8 @@ export async function checkValue(
     if (!entity) fail(E.ENTITY_NOT_FOUND, 'value: not a data table of this project');
     return;
   }
-  if (type !== 'page') return;
+  // A display entry opens a page too (one offered as a display): both must be this project's.
+  if (type !== 'page' && type !== 'display') return;
   const page = await db
     .selectFrom('pages')
     .select('id')

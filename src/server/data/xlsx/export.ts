@@ -113,12 +113,19 @@ export async function streamExport(
   });
   const ws = wb.addWorksheet(sheetName(plan.meta.entity.name));
   ws.columns = plan.fields.map((f) => ({
-    header: f.name,
     key: f.code,
     width: Math.min(40, Math.max(10, f.name.length * 2 + 2)),
   }));
-  ws.getRow(1).font = { bold: true };
-  ws.getRow(1).commit();
+  // Header cells hold builders' field names: written as Text ('@') like formula-like values, so a
+  // name such as `=HYPERLINK(…)` is never evaluated.
+  const head = ws.getRow(1);
+  plan.fields.forEach((f, k) => {
+    const cell = head.getCell(k + 1);
+    cell.value = f.name;
+    cell.numFmt = '@';
+  });
+  head.font = { bold: true };
+  head.commit();
   const limit = Math.min(plan.query.limit, EXPORT_MAX_ROWS);
   const ids = await queryIds(db, dialect, plan.meta, { ...plan.query, limit, count: false });
   let written = 0;

@@ -56,6 +56,7 @@ function readCentral(buf: Buffer, limits: ZipLimits): Map<number, CentralEntry> 
   const entries = new Map<number, CentralEntry>();
   let p = start;
   let total = 0;
+  let packed = 0;
   for (let n = 0; n < count; n++) {
     if (p + 46 > buf.length || buf.readUInt32LE(p) !== CENTRAL) bad('broken zip directory');
     const method = buf.readUInt16LE(p + 10);
@@ -74,8 +75,13 @@ function readCentral(buf: Buffer, limits: ZipLimits): Map<number, CentralEntry> 
     if (uncompressed > 1024 * 1024 && uncompressed > compressed * limits.maxRatio)
       bomb(`${name} expands too much`);
     entries.set(offset, { name, method, compressed, uncompressed, offset });
+    packed += compressed;
     p += 46 + nameLen + extraLen + commentLen;
   }
+  // Many small entries stay under the per-entry check one by one; the archive as a whole may not
+  // expand more than one large entry may (400 small entries of 1 MB of zeros: 450 KB that cost
+  // tens of seconds of inflating before anything could say no).
+  if (total > 8 * 1024 * 1024 && total > packed * limits.maxRatio) bomb('the archive expands too much');
   return entries;
 }
 
