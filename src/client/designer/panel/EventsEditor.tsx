@@ -17,10 +17,16 @@ import { useTranslation } from 'react-i18next';
 import { pageValidator } from '../../../../widgets/index.ts';
 import { isBinding } from '../../../shared/expr/index.ts';
 import { CodeEditorModal } from '../code/index.tsx';
+import {
+  ACTION_FIELDS,
+  ACTION_TYPES,
+  type ActionFieldKind,
+  type ActionType,
+  newAction,
+} from './action-fields.ts';
 import { FxToggle } from './BindableField.tsx';
 import { usePanel } from './context.ts';
 import { ExprInput } from './ExprInput.tsx';
-import { ACTION_FIELDS, ACTION_TYPES, type ActionFieldKind, type ActionType, newAction } from './events.ts';
 import { localizeErrors } from './messages.ts';
 import { PagePicker, WidgetPicker } from './pickers.tsx';
 import { pointerToPath } from './resolver.ts';

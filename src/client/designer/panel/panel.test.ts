@@ -2,9 +2,10 @@
 import { beforeAll, describe, expect, it } from 'vitest';
 import { WIDGETS } from '../../../../widgets/index.ts';
 import { SCRIPT_API_DTS, SCRIPT_API_MEMBERS } from '../../../shared/script-api.ts';
+import { ACTION_FIELDS, ACTION_TYPES, newAction } from './action-fields.ts';
 import { toggleBinding } from './BindableField.tsx';
 import { validateEventMap } from './EventsEditor.tsx';
-import { ACTION_FIELDS, ACTION_TYPES, eventsOf, KIND_EVENTS, newAction } from './events.ts';
+import { eventsOf, KIND_EVENTS } from './events.ts';
 import { applyHint, currentWord, exprHints, literalToExpr } from './expr-hints.ts';
 import { validatePagePart } from './PagePanel.tsx';
 import { applyPatch } from './PanelLab.tsx';
