@@ -1,7 +1,7 @@
 /** The renderer on the server side of React (static prerender waits for the lazy renders). */
 import { prerenderToNodeStream } from 'react-dom/static';
 import { describe, expect, it } from 'vitest';
-import type { PageDocument, WidgetInstance } from '../../../widgets/restore.ts';
+import type { PageDocument, WidgetInstance } from '../../shared/page-document.ts';
 import type { ActionHost } from './actions.ts';
 import { boxStyle, geometryOf, PageRenderer, preloadKinds, rootsOf } from './PageRenderer.tsx';
 

@@ -31,8 +31,8 @@ import { useStore } from 'zustand';
 import { useShallow } from 'zustand/react/shallow';
 import type { WidgetRenderProps } from '../../../widgets/define.ts';
 import { getWidget } from '../../../widgets/registry.ts';
-import type { GridPos, PageDocument, WidgetInstance } from '../../../widgets/restore.ts';
 import { type ExprScope, isBinding, resolveValue } from '../../shared/expr/index.ts';
+import type { GridPos, PageDocument, WidgetInstance } from '../../shared/page-document.ts';
 import { str } from '../../shared/props.ts';
 import { type ActionHost, runActions } from './actions.ts';
 import {

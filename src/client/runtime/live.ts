@@ -8,7 +8,7 @@
  * while a viewer was offline (or between its first load and its joining the room) is never missed.
  */
 import { useEffect, useRef, useState } from 'react';
-import type { WidgetInstance } from '../../../widgets/restore.ts';
+import type { WidgetInstance } from '../../shared/page-document.ts';
 import { getToken } from '../api/storage.ts';
 import { SocketChannel } from '../realtime/socket-channel.ts';
 

@@ -12,7 +12,7 @@ export interface AppPageAnswer {
   name: string;
   version: number | null;
   preview: boolean;
-  document: import('../../../widgets/restore.ts').PageDocument;
+  document: import('../../shared/page-document.ts').PageDocument;
 }
 
 const PREFETCH_TTL_MS = 10_000;

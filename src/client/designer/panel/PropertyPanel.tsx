@@ -4,7 +4,7 @@ import { Alert, Input } from 'antd';
 import { type ComponentType, useEffect, useMemo, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { getWidget } from '../../../../widgets/index.ts';
-import type { WidgetInstance } from '../../../../widgets/restore.ts';
+import type { WidgetInstance } from '../../../shared/page-document.ts';
 import { hasScriptTag } from '../../../shared/sanitize.ts';
 import { currentLang } from '../../i18n/index.ts';
 import { PanelContext } from './context.ts';

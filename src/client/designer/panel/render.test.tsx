@@ -2,7 +2,7 @@
 import { renderToString } from 'react-dom/server';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { pageValidator, WIDGETS } from '../../../../widgets/index.ts';
-import { DEFAULT_PAGE_LAYOUT, type PageDocument } from '../../../../widgets/restore.ts';
+import { DEFAULT_PAGE_LAYOUT, type PageDocument } from '../../../shared/page-document.ts';
 import { CUSTOM_PANELS } from './custom/index.ts';
 import { eventsOf } from './events.ts';
 import { PagePanel } from './PagePanel.tsx';
