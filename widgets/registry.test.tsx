@@ -2,13 +2,9 @@
 import { Suspense } from 'react';
 import { prerenderToNodeStream } from 'react-dom/static';
 import { beforeAll, describe, expect, it } from 'vitest';
-import {
-  staticRuntime,
-  type WidgetData,
-  WidgetRuntimeProvider,
-} from '../src/client/runtime/widget-context.ts';
 import { CATEGORIES, type WidgetDef } from './define.ts';
 import { getWidget, loadPage, pageValidator, palette, WIDGETS } from './index.ts';
+import { staticRuntime, type WidgetData, WidgetRuntimeProvider } from './kit/widget-context.ts';
 
 const SPEC_KINDS = [
   'text',

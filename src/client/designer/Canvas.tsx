@@ -25,9 +25,9 @@ import { absoluteStrategy, cloneLayout, moveElement, type PositionStrategy } fro
 import 'react-grid-layout/css/styles.css';
 import { DraggableCore } from 'react-draggable';
 import { getWidget } from '../../../widgets/index.ts';
+import { staticRuntime, WidgetRuntimeProvider } from '../../../widgets/kit/widget-context.ts';
 import { DEFAULT_PAGE_LAYOUT, type GridPos, sizeToGrid } from '../../shared/page-document.ts';
 import type { Mode } from '../../shared/page-ydoc.ts';
-import { staticRuntime, WidgetRuntimeProvider } from '../runtime/widget-context.ts';
 import { PeerOutline } from './collab/PeerMarks.tsx';
 import { cellAt, freeSpot } from './commands.ts';
 import { type Box, DesignGrid, GridCell, type GridEvents } from './DesignGrid.tsx';

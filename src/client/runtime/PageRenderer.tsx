@@ -30,6 +30,13 @@ import { useTranslation } from 'react-i18next';
 import { useStore } from 'zustand';
 import { useShallow } from 'zustand/react/shallow';
 import type { WidgetRenderProps } from '../../../widgets/define.ts';
+import {
+  useRuntime,
+  type WidgetData,
+  type WidgetEvent,
+  type WidgetRuntime,
+  WidgetRuntimeProvider,
+} from '../../../widgets/kit/widget-context.ts';
 import { getWidget } from '../../../widgets/registry.ts';
 import { type ExprScope, isBinding, resolveValue } from '../../shared/expr/index.ts';
 import type { GridPos, PageDocument, WidgetInstance } from '../../shared/page-document.ts';
@@ -46,6 +53,7 @@ import {
 } from './data-source.ts';
 import { FormDrafts } from './FormDrafts.tsx';
 import { isLiveWidget, type RecordsChange, useLivePage } from './live.ts';
+import { notify } from './notices.ts';
 import { kindsOf } from './page-prefetch.ts';
 import {
   bumpReload,
@@ -55,13 +63,6 @@ import {
   setWidgetData,
   widgetsScope,
 } from './page-store.ts';
-import {
-  useRuntime,
-  type WidgetData,
-  type WidgetEvent,
-  type WidgetRuntime,
-  WidgetRuntimeProvider,
-} from './widget-context.ts';
 
 export type PageMode = 'pc' | 'mobile';
 
@@ -465,6 +466,7 @@ export function PageRenderer(p: PageRendererProps) {
       saveRecords: async (entity, writes) => {
         for (const w of writes) await saveRecord(project, entity, w.values, w.id);
       },
+      notify,
       ...(p.renderPage ? { renderPage: p.renderPage } : {}),
     };
     return rt;

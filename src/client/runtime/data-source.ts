@@ -3,10 +3,11 @@
  * (`/api/app/simple/{project}/{entity}/…`), which applies the signed-in user's grants on the server:
  * the runtime never sees rows or fields the user may not read.
  */
+
+import type { FieldMeta, WidgetData } from '../../../widgets/kit/widget-context.ts';
 import { PAGE_SIZE_DEFAULT } from '../../shared/constants.ts';
 import { num, obj, str } from '../../shared/props.ts';
 import { post } from '../api/request.ts';
-import type { FieldMeta, WidgetData } from './widget-context.ts';
 
 export interface QueryBody {
   query?: unknown;

@@ -6,13 +6,13 @@ import { Card, Empty, Input, Layout, Menu, Spin, Typography } from 'antd';
 import { Component, type ReactNode, Suspense, useMemo, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { palette, WIDGETS } from '../../../../widgets/index.ts';
+import { staticRuntime, WidgetRuntimeProvider } from '../../../../widgets/kit/widget-context.ts';
 import { resolveProps } from '../../../shared/expr/index.ts';
 import {
   DEFAULT_PAGE_LAYOUT,
   type PageDocument,
   type WidgetInstance,
 } from '../../../shared/page-document.ts';
-import { staticRuntime, WidgetRuntimeProvider } from '../../runtime/widget-context.ts';
 import { useProject } from '../../screens/workbench/workbench-context.ts';
 import { PagePanel } from './PagePanel.tsx';
 import { PropertyPanel } from './PropertyPanel.tsx';
