@@ -20,11 +20,13 @@ import { useSession } from '../stores/session.ts';
 import { ActionError, type ActionHost, snapModalWidth } from './actions.ts';
 import { entityMeta, saveRecord } from './data-source.ts';
 import { clearDraft } from './drafts.ts';
+import type { PageMode } from './geometry.ts';
 import { installBackHandler, useModals } from './modal-stack.ts';
 import { notify, setNoticeApi } from './notices.ts';
-import { kindsLoaded, type PageMode, PageRenderer, preloadKinds } from './PageRenderer.tsx';
+import { PageRenderer } from './PageRenderer.tsx';
 import { type AppPageAnswer, fetchPage, takeArrived } from './page-prefetch.ts';
 import { bumpReload, type PageStore, setStateVar, setWidgetValue } from './page-store.ts';
+import { kindsLoaded, preloadKinds } from './preload.ts';
 import { sandbox } from './sandbox.ts';
 import { createScriptHost } from './script-host.ts';
 
