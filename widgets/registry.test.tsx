@@ -133,6 +133,14 @@ describe.each(cases)('%s', (kind, w) => {
       expect(s['x-zh'], `${kind}.${name} zh title`).toBeTypeOf('string');
       expect('default' in s, `${kind}.${name} default`).toBe(true);
     }
+    for (const e of w.events) {
+      expect(e.title.zh.length, `${kind}.${e.name} zh title`).toBeGreaterThan(0);
+      expect(e.title.en.length, `${kind}.${e.name} en title`).toBeGreaterThan(0);
+      if (e.payload === 'object')
+        expect(e.doc, `${kind}.${e.name} says what its payload holds`).toBeDefined();
+    }
+    // A kind bound to a table (an `entity` prop) says what it reads, or the runtime would load nothing.
+    if ('entity' in w.schema.properties) expect(w.data, `${kind} data role`).not.toBe('none');
   });
 
   it('defaults validate', () => {

@@ -32,6 +32,8 @@ export interface WidgetEvent {
   widget: string;
   event: string;
   payload?: unknown;
+  /** The row of the list copy the widget sits in (set by the runtime): its actions see it as `record`. */
+  record?: Record<string, unknown>;
 }
 
 export interface WidgetRuntime {

@@ -18,6 +18,7 @@ import { getWidget } from '../../../widgets/registry.ts';
 import { type ExprScope, resolveValue } from '../../shared/expr/index.ts';
 import type { WidgetInstance } from '../../shared/page-document.ts';
 import { loadWidgetData, widgetQuery } from './data-source.ts';
+import { recordOf } from './dispatch.ts';
 import { FormDrafts } from './FormDrafts.tsx';
 import { EMPTY_DATA, usePageContext } from './page-context.ts';
 import { type PageStoreState, setWidgetData, widgetsScope } from './page-store.ts';
@@ -69,7 +70,7 @@ export function WidgetBox({ w, children }: { w: WidgetInstance; children?: React
   const hidden = w.hidden === undefined ? false : Boolean(resolveValue(w.hidden, scope));
 
   // Data-bound kinds load through the data API; a refreshWidget bumps `reload`.
-  const query = def && !hidden ? widgetQuery(w.kind, props, ctx.params, slice.page) : null;
+  const query = def && !hidden ? widgetQuery(def.data, props, ctx.params, slice.page) : null;
   const queryKey = query ? JSON.stringify(query) : '';
   // biome-ignore lint/correctness/useExhaustiveDependencies: queryKey is the query's identity; reload forces a new load
   useEffect(() => {
@@ -92,7 +93,10 @@ export function WidgetBox({ w, children }: { w: WidgetInstance; children?: React
     () =>
       record === undefined
         ? null
-        : { ...rt, dispatch: (e: WidgetEvent) => rt.dispatch({ ...e, payload: e.payload ?? record }) },
+        : {
+            ...rt,
+            dispatch: (e: WidgetEvent) => rt.dispatch({ ...e, record: e.record ?? recordOf(record) }),
+          },
     [rt, record],
   );
 
@@ -107,7 +111,7 @@ export function WidgetBox({ w, children }: { w: WidgetInstance; children?: React
     </Suspense>
   );
   const withDrafts =
-    w.kind === 'form' && ctx.runtimeMode === 'runtime' ? (
+    def.form?.drafts && ctx.runtimeMode === 'runtime' ? (
       <FormDrafts page={ctx.doc.id} form={w.id} store={ctx.store}>
         {body}
       </FormDrafts>

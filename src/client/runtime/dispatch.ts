@@ -1,16 +1,16 @@
 /**
  * Widget events to actions: a widget's event runs the action list the page gives it, with the event's
- * payload (and, for events whose payload is a record, that record as `record`).
+ * payload, and as `record` the row the event carries (events its kind declares with a `record`
+ * payload) or else the row of the list copy the widget sits in. A form kind's submit event with no
+ * actions of its own saves the form.
  */
 import type { WidgetEvent } from '../../../widgets/kit/widget-context.ts';
+import { getWidget } from '../../../widgets/registry.ts';
 import type { WidgetInstance } from '../../shared/page-document.ts';
 import { type ActionHost, runActions } from './actions.ts';
 import type { PageStore } from './page-store.ts';
 
-/** Events whose payload is a record: their actions see it as `record` (e.g. open it in a modal). */
-const RECORD_EVENTS = new Set(['onRowClick', 'onClick', 'onCardClick']);
-
-function recordOf(v: unknown): Record<string, unknown> | undefined {
+export function recordOf(v: unknown): Record<string, unknown> | undefined {
   return typeof v === 'object' && v !== null && !Array.isArray(v)
     ? (v as Record<string, unknown>)
     : undefined;
@@ -35,14 +35,16 @@ export function pageDispatcher(page: {
           pages: { ...s.pages, [e.widget]: { index: Number(pg.index), size: Number(pg.size) } },
         }));
     }
-    const extra = RECORD_EVENTS.has(e.event) ? recordOf(e.payload) : undefined;
+    const def = w ? getWidget(w.kind) : undefined;
+    const declared = def?.events.find((x) => x.name === e.event);
+    const record = (declared?.payload === 'record' ? recordOf(e.payload) : undefined) ?? e.record;
+    const submits = w !== undefined && def?.form?.submitEvent === e.event;
     if (Array.isArray(list) && list.length) {
-      if (w?.kind === 'form' && e.event === 'onSubmit')
-        store.setState((s) => ({ values: { ...s.values, [e.widget]: e.payload } }));
-      void runActions(list, h, { extra: extra ? { record: extra } : undefined, payload: e.payload });
-    } else if (w?.kind === 'form' && e.event === 'onSubmit') {
+      if (submits) store.setState((s) => ({ values: { ...s.values, [e.widget]: e.payload } }));
+      void runActions(list, h, { extra: record ? { record } : undefined, payload: e.payload });
+    } else if (submits) {
       // A form without its own onSubmit actions saves to its table.
-      void runActions([{ type: 'submitForm', form: w.id }], h, { payload: e.payload });
+      void runActions([{ type: 'submitForm', form: e.widget }], h, { payload: e.payload });
     }
   };
 }

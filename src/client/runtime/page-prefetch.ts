@@ -3,7 +3,7 @@
  * screen chunks, instead of after them (cold loads paint the first widget sooner). Tiny on purpose:
  * the router imports it, so it must not pull the renderer into the entry bundle.
  */
-import { COMMON_KINDS } from '../../shared/common-kinds.ts';
+import { COMMON_KINDS } from '../../../widgets/common-kinds.ts';
 import { get } from '../api/request.ts';
 import { WB_KEYS } from '../stores/workbench.ts';
 

@@ -14,7 +14,7 @@ import {
 import { AutoComplete, Button, Card, Dropdown, Empty, Input, InputNumber, Select, Space, Switch } from 'antd';
 import { useEffect, useMemo, useState } from 'react';
 import { useTranslation } from 'react-i18next';
-import { pageValidator } from '../../../../widgets/index.ts';
+import { pageValidator, WIDGETS } from '../../../../widgets/index.ts';
 import { isBinding } from '../../../shared/expr/index.ts';
 import { CodeEditorModal } from '../code/index.tsx';
 import {
@@ -32,6 +32,9 @@ import { PagePicker, WidgetPicker } from './pickers.tsx';
 import { pointerToPath } from './resolver.ts';
 
 type Action = Record<string, unknown>;
+
+/** Kinds a submitForm action may target: those that declare a form behaviour. */
+const FORM_KINDS = WIDGETS.filter((w) => w.form).map((w) => w.kind);
 export type EventMap = Record<string, Action[]>;
 
 /** Checks an events map; errors keyed `onClick.0` (the action) or `onClick.0.page` (a field). */
@@ -161,7 +164,7 @@ function ActionField(props: {
       return (
         <WidgetPicker
           value={s}
-          kinds={['form']}
+          kinds={FORM_KINDS}
           onChange={props.onChange}
           status={status}
           testId={props.testId}
@@ -377,6 +380,8 @@ function ActionCard(props: {
 export function EventsEditor(props: {
   events: EventMap | undefined;
   eventNames: readonly string[];
+  /** An event's title and what its payload holds, in the designer's language (the kind declares them). */
+  describe?: (event: string) => { title: string; hint?: string } | undefined;
   onChange: (events: EventMap) => void;
 }) {
   const { t } = useTranslation();
@@ -405,10 +410,11 @@ export function EventsEditor(props: {
     <div className="panel-events" data-testid="events-editor">
       {props.eventNames.map((ev) => {
         const list = draft[ev] ?? [];
+        const about = props.describe?.(ev);
         return (
           <div className="panel-event" key={ev} data-testid={`event-${ev}`}>
-            <div className="panel-event-head">
-              <strong>{t(`panel.event.${ev}`, { defaultValue: ev })}</strong>{' '}
+            <div className="panel-event-head" title={about?.hint}>
+              <strong>{about?.title ?? t(`panel.event.${ev}`, { defaultValue: ev })}</strong>{' '}
               <code className="panel-muted">{ev}</code>
               <Dropdown
                 trigger={['click']}
