@@ -46,7 +46,10 @@ const SPEC_KINDS = [
   'program',
 ];
 
-/** Kinds of our own beyond the spec's list: the real-time board the kanban playground is built on. */
+/**
+ * Kinds of our own beyond the spec's list, which must stay: the real-time board the kanban playground
+ * is built on. Further kinds need no line here (adding a kind touches its folder and the registry).
+ */
 const OWN_KINDS = ['kanban'];
 const ALL_KINDS = [...SPEC_KINDS, ...OWN_KINDS];
 
@@ -112,11 +115,14 @@ function stringProps(w: WidgetDef): string[] {
 beforeAll(() => Promise.all(WIDGETS.map((w) => w.loadRender())), 120_000);
 
 describe('registry', () => {
-  it('has every kind the spec lists, once, with kebab-case names', () => {
-    expect(WIDGETS.map((w) => w.kind).sort()).toEqual([...ALL_KINDS].sort());
+  it('has every kind the spec lists, each once, with kebab-case names', () => {
+    const kinds = WIDGETS.map((w) => w.kind);
+    expect(kinds).toEqual(expect.arrayContaining(ALL_KINDS));
+    expect(new Set(kinds).size).toBe(kinds.length);
+    for (const k of kinds) expect(k).toMatch(/^[a-z][a-z0-9]*(-[a-z0-9]+)*$/);
   });
   it('palette groups all kinds by category', () => {
-    expect(palette().flatMap((g) => g.items)).toHaveLength(ALL_KINDS.length);
+    expect(palette().flatMap((g) => g.items)).toHaveLength(WIDGETS.length);
   });
 });
 
