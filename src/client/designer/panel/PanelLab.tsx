@@ -104,7 +104,8 @@ export default function PanelLab() {
     layout: structuredClone(DEFAULT_PAGE_LAYOUT) as unknown as PageDocument['layout'],
   }));
   const [selected, setSelected] = useState<string>(
-    () => new URLSearchParams(location.search).get('kind') ?? 'button',
+    // The kind in `?kind=`, else the palette's first.
+    () => new URLSearchParams(location.search).get('kind') ?? WIDGETS[0]!.kind,
   );
   const [query, setQuery] = useState('');
   const targets = useMemo(
