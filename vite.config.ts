@@ -4,7 +4,7 @@ import { antdCss } from './scripts/vite-antd-css.ts';
 import { oneDraggable } from './scripts/vite-one-draggable.ts';
 import { runtimeChunks } from './scripts/vite-runtime-chunks.ts';
 import { scrollbarSizeCache } from './scripts/vite-scrollbar-cache.ts';
-import { COMMON_KINDS } from './src/shared/common-kinds.ts';
+import { COMMON_KINDS } from './widgets/common-kinds.ts';
 
 // The end-user page path in two files (see the plugin): the layout, page screens, renderer and the
 // everyday kinds (those the runtime starts loading on route match).

@@ -1,30 +1,39 @@
-/** Keeps renders inside their boundary: shared code, runtime hooks, UI libraries; heavy libraries only lazily. */
+/**
+ * Keeps kinds inside their boundary: their own folder, the kit (./kit/: runtime context hooks and
+ * helpers several kinds share), shared code and UI libraries; heavy libraries only lazily. Imports run
+ * one way: runtime → widgets → kit → src/shared.
+ */
 import { readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 
 const ROOT = join(import.meta.dirname);
 const kinds = readdirSync(ROOT, { withFileTypes: true })
-  .filter((d) => d.isDirectory())
+  .filter((d) => d.isDirectory() && d.name !== 'kit')
   .map((d) => d.name);
 const ALLOWED = [
   /^react$/,
   /^antd$/,
   /^@ant-design\/icons$/,
   /^\.\.\/\.\.\/src\/shared\//,
-  /^\.\.\/\.\.\/src\/client\/runtime\//,
+  /^\.\.\/kit\/[A-Za-z-]+\.tsx?$/,
   /^\.\.\/define\.ts$/,
+  /^\.\/[A-Za-z-]+\.tsx?$/,
   /^@dnd-kit\/(core|sortable|utilities)$/,
   /^\.\/schema\.json$/,
 ];
 const LAZY_ONLY = ['echarts', 'jsbarcode', 'quill', 'monaco-editor'];
+const IMPORT = /^\s*(?:import|export)\s[^'"]*?from\s+'([^']+)'/gm;
 
 describe.each(kinds)('%s', (kind) => {
-  const files = readdirSync(join(ROOT, kind)).filter((f) => /\.(ts|tsx)$/.test(f) && !f.includes('.test.'));
+  const files = readdirSync(join(ROOT, kind)).filter(
+    // fixture.ts is test support for events.test.tsx, imported by no app code.
+    (f) => /\.(ts|tsx)$/.test(f) && !f.includes('.test.') && f !== 'fixture.ts',
+  );
   it('imports only shared code, runtime hooks and UI libraries statically', () => {
     for (const f of files) {
       const src = readFileSync(join(ROOT, kind, f), 'utf8');
-      for (const m of src.matchAll(/^\s*(?:import|export)\s[^'"]*?from\s+'([^']+)'/gm)) {
+      for (const m of src.matchAll(IMPORT)) {
         const spec = m[1]!;
         expect(
           ALLOWED.some((re) => re.test(spec)),
@@ -41,5 +50,35 @@ describe.each(kinds)('%s', (kind) => {
     expect(readFileSync(join(ROOT, kind, 'index.ts'), 'utf8')).toMatch(
       /render: \(\) => import\('\.\/render\.tsx'\)/,
     );
+  });
+  it('loads its property panel only lazily, so the runtime never fetches designer code', () => {
+    const index = readFileSync(join(ROOT, kind, 'index.ts'), 'utf8');
+    if (files.includes('panel.tsx')) expect(index).toMatch(/panel: \(\) => import\('\.\/panel\.tsx'\)/);
+    for (const f of files.filter((x) => x !== 'panel.tsx')) {
+      const src = readFileSync(join(ROOT, kind, f), 'utf8');
+      for (const m of src.matchAll(IMPORT))
+        expect(m[1], `${kind}/${f}`).not.toMatch(/panel\.tsx$|Panel\.tsx$/);
+    }
+  });
+});
+
+describe('kit', () => {
+  const files = readdirSync(join(ROOT, 'kit')).filter((f) => /\.(ts|tsx)$/.test(f) && !f.includes('.test.'));
+  it.each(files)('%s imports only shared code, React and its own folder', (f) => {
+    const src = readFileSync(join(ROOT, 'kit', f), 'utf8');
+    for (const m of src.matchAll(IMPORT))
+      expect(
+        [
+          /^react$/,
+          /^antd$/,
+          /^@ant-design\/icons$/,
+          /^\.\.\/\.\.\/src\/shared\//,
+          /^\.\.\/define\.ts$/,
+          /^\.\/[A-Za-z-]+\.tsx?$/,
+        ].some((re) => re.test(m[1]!)),
+        `kit/${f} imports ${m[1]}`,
+      ).toBe(true);
+    for (const lib of LAZY_ONLY)
+      expect(src, `kit/${f} imports ${lib} statically`).not.toMatch(new RegExp(`from '${lib}`));
   });
 });

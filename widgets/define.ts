@@ -1,4 +1,9 @@
-/** A widget kind as one config object (Puck/tldraw style): props schema with defaults, view, migrations. */
+/**
+ * A widget kind as one config object (Puck/tldraw style), the only home of everything about the kind:
+ * props schema with defaults, view, migrations, the events it fires, the data it reads, whether it is
+ * live, its custom property panel and, for forms, how it submits. Nothing outside `widgets/<kind>/`
+ * (and the one registry line) names a kind.
+ */
 import { type ComponentType, type LazyExoticComponent, lazy, type ReactNode } from 'react';
 
 export const CATEGORIES = [
@@ -54,6 +59,71 @@ export interface WidgetMeta {
   container?: boolean;
 }
 
+/**
+ * What an event carries to its actions: nothing; the widget's new value; a record of the bound table
+ * (its actions read it as `record`, e.g. to open it in a modal); a form's field values (what
+ * `submitForm` saves); or another object described in the event's `doc`.
+ */
+export type EventPayload = 'none' | 'value' | 'record' | 'values' | 'object';
+
+/** An event a kind fires through `useDispatch` (or `useWidgetValue`, which fires `onChange`). */
+export interface EventDef {
+  /** `on` + PascalCase, e.g. `onClick`. */
+  name: string;
+  payload: EventPayload;
+  title: I18nText;
+  /** What an `object` payload holds, for builders. */
+  doc?: I18nText;
+}
+
+/**
+ * The data a kind reads through the data API from the table named by its `entity` prop: none; a page
+ * of rows (`pageSize`, paged by `onPageChange`); the one record named by the page parameter `id`
+ * (forms: empty without it); or rows enough to aggregate in the browser (charts: up to 1,000).
+ */
+export type DataRole = 'none' | 'rows' | 'record' | 'aggregate';
+
+/** A form kind: `submitForm` actions target it, and submitting saves its values to its table. */
+export interface FormBehaviour<P extends Props = Props> {
+  /** The event that carries the values (payload `values`); with no actions of its own it saves them. */
+  submitEvent: string;
+  /** Unsent input is kept as a draft while the page is open in the runtime, offered back on reopen. */
+  drafts: boolean;
+  /**
+   * What a submit checks and saves: the table, the fields that must be filled (key and label) and
+   * the name of the success notice ("<name>成功").
+   */
+  target(props: P): { entity: string; required: { key: string; label: string }[]; name: string };
+}
+
+/**
+ * What a custom property panel gets (`widgets/<kind>/panel.tsx`): the values, a renderer of any
+ * generated field, a multi-prop setter, errors and the designer's language. It imports nothing of the
+ * designer: fields, labels and checks come in through these props.
+ */
+export interface PanelProps {
+  def: WidgetDef;
+  values: Props;
+  /** The generated field of a prop (label, fx toggle, control, errors). */
+  field: (key: string) => ReactNode;
+  /** Edits several props at once (checked together; nothing goes out unless all pass). */
+  setProps: (patch: Props) => void;
+  /** Errors by dotted path. */
+  errors: Record<string, string>;
+  lang: 'zh' | 'en';
+  /** A prop's label in `lang`. */
+  label: (key: string) => string;
+}
+
+/** A view loaded on first use: the lazy component, its preloader, and the view once loaded. */
+export interface LazyView<C> {
+  /** Loaded on first render (wrap in Suspense); `load` preloads it. */
+  lazy: LazyExoticComponent<ComponentType<C>>;
+  load: () => Promise<ComponentType<C>>;
+  /** The view once `load` has resolved, else undefined. */
+  loaded: () => ComponentType<C> | undefined;
+}
+
 export interface WidgetDef<P extends Props = Props> {
   kind: string;
   version: number;
@@ -68,7 +138,14 @@ export interface WidgetDef<P extends Props = Props> {
    * draws it directly (the lazy `render` would still suspend once and paint a fallback first).
    */
   loadedRender: () => ComponentType<WidgetRenderProps<P>> | undefined;
-  panel?: ComponentType<{ props: P; onChange: (next: P) => void }>;
+  /** Events the render fires, in the order the events editor lists them. */
+  events: readonly EventDef[];
+  data: DataRole;
+  /** A live kind joins the page to the socket channel so saves through it show to everyone at once. */
+  live?: (props: P) => boolean;
+  /** The custom property panel (designer only: loaded lazily, never by the runtime). */
+  panel?: LazyView<PanelProps>;
+  form?: FormBehaviour<P>;
   migrations: Migration[];
   meta: WidgetMeta;
 }
@@ -84,7 +161,13 @@ export interface WidgetInput<P extends Props> {
   defaults?: Partial<P>;
   /** Loader of the view, e.g. `() => import('./render.tsx').then((m) => m.TextWidget)`. */
   render: () => Promise<ComponentType<WidgetRenderProps<P>>>;
-  panel?: ComponentType<{ props: P; onChange: (next: P) => void }>;
+  /** Loader of a custom property panel: `() => import('./panel.tsx').then((m) => m.TablePanel)`. */
+  panel?: () => Promise<ComponentType<PanelProps>>;
+  events?: readonly EventDef[];
+  /** Default `none`. */
+  data?: DataRole;
+  live?: (props: P) => boolean;
+  form?: FormBehaviour<P>;
   migrations?: Migration[];
   meta: WidgetMeta;
 }
@@ -97,7 +180,26 @@ export function schemaDefaults(schema: PropsSchema): Props {
   return out;
 }
 
-/** Declares a kind; checks at load time that its version and migrations agree. */
+/** A view loaded once, on first use. */
+function lazyView<C>(loader: () => Promise<ComponentType<C>>): LazyView<C> {
+  let loading: Promise<ComponentType<C>> | undefined;
+  let ready: ComponentType<C> | undefined;
+  const load = () => {
+    loading ??= loader().then((view) => {
+      ready = view;
+      return view;
+    });
+    return loading;
+  };
+  return { lazy: lazy(async () => ({ default: await load() })), load, loaded: () => ready };
+}
+
+const EVENT_NAME = /^on[A-Z][A-Za-z]*$/;
+
+/**
+ * Declares a kind; checks at load time that its version and migrations agree, its events are named
+ * once each, and a form's submit event is one of them and carries values.
+ */
 export function defineWidget<P extends Props>(input: WidgetInput<P>): WidgetDef<P> {
   const schema = input.schema as PropsSchema;
   if (!/^[a-z][a-z0-9]*(-[a-z0-9]+)*$/.test(input.kind))
@@ -112,26 +214,33 @@ export function defineWidget<P extends Props>(input: WidgetInput<P>): WidgetDef<
   });
   if (version !== migrations.length + 1)
     throw new Error(`widget ${input.kind}: version ${version} needs ${version - 1} migrations`);
+  const events = input.events ?? [];
+  const names = new Set<string>();
+  for (const e of events) {
+    if (!EVENT_NAME.test(e.name)) throw new Error(`widget ${input.kind}: event ${e.name} is not onSomething`);
+    if (names.has(e.name)) throw new Error(`widget ${input.kind}: event ${e.name} declared twice`);
+    names.add(e.name);
+  }
+  if (input.form && events.find((e) => e.name === input.form?.submitEvent)?.payload !== 'values')
+    throw new Error(
+      `widget ${input.kind}: submit event ${input.form.submitEvent} must be declared with values`,
+    );
   const defaults = { ...schemaDefaults(schema), ...input.defaults } as P;
-  let loaded: Promise<ComponentType<WidgetRenderProps<P>>> | undefined;
-  let ready: ComponentType<WidgetRenderProps<P>> | undefined;
-  const loader = () => {
-    loaded ??= input.render().then((view) => {
-      ready = view;
-      return view;
-    });
-    return loaded;
-  };
+  const view = lazyView(input.render);
   return {
     kind: input.kind,
     version,
     category: input.category,
     schema,
     defaults,
-    render: lazy(async () => ({ default: await loader() })),
-    loadRender: loader,
-    loadedRender: () => ready,
-    ...(input.panel ? { panel: input.panel } : {}),
+    render: view.lazy,
+    loadRender: view.load,
+    loadedRender: view.loaded,
+    events,
+    data: input.data ?? 'none',
+    ...(input.live ? { live: input.live } : {}),
+    ...(input.panel ? { panel: lazyView(input.panel) } : {}),
+    ...(input.form ? { form: input.form } : {}),
     migrations,
     meta: input.meta,
   };

@@ -29,6 +29,7 @@ export { default as printTable } from './print-table/index.ts';
 export { default as program } from './program/index.ts';
 export { default as qrcode } from './qrcode/index.ts';
 export { default as radio } from './radio/index.ts';
+export { default as rating } from './rating/index.ts';
 export { default as richtext } from './richtext/index.ts';
 export { default as simpleGraph } from './simple-graph/index.ts';
 export { default as simplePage } from './simple-page/index.ts';

@@ -333,6 +333,24 @@ describe('migrations', () => {
       defineWidget({ ...base, version: 2, migrations: [{ to: 3, name: 'x', up: (p) => p }] }),
     ).toThrow();
     expect(() => defineWidget({ ...base, kind: 'Bad_Kind' })).toThrow(/kebab/);
+    const submit = { name: 'onSubmit', payload: 'values', title: { zh: '提交', en: 'Submit' } } as const;
+    const target = () => ({ entity: '', required: [], name: '' });
+    expect(() => defineWidget({ ...base, events: [{ ...submit, name: 'submit' }] })).toThrow(/onSomething/);
+    expect(() => defineWidget({ ...base, events: [submit, submit] })).toThrow(/declared twice/);
+    expect(() =>
+      defineWidget({ ...base, events: [], form: { submitEvent: 'onSubmit', drafts: false, target } }),
+    ).toThrow(/submit event onSubmit/);
+    expect(() =>
+      defineWidget({
+        ...base,
+        events: [{ ...submit, payload: 'none' }],
+        form: { submitEvent: 'onSubmit', drafts: false, target },
+      }),
+    ).toThrow(/with values/);
+    expect(
+      defineWidget({ ...base, events: [submit], form: { submitEvent: 'onSubmit', drafts: false, target } })
+        .form,
+    ).toBeDefined();
   });
 });
 

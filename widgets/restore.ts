@@ -3,71 +3,27 @@
  * each widget up its kind's ordered steps, sanitises hostile strings, and keeps a widget it cannot
  * understand marked `broken` with a reason, so a bad widget never blanks the page.
  */
+import {
+  DEFAULT_PAGE_LAYOUT,
+  type GridPos,
+  PAGE_FORMAT_VERSION,
+  type PageDocument,
+  sizeToGrid,
+  type WidgetInstance,
+} from '../src/shared/page-document.ts';
 import { hasScriptTag, safeUrl, sanitizeHtml, stripScripts } from '../src/shared/sanitize.ts';
 import type { Props, WidgetSpec } from './define.ts';
 import { type PageIssue, validatorFor } from './validate.ts';
-
-export const PAGE_FORMAT_VERSION = 1;
-export const DEFAULT_PAGE_LAYOUT = {
-  pc: { cols: 120, rowHeight: 10, width: 1200 },
-  mobile: { cols: 38, rowHeight: 10, width: 375 },
-} as const;
 
 type Json = Record<string, unknown>;
 const UNSAFE_KEYS = new Set(['__proto__', 'constructor', 'prototype']);
 const EMPTY_SHELL = { id: 'probe', title: 'probe', version: 1, widgets: [] };
 const isObj = (v: unknown): v is Json => typeof v === 'object' && v !== null && !Array.isArray(v);
 
-export interface GridPos {
-  x: number;
-  y: number;
-  w: number;
-  h: number;
-}
-
-export interface WidgetInstance {
-  id: string;
-  kind: string;
-  version: number;
-  name?: string;
-  props: Props;
-  layout: { pc: GridPos; mobile: GridPos };
-  children?: WidgetInstance[];
-  events?: Record<string, unknown[]>;
-  hidden?: boolean | { $expr: string };
-  locked?: boolean;
-  broken?: boolean;
-  brokenReason?: string;
-}
-
-export interface PageDocument {
-  id: string;
-  title: string;
-  version: number;
-  layout: { pc: Json; mobile: Json };
-  widgets: WidgetInstance[];
-  state?: Record<string, Json>;
-  dataSources?: Json[];
-  setup?: Json[];
-  events?: Record<string, unknown[]>;
-}
-
 export interface RestoreResult {
   page: PageDocument;
   /** What was changed or marked on the way in. */
   issues: PageIssue[];
-}
-
-/** Grid cells covering a px size in a mode's layout. */
-export function sizeToGrid(
-  size: { width: number; height: number },
-  mode: { cols: number; rowHeight: number; width?: number },
-): { w: number; h: number } {
-  const colWidth = (mode.width ?? 1200) / mode.cols;
-  return {
-    w: Math.max(1, Math.min(mode.cols, Math.ceil(size.width / colWidth))),
-    h: Math.max(1, Math.ceil(size.height / mode.rowHeight)),
-  };
 }
 
 /** Sanitises strings in a props value, guided by the schema where there is one. */

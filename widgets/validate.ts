@@ -145,7 +145,7 @@ function createAjv(): Ajv {
   for (const k of [
     'x-zh',
     'x-widget',
-    'x-widget-kinds',
+    'x-widget-role',
     'x-bindable',
     'x-enum-zh',
     'x-enum-en',

@@ -12,7 +12,7 @@
  * is never copied between arrays) and makes look-ups by id O(1). Siblings sort by order, then id.
  */
 import * as Y from 'yjs';
-import type { GridPos, PageDocument, WidgetInstance } from '../../widgets/restore.ts';
+import type { GridPos, PageDocument, WidgetInstance } from './page-document.ts';
 
 export type Mode = 'pc' | 'mobile';
 type Json = Record<string, unknown>;

@@ -25,8 +25,8 @@ import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { gzipSync } from 'node:zlib';
 import { type BrowserContext, chromium, type Page } from '@playwright/test';
+import type { PageDocument, WidgetInstance } from '../../src/shared/page-document.ts';
 import { WIDGETS } from '../../widgets/index.ts';
-import type { PageDocument, WidgetInstance } from '../../widgets/restore.ts';
 import { instanceOf } from '../fixtures/pages.ts';
 
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../..');

@@ -1,8 +1,8 @@
 /**
  * The widget gallery (/dev/panel-lab) as a builder uses the property panel: a text prop, a number out
  * of range (error shown, JSON unchanged), a binding with a bad expression (error shown), an onClick
- * action list on a button, and the Monaco code editor loaded from the local bundle (no request leaves
- * 127.0.0.1) with `api.` completing.
+ * action list on a button, the kanban board's declared events, and the Monaco code editor loaded from
+ * the local bundle (no request leaves 127.0.0.1) with `api.` completing.
  */
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -132,6 +132,19 @@ test('property panel edits props, bindings, events and code', async ({ page }) =
     .poll(async () => ((await json(page)).events as { onClick: { code?: string }[] }).onClick[1]?.code)
     .toContain('api.notify()');
   await snap(page, 'button-events');
+
+  // The board's events are declared by its kind, so the events tab offers and edits them.
+  await page.goto('/dev/panel-lab?kind=kanban');
+  await expect(panel).toHaveAttribute('data-kind', 'kanban');
+  await panel.getByRole('tab', { name: 'Events' }).click();
+  await expect(panel.getByTestId('event-onCardClick')).toContainText('On card click');
+  await expect(panel.getByTestId('event-onMove')).toContainText('On card move');
+  await panel.getByTestId('add-action-onMove').click();
+  await page.locator('.ant-dropdown:visible .ant-dropdown-menu-item', { hasText: 'Notify' }).click();
+  await panel.getByTestId('action-onMove.0-message').fill('Moved');
+  await expect
+    .poll(async () => (await json(page)).events)
+    .toEqual({ onMove: [{ type: 'notify', level: 'success', message: 'Moved' }] });
 
   // The page panel of the gallery: title and layout, with the setup script entry.
   await page.getByTestId('lab-kinds').getByText('Page settings').click();

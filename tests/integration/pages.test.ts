@@ -1,7 +1,7 @@
 /** Pages: builder calls, publishing and versions, end-user and display calls, preview, bad input. */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { WidgetInstance } from '../../src/shared/page-document.ts';
 import { loadPage, WIDGETS } from '../../widgets/index.ts';
-import type { WidgetInstance } from '../../widgets/restore.ts';
 import { pageWithEveryKind } from '../fixtures/pages.ts';
 import { PWD, seedProject, seedRole, seedUser } from '../helpers/access.ts';
 import { type Answer, call, createTestApp, type TestApp } from '../helpers/app.ts';

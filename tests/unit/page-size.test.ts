@@ -54,7 +54,7 @@ describe('page size', () => {
 
   it('the runtime asks for the size the schema allows, clamped at PAGE_SIZE_MAX', () => {
     const size = (props: Json, page?: { index: number; size: number }) =>
-      widgetQuery('table', { entity: 'e', ...props }, {}, page)?.body?.page?.size;
+      widgetQuery('rows', { entity: 'e', ...props }, {}, page)?.body?.page?.size;
     expect(size({})).toBe(PAGE_SIZE_DEFAULT);
     expect(size({ pageSize: 5000 })).toBe(5000);
     expect(size({ pageSize: PAGE_SIZE_MAX + 1 })).toBe(PAGE_SIZE_MAX);

@@ -7,6 +7,15 @@ export default defineWidget({
   schema,
   // Loaded on first render, so the registry (and the server) never pulls in React views or antd.
   render: () => import('./render.tsx').then((m) => m.AdvancedTableWidget),
+  events: [
+    {
+      name: 'onChange',
+      payload: 'object',
+      title: { zh: '翻页或排序时', en: 'On page or sort change' },
+      doc: { zh: '{ page, sort }：页码和排序', en: '{ page, sort }: the page and the sort' },
+    },
+  ],
+  data: 'rows',
   meta: {
     title: { zh: '高级表格', en: 'Advanced table' },
     icon: 'InsertRowBelowOutlined',

@@ -1,9 +1,9 @@
 import { Table } from 'antd';
-import { dataColumns, rowKey } from '../../src/client/runtime/table-columns.ts';
-import { useDispatch, useWidgetData } from '../../src/client/runtime/widget-context.ts';
 import { PAGE_SIZE_DEFAULT } from '../../src/shared/constants.ts';
 import { bool, list, num, obj, str } from '../../src/shared/props.ts';
 import type { WidgetRenderProps } from '../define.ts';
+import { dataColumns, rowKey } from '../kit/table-columns.ts';
+import { useDispatch, useWidgetData } from '../kit/widget-context.ts';
 
 export function AdvancedTableWidget({ id, props }: WidgetRenderProps) {
   const data = useWidgetData(id);

@@ -1,7 +1,7 @@
 import { Button } from 'antd';
-import { useDispatch } from '../../src/client/runtime/widget-context.ts';
 import { bool, str } from '../../src/shared/props.ts';
 import type { WidgetRenderProps } from '../define.ts';
+import { useDispatch } from '../kit/widget-context.ts';
 
 const TYPES = ['primary', 'default', 'dashed', 'link', 'text'] as const;
 const SIZES = ['small', 'middle', 'large'] as const;

@@ -7,6 +7,8 @@ export default defineWidget({
   schema,
   // Loaded on first render, so the registry (and the server) never pulls in React views or antd.
   render: () => import('./render.tsx').then((m) => m.ChartColumnWidget),
+  // The designer's panel, loaded only there (the runtime never fetches it).
+  panel: () => import('./panel.tsx').then((m) => m.SeriesPanel),
   meta: {
     title: { zh: '柱状图', en: 'Column' },
     icon: 'BarChartOutlined',

@@ -1,6 +1,6 @@
-import { cartesianOption } from '../../src/client/runtime/chart-option.ts';
-import { useECharts } from '../../src/client/runtime/use-echarts.ts';
 import type { WidgetRenderProps } from '../define.ts';
+import { cartesianOption } from '../kit/chart-option.ts';
+import { useECharts } from '../kit/use-echarts.ts';
 
 export function ChartColumnWidget({ props }: WidgetRenderProps) {
   const ref = useECharts(cartesianOption('bar', props));

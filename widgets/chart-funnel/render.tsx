@@ -1,6 +1,6 @@
-import { useECharts } from '../../src/client/runtime/use-echarts.ts';
 import { bool, list, num, obj, str } from '../../src/shared/props.ts';
 import type { WidgetRenderProps } from '../define.ts';
+import { useECharts } from '../kit/use-echarts.ts';
 
 export function ChartFunnelWidget({ props }: WidgetRenderProps) {
   const data = list(props.data)

@@ -1,6 +1,6 @@
-import { useECharts } from '../../src/client/runtime/use-echarts.ts';
 import { bool, list, num, obj, str } from '../../src/shared/props.ts';
 import type { WidgetRenderProps } from '../define.ts';
+import { useECharts } from '../kit/use-echarts.ts';
 
 const CENTER_X = { left: '30%', center: '50%', right: '70%' } as const;
 

@@ -1,7 +1,7 @@
 import { Checkbox } from 'antd';
-import { useWidgetValue } from '../../src/client/runtime/widget-context.ts';
 import { bool, options, strings } from '../../src/shared/props.ts';
 import type { WidgetRenderProps } from '../define.ts';
+import { useWidgetValue } from '../kit/widget-context.ts';
 
 export function CheckboxWidget({ id, props }: WidgetRenderProps) {
   const [value, setValue] = useWidgetValue(id, strings(props.value));

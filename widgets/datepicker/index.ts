@@ -7,6 +7,7 @@ export default defineWidget({
   schema,
   // Loaded on first render, so the registry (and the server) never pulls in React views or antd.
   render: () => import('./render.tsx').then((m) => m.DatepickerWidget),
+  events: [{ name: 'onChange', payload: 'value', title: { zh: '值改变时', en: 'On change' } }],
   meta: {
     title: { zh: '日期选择', en: 'Date picker' },
     icon: 'CalendarOutlined',

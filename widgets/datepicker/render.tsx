@@ -1,8 +1,8 @@
 import { DatePicker } from 'antd';
-import { useWidgetValue } from '../../src/client/runtime/widget-context.ts';
 import { DATE_FORMAT_DEFAULT, toDayjsFormat } from '../../src/shared/date-format.ts';
 import { bool, str } from '../../src/shared/props.ts';
 import type { WidgetRenderProps } from '../define.ts';
+import { useWidgetValue } from '../kit/widget-context.ts';
 
 /** Five picker types; the value is kept as formatted text (two texts for ranges). */
 export function DatepickerWidget({ id, props }: WidgetRenderProps) {

@@ -1,7 +1,7 @@
 import { Select } from 'antd';
-import { useRuntime, useWidgetValue } from '../../src/client/runtime/widget-context.ts';
 import { bool, options, str } from '../../src/shared/props.ts';
 import type { WidgetRenderProps } from '../define.ts';
+import { useRuntime, useWidgetValue } from '../kit/widget-context.ts';
 
 export function DropdownWidget({ id, props }: WidgetRenderProps) {
   const rt = useRuntime();

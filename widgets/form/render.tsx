@@ -1,8 +1,8 @@
 import { Button, Form, Input, Space } from 'antd';
 import { useEffect } from 'react';
-import { useDispatch, useWidgetData } from '../../src/client/runtime/widget-context.ts';
 import { bool, list, num, obj, str } from '../../src/shared/props.ts';
 import type { WidgetRenderProps } from '../define.ts';
+import { useDispatch, useWidgetData } from '../kit/widget-context.ts';
 
 /** A form over an entity: fields from props, else from the entity's field meta. Submit goes to the runtime. */
 export function FormWidget({ id, props }: WidgetRenderProps) {

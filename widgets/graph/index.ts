@@ -7,6 +7,7 @@ export default defineWidget({
   schema,
   // Loaded on first render, so the registry (and the server) never pulls in React views or antd.
   render: () => import('./render.tsx').then((m) => m.GraphWidget),
+  data: 'aggregate',
   meta: {
     title: { zh: '图表', en: 'Graph' },
     icon: 'AreaChartOutlined',

@@ -1,8 +1,8 @@
-import { aggregate, seriesOption } from '../../src/client/runtime/chart-option.ts';
-import { useECharts } from '../../src/client/runtime/use-echarts.ts';
-import { useWidgetData } from '../../src/client/runtime/widget-context.ts';
 import { str } from '../../src/shared/props.ts';
 import type { WidgetRenderProps } from '../define.ts';
+import { aggregate, seriesOption } from '../kit/chart-option.ts';
+import { useECharts } from '../kit/use-echarts.ts';
+import { useWidgetData } from '../kit/widget-context.ts';
 
 /** A chart over an entity: rows grouped by the dimension field, the measure aggregated. */
 export function GraphWidget({ id, props }: WidgetRenderProps) {

@@ -7,6 +7,7 @@ export default defineWidget({
   schema,
   // Loaded on first render, so the registry (and the server) never pulls in React views or antd.
   render: () => import('./render.tsx').then((m) => m.ImageWidget),
+  events: [{ name: 'onClick', payload: 'none', title: { zh: '点击时', en: 'On click' } }],
   meta: {
     title: { zh: '图片', en: 'Image' },
     icon: 'PictureOutlined',

@@ -20,9 +20,10 @@ import {
 import { CSS } from '@dnd-kit/utilities';
 import { Badge, Empty, Spin } from 'antd';
 import { type CSSProperties, memo, useEffect, useMemo, useState } from 'react';
-import { notify } from '../../src/client/runtime/notices.ts';
-import { cellText, dateText } from '../../src/client/runtime/table-columns.ts';
-import { useDispatch, useRuntime, useWidgetData } from '../../src/client/runtime/widget-context.ts';
+import { bool, list, num, obj, str } from '../../src/shared/props.ts';
+import type { WidgetRenderProps } from '../define.ts';
+import { cellText, dateText } from '../kit/table-columns.ts';
+import { useDispatch, useRuntime, useWidgetData } from '../kit/widget-context.ts';
 import {
   applyWrites,
   boardCards,
@@ -31,9 +32,7 @@ import {
   type KanbanColumn,
   planMove,
   type RankWrite,
-} from '../../src/shared/kanban.ts';
-import { bool, list, num, obj, str } from '../../src/shared/props.ts';
-import type { WidgetRenderProps } from '../define.ts';
+} from './board.ts';
 
 const TEXT = {
   zh: { other: '未分组', empty: '暂无卡片', setup: '选择数据表和分组字段', failed: '移动失败' },
@@ -156,7 +155,7 @@ export function KanbanWidget({ id, props }: WidgetRenderProps) {
     dispatch('onMove', { record: card.row, from: card.group, to, index });
     rt.saveRecords(entity, writes).catch((err: unknown) => {
       setPending(null);
-      notify('error', err instanceof Error ? err.message : String(err), t.failed);
+      rt.notify?.('error', err instanceof Error ? err.message : String(err), t.failed);
     });
   };
 

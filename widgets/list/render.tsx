@@ -1,7 +1,7 @@
 import { Empty } from 'antd';
-import { useRuntime, useWidgetData, WidgetRuntimeProvider } from '../../src/client/runtime/widget-context.ts';
 import { num, str } from '../../src/shared/props.ts';
 import type { WidgetRenderProps } from '../define.ts';
+import { useRuntime, useWidgetData, WidgetRuntimeProvider } from '../kit/widget-context.ts';
 
 /** Repeats its children once per data row, each copy seeing that row as `record` in expressions. */
 export function ListWidget({ id, props, children }: WidgetRenderProps) {

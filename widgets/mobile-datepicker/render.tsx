@@ -1,6 +1,6 @@
-import { useWidgetValue } from '../../src/client/runtime/widget-context.ts';
 import { str } from '../../src/shared/props.ts';
 import type { WidgetRenderProps } from '../define.ts';
+import { useWidgetValue } from '../kit/widget-context.ts';
 
 const INPUT_TYPE = {
   year: 'number',

@@ -1,7 +1,7 @@
 import { useEffect, useRef } from 'react';
-import { countUp } from '../../src/client/runtime/count-up.ts';
 import { color, num, str } from '../../src/shared/props.ts';
 import type { WidgetRenderProps } from '../define.ts';
+import { countUp } from './count-up.ts';
 
 /** A counter that animates from 0 to its value (3000 ms by default); shows the final value before effects run. */
 export function NumberWidget({ props }: WidgetRenderProps) {

@@ -1,7 +1,7 @@
 import { Empty } from 'antd';
-import { useRuntime } from '../../src/client/runtime/widget-context.ts';
 import { bool, num, str } from '../../src/shared/props.ts';
 import type { WidgetRenderProps } from '../define.ts';
+import { useRuntime } from '../kit/widget-context.ts';
 
 /** Embeds another page; the runtime supplies the nested renderer. */
 export function PageWidget({ props }: WidgetRenderProps) {

@@ -1,7 +1,7 @@
 import { Select } from 'antd';
-import { useWidgetValue } from '../../src/client/runtime/widget-context.ts';
 import { options, str } from '../../src/shared/props.ts';
 import type { WidgetRenderProps } from '../define.ts';
+import { useWidgetValue } from '../kit/widget-context.ts';
 
 /** A single-choice picker; on phones the runtime shell shows it as a bottom sheet. */
 export function PickerWidget({ id, props }: WidgetRenderProps) {

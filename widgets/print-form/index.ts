@@ -7,6 +7,7 @@ export default defineWidget({
   schema,
   // Loaded on first render, so the registry (and the server) never pulls in React views or antd.
   render: () => import('./render.tsx').then((m) => m.PrintFormWidget),
+  data: 'record',
   meta: {
     title: { zh: '打印表单', en: 'Print form' },
     icon: 'ProfileOutlined',

@@ -1,7 +1,7 @@
-import { cellText } from '../../src/client/runtime/table-columns.ts';
-import { useWidgetData } from '../../src/client/runtime/widget-context.ts';
 import { bool, list, num, obj, str } from '../../src/shared/props.ts';
 import type { WidgetRenderProps } from '../define.ts';
+import { cellText } from '../kit/table-columns.ts';
+import { useWidgetData } from '../kit/widget-context.ts';
 
 /** One record as label/value pairs in 2, 3 or 4 columns (default 2). */
 export function PrintFormWidget({ id, props }: WidgetRenderProps) {

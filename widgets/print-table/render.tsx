@@ -1,7 +1,7 @@
-import { cellText } from '../../src/client/runtime/table-columns.ts';
-import { useWidgetData } from '../../src/client/runtime/widget-context.ts';
 import { bool, list, num, obj, str } from '../../src/shared/props.ts';
 import type { WidgetRenderProps } from '../define.ts';
+import { cellText } from '../kit/table-columns.ts';
+import { useWidgetData } from '../kit/widget-context.ts';
 
 /** Plain HTML table for printing (no antd, so print CSS stays simple). */
 export function PrintTableWidget({ id, props }: WidgetRenderProps) {

@@ -7,6 +7,16 @@ export default defineWidget({
   schema,
   // Loaded on first render, so the registry (and the server) never pulls in React views or antd.
   render: () => import('./render.tsx').then((m) => m.ProgramWidget),
+  events: [
+    {
+      name: 'onProgram',
+      payload: 'object',
+      title: { zh: '点击程序按钮时', en: 'On program button' },
+      doc: { zh: '{ flow, name }：按钮的程序和名称', en: '{ flow, name }: the button’s program and name' },
+    },
+  ],
+  // The designer's panel, loaded only there (the runtime never fetches it).
+  panel: () => import('./panel.tsx').then((m) => m.ProgramPanel),
   meta: {
     title: { zh: '程序按钮', en: 'Program buttons' },
     icon: 'ThunderboltOutlined',

@@ -1,7 +1,7 @@
 import { Button } from 'antd';
-import { useDispatch } from '../../src/client/runtime/widget-context.ts';
 import { bool, color, list, num, obj, str } from '../../src/shared/props.ts';
 import type { WidgetRenderProps } from '../define.ts';
+import { useDispatch } from '../kit/widget-context.ts';
 
 /** Program buttons: auto wraps, singleLine keeps one row, eachLine puts eachLineNum per row. */
 export function ProgramWidget({ id, props }: WidgetRenderProps) {

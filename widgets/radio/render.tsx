@@ -1,7 +1,7 @@
 import { Radio } from 'antd';
-import { useWidgetValue } from '../../src/client/runtime/widget-context.ts';
 import { bool, options, str } from '../../src/shared/props.ts';
 import type { WidgetRenderProps } from '../define.ts';
+import { useWidgetValue } from '../kit/widget-context.ts';
 
 const SIZES = ['small', 'middle', 'large'] as const;
 

@@ -1,8 +1,8 @@
-import { aggregate, seriesOption } from '../../src/client/runtime/chart-option.ts';
-import { useECharts } from '../../src/client/runtime/use-echarts.ts';
-import { useWidgetData } from '../../src/client/runtime/widget-context.ts';
 import { str } from '../../src/shared/props.ts';
 import type { WidgetRenderProps } from '../define.ts';
+import { aggregate, seriesOption } from '../kit/chart-option.ts';
+import { useECharts } from '../kit/use-echarts.ts';
+import { useWidgetData } from '../kit/widget-context.ts';
 
 /** A saved graph shown in a simple page: first field is the dimension, second the measure. */
 export function SimpleGraphWidget({ id, props }: WidgetRenderProps) {

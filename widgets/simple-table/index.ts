@@ -7,6 +7,8 @@ export default defineWidget({
   schema,
   // Loaded on first render, so the registry (and the server) never pulls in React views or antd.
   render: () => import('./render.tsx').then((m) => m.SimpleTableWidget),
+  events: [{ name: 'onRowClick', payload: 'record', title: { zh: '点击行时', en: 'On row click' } }],
+  data: 'rows',
   meta: {
     title: { zh: '简易表格', en: 'Table view' },
     icon: 'TableOutlined',

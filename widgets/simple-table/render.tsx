@@ -1,8 +1,8 @@
 import { Table } from 'antd';
-import { dataColumns, rowKey } from '../../src/client/runtime/table-columns.ts';
-import { useDispatch, useWidgetData } from '../../src/client/runtime/widget-context.ts';
 import { bool, list, obj, str } from '../../src/shared/props.ts';
 import type { WidgetRenderProps } from '../define.ts';
+import { dataColumns, rowKey } from '../kit/table-columns.ts';
+import { useDispatch, useWidgetData } from '../kit/widget-context.ts';
 
 /** Table view of the simple mode: fields chosen and hidden by `field` (_field, _hide); border, summary, index. */
 export function SimpleTableWidget({ id, props }: WidgetRenderProps) {

@@ -20,6 +20,7 @@ export default defineWidget({
       }),
     },
   ],
+  events: [{ name: 'onChange', payload: 'value', title: { zh: '值改变时', en: 'On change' } }],
   meta: {
     title: { zh: '开关', en: 'Switch' },
     icon: 'SwapOutlined',

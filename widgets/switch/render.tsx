@@ -1,7 +1,7 @@
 import { Switch } from 'antd';
-import { useWidgetValue } from '../../src/client/runtime/widget-context.ts';
 import { color, str } from '../../src/shared/props.ts';
 import type { WidgetRenderProps } from '../define.ts';
+import { useWidgetValue } from '../kit/widget-context.ts';
 
 /** The value is kept as the text "true" or "false" (spec), not a boolean. */
 export function SwitchWidget({ id, props }: WidgetRenderProps) {

@@ -1,10 +1,10 @@
 import { ExportOutlined, ReloadOutlined } from '@ant-design/icons';
 import { Button, Input, Space, Table } from 'antd';
-import { dataColumns, rowKey } from '../../src/client/runtime/table-columns.ts';
-import { useDispatch, useWidgetData } from '../../src/client/runtime/widget-context.ts';
 import { PAGE_SIZE_DEFAULT } from '../../src/shared/constants.ts';
 import { bool, num } from '../../src/shared/props.ts';
 import type { WidgetRenderProps } from '../define.ts';
+import { dataColumns, rowKey } from '../kit/table-columns.ts';
+import { useDispatch, useWidgetData } from '../kit/widget-context.ts';
 
 /** The designer table: columns from the entity's field meta; each of the 18 toggles switches a feature on. */
 export function TableWidget({ id, props }: WidgetRenderProps) {

@@ -1,9 +1,14 @@
 import type { CSSProperties } from 'react';
 import { color, num, str } from '../../src/shared/props.ts';
 import type { WidgetRenderProps } from '../define.ts';
+import { useDispatch } from '../kit/widget-context.ts';
 
-/** Plain text; `{{ }}` templates are filled by the page renderer before props arrive here. */
-export function TextWidget({ props }: WidgetRenderProps) {
+/**
+ * Plain text; `{{ }}` templates are filled by the page renderer before props arrive here. A click
+ * fires `onClick` (its actions run; none, nothing happens).
+ */
+export function TextWidget({ id, props }: WidgetRenderProps) {
+  const dispatch = useDispatch(id);
   const style: CSSProperties = {
     fontSize: num(props.fontSize, 14),
     color: color(props.color, '#333333'),
@@ -13,5 +18,10 @@ export function TextWidget({ props }: WidgetRenderProps) {
     whiteSpace: 'pre-wrap',
     wordBreak: 'break-word',
   };
-  return <div style={style}>{str(props.text)}</div>;
+  return (
+    // biome-ignore lint/a11y/noStaticElementInteractions lint/a11y/useKeyWithClickEvents: a text a builder may make clickable; keyboard users reach the same actions through buttons
+    <div style={style} onClick={() => dispatch('onClick')}>
+      {str(props.text)}
+    </div>
+  );
 }

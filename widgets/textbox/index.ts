@@ -19,6 +19,7 @@ export default defineWidget({
       }),
     },
   ],
+  events: [{ name: 'onChange', payload: 'value', title: { zh: '值改变时', en: 'On change' } }],
   meta: {
     title: { zh: '文本框', en: 'Text box' },
     icon: 'EditOutlined',

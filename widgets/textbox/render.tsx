@@ -1,8 +1,8 @@
 import { Input, InputNumber } from 'antd';
-import { useWidgetValue } from '../../src/client/runtime/widget-context.ts';
 import { bool, color, num, str } from '../../src/shared/props.ts';
 import { safeUrl } from '../../src/shared/sanitize.ts';
 import type { WidgetRenderProps } from '../define.ts';
+import { useWidgetValue } from '../kit/widget-context.ts';
 
 export function TextboxWidget({ id, props }: WidgetRenderProps) {
   const [value, setValue] = useWidgetValue(id, str(props.value));

@@ -1,5 +1,5 @@
 /** Typed calls of the builder's pages (admin page API) and menus (admin route API). */
-import type { PageDocument } from '../../../widgets/restore.ts';
+import type { PageDocument } from '../../shared/page-document.ts';
 import { get, post, type RequestOptions } from './request.ts';
 
 export interface PageSummary {

@@ -25,14 +25,14 @@ import { absoluteStrategy, cloneLayout, moveElement, type PositionStrategy } fro
 import 'react-grid-layout/css/styles.css';
 import { DraggableCore } from 'react-draggable';
 import { getWidget } from '../../../widgets/index.ts';
-import { DEFAULT_PAGE_LAYOUT, type GridPos, sizeToGrid } from '../../../widgets/restore.ts';
-import type { Mode } from '../../shared/page-ydoc.ts';
 import {
   staticRuntime,
   useRuntime,
   type WidgetRuntime,
   WidgetRuntimeProvider,
-} from '../runtime/widget-context.ts';
+} from '../../../widgets/kit/widget-context.ts';
+import { DEFAULT_PAGE_LAYOUT, type GridPos, sizeToGrid } from '../../shared/page-document.ts';
+import type { Mode } from '../../shared/page-ydoc.ts';
 import { CanvasMenu, contextMenuAt, type MenuAt } from './CanvasMenu.tsx';
 import { PeerOutline } from './collab/PeerMarks.tsx';
 import { cellAt, freeSpot } from './commands.ts';

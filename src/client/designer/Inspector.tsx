@@ -16,7 +16,7 @@ import {
 } from 'react';
 import { useTranslation } from 'react-i18next';
 import { pageValidator } from '../../../widgets/index.ts';
-import type { GridPos } from '../../../widgets/restore.ts';
+import type { GridPos } from '../../shared/page-document.ts';
 import type { DocModel, WidgetView } from './model.ts';
 import { PagePanel, PropertyPanel } from './panel/index.ts';
 import type { PropertyPanelProps } from './panel/PropertyPanel.tsx';

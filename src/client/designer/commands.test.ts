@@ -2,7 +2,7 @@ import { describe, expect, it } from 'vitest';
 import * as Y from 'yjs';
 import { emptyPage, instanceOf } from '../../../tests/fixtures/pages.ts';
 import { getWidget } from '../../../widgets/index.ts';
-import type { GridPos, WidgetInstance } from '../../../widgets/restore.ts';
+import type { GridPos, WidgetInstance } from '../../shared/page-document.ts';
 import {
   docFromPage,
   insertWidgets,

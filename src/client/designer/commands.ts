@@ -2,7 +2,7 @@
  * Pure editing logic of the designer: id rewiring for paste, align/distribute math, nudging, and the
  * clipboard format. No React, no DOM: unit-tested on its own.
  */
-import type { GridPos, WidgetInstance } from '../../../widgets/restore.ts';
+import type { GridPos, WidgetInstance } from '../../shared/page-document.ts';
 
 export const CLIPBOARD_KEY = 'lc_designer_clipboard';
 export const CLIPBOARD_TAG = 'lowcode-widgets/v1';

@@ -64,11 +64,13 @@ describe('design data of bound tables', () => {
     expect(bad.calls.filter((c) => c.startsWith('meta'))).toHaveLength(2);
   });
 
-  it('only table kinds bound to a table by name get design data', () => {
+  it('only kinds showing a page of rows, bound to a table by name, get design data', () => {
     expect(designEntity('table', { entity: 'orders' })).toBe('orders');
     expect(designEntity('advanced-table', { entity: ' orders ' })).toBe('orders');
     expect(designEntity('table', { entity: '' })).toBeNull();
     expect(designEntity('table', { entity: { $expr: 'state.table' } })).toBeNull();
     expect(designEntity('text', { entity: 'orders' })).toBeNull();
+    expect(designEntity('form', { entity: 'orders' })).toBeNull();
+    expect(designEntity('list', { entity: 'orders' })).toBe('orders');
   });
 });

@@ -1,18 +1,16 @@
 /**
  * Rows for bound tables on the canvas. In design mode the page runtime loads nothing (renders never
- * fetch), so a table bound to a project table drew only its index column and "No data". Here a table
- * widget bound to a table by a literal name shows that table's columns (its field meta, hidden and
- * disabled fields left out, the widget's own column settings applied by its render) and its first
+ * fetch), so a table bound to a project table drew only its index column and "No data". Here a widget
+ * of a kind whose data role is a page of rows (a table, a list, a board) bound to a table by a literal
+ * name shows that table's columns (its field meta, hidden and disabled fields left out, the widget's own column settings applied by its render) and its first
  * few rows, read through the builder's data API (the designer is for builders, who may read every
  * table of the project). One small query per table, shared by every widget bound to it and kept for
  * the designer session: never one per render, and none for unbound widgets.
  */
 import { useEffect, useState } from 'react';
+import type { FieldMeta, WidgetData } from '../../../widgets/kit/widget-context.ts';
+import { getWidget } from '../../../widgets/registry.ts';
 import { post } from '../api/request.ts';
-import type { FieldMeta, WidgetData } from '../runtime/widget-context.ts';
-
-/** Kinds whose canvas view shows rows of the table they are bound to (their `entity` prop). */
-export const DESIGN_DATA_KINDS: ReadonlySet<string> = new Set(['table', 'advanced-table']);
 
 /** How many rows a bound table shows on the canvas. */
 export const DESIGN_ROWS = 5;
@@ -83,7 +81,8 @@ export function designData(
 
 /** The bound table's entity when a widget shows design data (a literal table name), else null. */
 export function designEntity(kind: string, props: Record<string, unknown>): string | null {
-  if (!DESIGN_DATA_KINDS.has(kind)) return null;
+  // Kinds that show a page of rows (their kind's data role) show the first ones on the canvas.
+  if (getWidget(kind)?.data !== 'rows') return null;
   const entity = typeof props.entity === 'string' ? props.entity.trim() : '';
   return entity || null;
 }

@@ -4,7 +4,7 @@
  * one parent, so an edit re-renders only what it touched — the key to staying fast at 1,000 widgets.
  */
 import * as Y from 'yjs';
-import type { PageDocument, WidgetInstance } from '../../../widgets/restore.ts';
+import type { PageDocument, WidgetInstance } from '../../shared/page-document.ts';
 import {
   bySiblingOrder,
   LOCAL_ORIGIN,

@@ -11,7 +11,7 @@ import {
   type PageDocument,
   sizeToGrid,
   type WidgetInstance,
-} from '../../../widgets/restore.ts';
+} from '../../shared/page-document.ts';
 import {
   insertWidgets,
   LOCAL_ORIGIN,

@@ -1,9 +1,12 @@
 /** The renderer on the server side of React (static prerender waits for the lazy renders). */
 import { prerenderToNodeStream } from 'react-dom/static';
 import { describe, expect, it } from 'vitest';
-import type { PageDocument, WidgetInstance } from '../../../widgets/restore.ts';
+import type { PageDocument, WidgetInstance } from '../../shared/page-document.ts';
 import type { ActionHost } from './actions.ts';
-import { boxStyle, geometryOf, PageRenderer, preloadKinds, rootsOf } from './PageRenderer.tsx';
+import { boxStyle, geometryOf } from './geometry.ts';
+import { PageRenderer } from './PageRenderer.tsx';
+import { preloadKinds } from './preload.ts';
+import { rootsOf } from './scope-roots.ts';
 
 const noHost = (): ActionHost => {
   const fail = () => {

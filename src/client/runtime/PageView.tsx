@@ -8,10 +8,11 @@ import { App, Modal, Result, Spin } from 'antd';
 import { type ReactNode, useCallback, useEffect, useMemo, useRef, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { useNavigate } from 'react-router';
-import type { WidgetInstance } from '../../../widgets/restore.ts';
+import { getWidget } from '../../../widgets/registry.ts';
 import { MODAL_Z_INDEX } from '../../shared/constants.ts';
 import type { ExprScope } from '../../shared/expr/index.ts';
-import { bool, list, obj, str } from '../../shared/props.ts';
+import type { WidgetInstance } from '../../shared/page-document.ts';
+import { obj, str } from '../../shared/props.ts';
 import { isSafeUrl } from '../../shared/sanitize.ts';
 import { ApiError } from '../api/api-error.ts';
 import { get, post } from '../api/request.ts';
@@ -20,11 +21,13 @@ import { useSession } from '../stores/session.ts';
 import { ActionError, type ActionHost, snapModalWidth } from './actions.ts';
 import { entityMeta, saveRecord } from './data-source.ts';
 import { clearDraft } from './drafts.ts';
+import type { PageMode } from './geometry.ts';
 import { installBackHandler, useModals } from './modal-stack.ts';
 import { notify, setNoticeApi } from './notices.ts';
-import { kindsLoaded, type PageMode, PageRenderer, preloadKinds } from './PageRenderer.tsx';
+import { PageRenderer } from './PageRenderer.tsx';
 import { type AppPageAnswer, fetchPage, takeArrived } from './page-prefetch.ts';
 import { bumpReload, type PageStore, setStateVar, setWidgetValue } from './page-store.ts';
+import { kindsLoaded, preloadKinds } from './preload.ts';
 import { sandbox } from './sandbox.ts';
 import { createScriptHost } from './script-host.ts';
 
@@ -208,22 +211,23 @@ export function createHost(h: HostInput): ActionHost {
     },
     async submitForm(formId, values) {
       const form = h.index.get(formId);
-      if (form?.kind !== 'form') throw new ActionError(`submitForm: ${formId} is not a form`, 'submitForm');
+      const behaviour = form ? getWidget(form.kind)?.form : undefined;
+      if (!form || !behaviour) throw new ActionError(`submitForm: ${formId} is not a form`, 'submitForm');
       if (!values) {
-        // Let the form validate its inputs and fire onSubmit with them (which saves).
+        // Let the form validate its inputs and fire its submit event with them (which saves).
         const el = document.querySelector<HTMLFormElement>(`[data-wid="${CSS.escape(formId)}"] form`);
         if (!el) throw new ActionError(`submitForm: ${formId} is not on the page`, 'submitForm');
         el.requestSubmit();
         return;
       }
-      const entity = str(form.props.entity);
-      if (!entity) throw new ActionError('submitForm: the form has no table', 'submitForm');
-      const clean = await checkFormValues(h.project, entity, form, values);
+      const target = behaviour.target(form.props);
+      if (!target.entity) throw new ActionError('submitForm: the form has no table', 'submitForm');
+      const clean = await checkFormValues(h.project, target.entity, target.required, values);
       const id = str(obj(h.scope().params).id) || undefined;
-      await saveRecord(h.project, entity, clean, id);
+      await saveRecord(h.project, target.entity, clean, id);
       clearDraft(h.pageId, formId);
       setWidgetValue(h.store, formId, values);
-      const name = str(form.props.submitText, '') || str(form.name, '') || 'submit';
+      const name = target.name || str(form.name, '') || 'submit';
       notify('success', `${name}${i18nSuccess()}`);
       bumpReload(h.store, formId);
     },
@@ -242,26 +246,22 @@ function i18nSuccess(): string {
 }
 
 /**
- * Checks a form's values against its declared fields (required) and the table's field types before
- * saving; the server checks again. Answers the values to send: only the table's fields.
+ * Checks a form's values against its required fields (as its kind names them) and the table's field
+ * types before saving; the server checks again. Answers the values to send: only the table's fields.
  */
 export async function checkFormValues(
   project: string,
   entity: string,
-  form: WidgetInstance,
+  required: readonly { key: string; label: string }[],
   values: Record<string, unknown>,
 ): Promise<Record<string, unknown>> {
   const meta = await entityMeta(project, entity);
   const byKey = new Map(meta.fields.map((f) => [f.key, f]));
   const out: Record<string, unknown> = {};
-  for (const f of list(form.props.fields).map(obj)) {
-    const key = str(f.field);
-    const v = values[key];
-    if (bool(f.required) && (v === undefined || v === null || v === ''))
-      throw new ActionError(
-        `${str(f.label, key)}: ${currentLang() === 'zh' ? '必填' : 'required'}`,
-        'submitForm',
-      );
+  for (const f of required) {
+    const v = values[f.key];
+    if (v === undefined || v === null || v === '')
+      throw new ActionError(`${f.label}: ${currentLang() === 'zh' ? '必填' : 'required'}`, 'submitForm');
   }
   for (const [k, v] of Object.entries(values)) {
     const f = byKey.get(k);

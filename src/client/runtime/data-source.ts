@@ -3,10 +3,12 @@
  * (`/api/app/simple/{project}/{entity}/…`), which applies the signed-in user's grants on the server:
  * the runtime never sees rows or fields the user may not read.
  */
+
+import type { DataRole } from '../../../widgets/define.ts';
+import type { FieldMeta, WidgetData } from '../../../widgets/kit/widget-context.ts';
 import { PAGE_SIZE_DEFAULT, PAGE_SIZE_MAX } from '../../shared/constants.ts';
 import { num, obj, str } from '../../shared/props.ts';
 import { post } from '../api/request.ts';
-import type { FieldMeta, WidgetData } from './widget-context.ts';
 
 export interface QueryBody {
   query?: unknown;
@@ -120,31 +122,27 @@ export function sameEntity(project: string, a: string, b: string): boolean {
   return names(mb, b).some((n) => n && left.includes(n));
 }
 
-/** Kinds that show one record (forms): they read the first row only. */
-const SINGLE_ROW = new Set(['form', 'print-form']);
-/** Kinds that aggregate rows client-side (charts): they want a larger page. */
-const AGGREGATING = new Set(['graph', 'simple-graph']);
-
 /**
- * What a widget's props say about its data: the bound entity and the query. Forms show the record
- * named by the page parameter `id` (e.g. a detail modal opened with `{ id: record._id }`), else they
- * start empty and only load the field meta (body null).
+ * What a widget's props say about its data, by its kind's data role: the bound entity and the query.
+ * A `record` kind (a form) shows the record named by the page parameter `id` (e.g. a detail modal
+ * opened with `{ id: record._id }`), else it starts empty and only loads the field meta (body null);
+ * an `aggregate` kind (a chart) reads a large page to aggregate; a `rows` kind its page of rows.
  */
 export function widgetQuery(
-  kind: string,
+  role: DataRole,
   props: Record<string, unknown>,
   params: Record<string, unknown> = {},
   page?: { index: number; size: number },
 ): { entity: string; body: QueryBody | null } | null {
   const entity = str(props.entity).trim();
-  if (!entity) return null;
+  if (!entity || role === 'none') return null;
   const body: QueryBody = { count: true };
-  if (SINGLE_ROW.has(kind)) {
+  if (role === 'record') {
     const recordId = str(params.id);
     if (!recordId) return { entity, body: null };
     body.query = { field: '_id', type: '_id', opt: 'eq', value: recordId };
     body.page = { index: 1, size: 1 };
-  } else if (AGGREGATING.has(kind)) {
+  } else if (role === 'aggregate') {
     body.page = { index: 1, size: 1000 };
   } else {
     body.page = {
@@ -152,7 +150,7 @@ export function widgetQuery(
       size: Math.max(1, Math.min(PAGE_SIZE_MAX, Math.trunc(num(props.pageSize, PAGE_SIZE_DEFAULT)))),
     };
   }
-  if (page && body.page && !SINGLE_ROW.has(kind) && !AGGREGATING.has(kind)) {
+  if (page && body.page && role === 'rows') {
     const index = Math.max(1, Math.trunc(num(page.index, 1)));
     const size = Math.max(1, Math.min(PAGE_SIZE_MAX, Math.trunc(num(page.size, body.page.size))));
     body.page = { index, size };

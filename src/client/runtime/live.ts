@@ -1,5 +1,5 @@
 /**
- * Live pages: a page holding a real-time widget (the kanban board) joins its page room on the socket
+ * Live pages: a page holding a real-time widget (a kind whose definition says it is `live`) joins its page room on the socket
  * channel. When someone saves records of a table through such a widget, the others on the page are
  * told which table changed (an `action` of type `records`, carrying no row data) and reload the
  * widgets bound to it through the data API — so each viewer still reads only what their grants allow.
@@ -8,7 +8,8 @@
  * while a viewer was offline (or between its first load and its joining the room) is never missed.
  */
 import { useEffect, useRef, useState } from 'react';
-import type { WidgetInstance } from '../../../widgets/restore.ts';
+import { getWidget } from '../../../widgets/registry.ts';
+import type { WidgetInstance } from '../../shared/page-document.ts';
 import { getToken } from '../api/storage.ts';
 import { SocketChannel } from '../realtime/socket-channel.ts';
 
@@ -22,12 +23,9 @@ export interface RecordsChange {
 
 export type LiveStatus = 'off' | 'connecting' | 'live' | 'offline';
 
-/** Kinds that ask for the live channel when their `realtime` prop is not switched off. */
-const LIVE_KINDS = new Set(['kanban']);
-
-/** A widget that asks for the live channel: a live kind whose `realtime` prop is not switched off. */
+/** A widget that asks for the live channel: its kind is live with these props (its `live` says). */
 export function isLiveWidget(w: WidgetInstance): boolean {
-  return LIVE_KINDS.has(w.kind) && w.props.realtime !== false;
+  return getWidget(w.kind)?.live?.(w.props) === true;
 }
 
 function isChange(v: unknown): v is RecordsChange {

@@ -3,7 +3,7 @@
  * screen chunks, instead of after them (cold loads paint the first widget sooner). Tiny on purpose:
  * the router imports it, so it must not pull the renderer into the entry bundle.
  */
-import { COMMON_KINDS } from '../../shared/common-kinds.ts';
+import { COMMON_KINDS } from '../../../widgets/common-kinds.ts';
 import { get } from '../api/request.ts';
 import { WB_KEYS } from '../stores/workbench.ts';
 
@@ -12,7 +12,7 @@ export interface AppPageAnswer {
   name: string;
   version: number | null;
   preview: boolean;
-  document: import('../../../widgets/restore.ts').PageDocument;
+  document: import('../../shared/page-document.ts').PageDocument;
 }
 
 const PREFETCH_TTL_MS = 10_000;

@@ -4,8 +4,8 @@
  * modal's page has its own. Widgets subscribe to the slices their bindings read (see PageRenderer).
  */
 import { createStore, type StoreApi } from 'zustand/vanilla';
-import type { PageDocument } from '../../../widgets/restore.ts';
-import type { WidgetData } from './widget-context.ts';
+import type { WidgetData } from '../../../widgets/kit/widget-context.ts';
+import type { PageDocument } from '../../shared/page-document.ts';
 
 export type Persist = 'none' | 'session' | 'local';
 

@@ -1,8 +1,8 @@
 /** Page documents: blank pages, checks before storing, and loading what end users see. */
 import type { Kysely } from 'kysely';
 import { loadPage, validatePage } from '../../../widgets/index.ts';
-import { DEFAULT_PAGE_LAYOUT, PAGE_FORMAT_VERSION, type PageDocument } from '../../../widgets/restore.ts';
 import type { PageIssue } from '../../../widgets/validate.ts';
+import { DEFAULT_PAGE_LAYOUT, PAGE_FORMAT_VERSION, type PageDocument } from '../../shared/page-document.ts';
 import { parseGrants, parseHome } from '../access/grants.ts';
 import type { DB, PagesTable } from '../db/schema.ts';
 import { E, fail } from '../errors.ts';

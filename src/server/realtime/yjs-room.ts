@@ -5,7 +5,7 @@ import * as authProtocol from 'y-protocols/auth';
 import * as awarenessProtocol from 'y-protocols/awareness';
 import * as syncProtocol from 'y-protocols/sync';
 import * as Y from 'yjs';
-import type { PageDocument } from '../../../widgets/restore.ts';
+import type { PageDocument } from '../../shared/page-document.ts';
 import { applyPageToDoc } from '../../shared/page-ydoc.ts';
 import { READ_ONLY_REASON } from '../../shared/realtime.ts';
 import { FAN, type FanKind, type RedisFanout } from './fanout.ts';

@@ -2,7 +2,7 @@ import type { IncomingMessage } from 'node:http';
 import type { Duplex } from 'node:stream';
 import type { Kysely } from 'kysely';
 import { type WebSocket, WebSocketServer } from 'ws';
-import type { PageDocument } from '../../../widgets/restore.ts';
+import type { PageDocument } from '../../shared/page-document.ts';
 import { applyPageToDoc } from '../../shared/page-ydoc.ts';
 import { CLOSE, YJS_MAX_FRAME, YJS_MAX_MESSAGE, YJS_PATH } from '../../shared/realtime.ts';
 import { resolveToken } from '../account/service.ts';

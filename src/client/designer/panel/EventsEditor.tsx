@@ -15,7 +15,7 @@ import {
 import { AutoComplete, Button, Card, Dropdown, Empty, Input, Select, Space } from 'antd';
 import { useEffect, useMemo, useState } from 'react';
 import { useTranslation } from 'react-i18next';
-import { pageValidator } from '../../../../widgets/index.ts';
+import { pageValidator, WIDGETS } from '../../../../widgets/index.ts';
 import { isBinding } from '../../../shared/expr/index.ts';
 import { CodeEditorModal } from '../code/index.tsx';
 import {
@@ -36,6 +36,9 @@ import { pointerToPath } from './resolver.ts';
 import { type EditorKind, type Json, labelOf } from './schema-fields.ts';
 
 type Action = Record<string, unknown>;
+
+/** Kinds a field marked `x-widget-role: form` may pick (submitForm's target): those declaring a form behaviour. */
+const FORM_KINDS = WIDGETS.filter((w) => w.form).map((w) => w.kind);
 export type EventMap = Record<string, Action[]>;
 
 /** Checks an events map; errors keyed `onClick.0` (the action) or `onClick.0.page` (a field). */
@@ -168,11 +171,10 @@ function ActionField(props: {
   const s = typeof props.value === 'string' ? props.value : '';
   switch (props.editor) {
     case 'widget': {
-      const kinds = props.schema['x-widget-kinds'];
       return (
         <WidgetPicker
           value={s}
-          kinds={Array.isArray(kinds) ? (kinds as string[]) : undefined}
+          kinds={props.schema['x-widget-role'] === 'form' ? FORM_KINDS : undefined}
           onChange={props.onChange}
           status={status}
           testId={props.testId}
@@ -347,6 +349,8 @@ function ActionCard(props: {
 export function EventsEditor(props: {
   events: EventMap | undefined;
   eventNames: readonly string[];
+  /** An event's title and what its payload holds, in the designer's language (the kind declares them). */
+  describe?: (event: string) => { title: string; hint?: string } | undefined;
   onChange: (events: EventMap) => void;
 }) {
   const { t } = useTranslation();
@@ -375,10 +379,11 @@ export function EventsEditor(props: {
     <div className="panel-events" data-testid="events-editor">
       {props.eventNames.map((ev) => {
         const list = draft[ev] ?? [];
+        const about = props.describe?.(ev);
         return (
           <div className="panel-event" key={ev} data-testid={`event-${ev}`}>
-            <div className="panel-event-head">
-              <strong>{t(`panel.event.${ev}`, { defaultValue: ev })}</strong>{' '}
+            <div className="panel-event-head" title={about?.hint}>
+              <strong>{about?.title ?? t(`panel.event.${ev}`, { defaultValue: ev })}</strong>{' '}
               <code className="panel-muted">{ev}</code>
               <Dropdown
                 trigger={['click']}

@@ -8,7 +8,7 @@ import { Button, Collapse, Drawer, Input, InputNumber, Select, Space, Switch } f
 import { useDeferredValue, useEffect, useMemo, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { pageValidator } from '../../../../widgets/index.ts';
-import type { PageDocument } from '../../../../widgets/restore.ts';
+import type { PageDocument } from '../../../shared/page-document.ts';
 import { currentLang } from '../../i18n/index.ts';
 import { SetupScriptEditor } from '../code/index.tsx';
 import { PanelContext } from './context.ts';

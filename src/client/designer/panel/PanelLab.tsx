@@ -6,9 +6,13 @@ import { Card, Empty, Input, Layout, Menu, Spin, Typography } from 'antd';
 import { Component, type ReactNode, Suspense, useMemo, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { palette, WIDGETS } from '../../../../widgets/index.ts';
-import { DEFAULT_PAGE_LAYOUT, type PageDocument, type WidgetInstance } from '../../../../widgets/restore.ts';
+import { staticRuntime, WidgetRuntimeProvider } from '../../../../widgets/kit/widget-context.ts';
 import { resolveProps } from '../../../shared/expr/index.ts';
-import { staticRuntime, WidgetRuntimeProvider } from '../../runtime/widget-context.ts';
+import {
+  DEFAULT_PAGE_LAYOUT,
+  type PageDocument,
+  type WidgetInstance,
+} from '../../../shared/page-document.ts';
 import { useProject } from '../../screens/workbench/workbench-context.ts';
 import { PagePanel } from './PagePanel.tsx';
 import { PropertyPanel } from './PropertyPanel.tsx';
@@ -100,7 +104,8 @@ export default function PanelLab() {
     layout: structuredClone(DEFAULT_PAGE_LAYOUT) as unknown as PageDocument['layout'],
   }));
   const [selected, setSelected] = useState<string>(
-    () => new URLSearchParams(location.search).get('kind') ?? 'button',
+    // The kind in `?kind=`, else the palette's first.
+    () => new URLSearchParams(location.search).get('kind') ?? WIDGETS[0]!.kind,
   );
   const [query, setQuery] = useState('');
   const targets = useMemo(

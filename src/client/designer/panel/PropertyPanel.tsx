@@ -1,18 +1,16 @@
 /** The property panel of one widget: name, props (generated or custom), events → actions. */
 import './panel.css';
 import { Alert, Input } from 'antd';
-import { type ComponentType, useEffect, useMemo, useState } from 'react';
+import { useEffect, useMemo, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { getWidget } from '../../../../widgets/index.ts';
-import type { WidgetInstance } from '../../../../widgets/restore.ts';
+import type { WidgetInstance } from '../../../shared/page-document.ts';
 import { hasScriptTag } from '../../../shared/sanitize.ts';
 import { currentLang } from '../../i18n/index.ts';
 import { PanelContext } from './context.ts';
-import { CUSTOM_PANELS } from './custom/index.ts';
 import { EventsEditor } from './EventsEditor.tsx';
-import { eventsOf } from './events.ts';
 import { PanelTabs } from './PanelTabs.tsx';
-import { type CustomPanelProps, type Props, PropsForm } from './PropsForm.tsx';
+import { PropsForm } from './PropsForm.tsx';
 
 export interface PropertyPanelProps {
   widget: WidgetInstance;
@@ -23,23 +21,6 @@ export interface PropertyPanelProps {
     events?: Record<string, unknown[]>;
     name?: string;
   }): void;
-}
-
-/** Wraps a kind's own `panel` (define.ts slot) in the custom panel contract: the whole props in, diff out. */
-function definedPanel(Panel: ComponentType<{ props: Props; onChange: (next: Props) => void }>) {
-  return function DefinedPanel(p: CustomPanelProps) {
-    return (
-      <Panel
-        props={p.values}
-        onChange={(next) => {
-          const patch: Props = {};
-          for (const k of new Set([...Object.keys(p.values), ...Object.keys(next)]))
-            if (JSON.stringify(p.values[k]) !== JSON.stringify(next[k])) patch[k] = next[k];
-          if (Object.keys(patch).length) p.setProps(patch);
-        }}
-      />
-    );
-  };
 }
 
 /** The widget's display name (layers, pickers); a name with a script tag is named and not sent. */
@@ -77,10 +58,15 @@ export function PropertyPanel(props: PropertyPanelProps) {
     () => ({ project: props.project, widgets: props.widgets, lang }),
     [props.project, props.widgets, lang],
   );
-  const custom = useMemo(
-    () => (def ? (CUSTOM_PANELS[def.kind] ?? (def.panel ? definedPanel(def.panel) : undefined)) : undefined),
-    [def],
-  );
+  // A kind's own panel (widgets/<kind>/panel.tsx): drawn directly once loaded, else lazily.
+  const custom = useMemo(() => (def?.panel ? (def.panel.loaded() ?? def.panel.lazy) : undefined), [def]);
+  const describe = useMemo(() => {
+    const byName = new Map(def?.events.map((e) => [e.name, e]));
+    return (name: string) => {
+      const e = byName.get(name);
+      return e ? { title: e.title[lang], hint: e.doc?.[lang] } : undefined;
+    };
+  }, [def, lang]);
   if (!def)
     return <Alert type="error" showIcon message={t('panel.unknownKind', { kind: props.widget.kind })} />;
   const title = def.meta.title[i18n.language === 'zh' ? 'zh' : 'en'];
@@ -118,7 +104,8 @@ export function PropertyPanel(props: PropertyPanelProps) {
                 <EventsEditor
                   key={props.widget.id}
                   events={props.widget.events as Record<string, Record<string, unknown>[]> | undefined}
-                  eventNames={eventsOf(def.kind)}
+                  eventNames={def.events.map((e) => e.name)}
+                  describe={describe}
                   onChange={(events) => props.onChange({ events })}
                 />
               ),

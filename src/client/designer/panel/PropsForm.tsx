@@ -3,9 +3,10 @@
  * compiled props schema) checks each edit, errors show beside the field, and only a value that passes
  * goes out through onChange. Custom panels lay out the same fields (and may edit several props at once).
  */
-import { type ComponentType, useCallback, useEffect, useMemo, useRef } from 'react';
+import { Spin } from 'antd';
+import { type ComponentType, Suspense, useCallback, useEffect, useMemo, useRef } from 'react';
 import { type FieldErrors, type FieldValues, useForm } from 'react-hook-form';
-import type { WidgetDef } from '../../../../widgets/define.ts';
+import type { PanelProps, WidgetDef } from '../../../../widgets/define.ts';
 import { newWidgetProps } from '../../../../widgets/localized-defaults.ts';
 import { BindableField } from './BindableField.tsx';
 import { usePanel } from './context.ts';
@@ -16,17 +17,8 @@ import { editorOf, type Json, labelOf } from './schema-fields.ts';
 
 export type Props = Record<string, unknown>;
 
-/** What a custom panel gets: the values, a renderer of any generated field, and a multi-prop setter. */
-export interface CustomPanelProps {
-  def: WidgetDef;
-  values: Props;
-  /** The generated field of a prop (label, fx toggle, control, errors). */
-  field: (key: string) => React.ReactNode;
-  /** Edits several props at once (checked together; nothing goes out unless all pass). */
-  setProps: (patch: Props) => void;
-  /** Errors by dotted path. */
-  errors: Record<string, string>;
-}
+/** What a custom panel gets: widgets/define.ts `PanelProps` (kinds' panels import nothing of the designer). */
+export type CustomPanelProps = PanelProps;
 
 /** Flattens react-hook-form's nested errors into dotted paths. */
 export function flattenErrors(errors: FieldErrors | undefined): Record<string, string> {
@@ -127,7 +119,17 @@ export function PropsForm(props: {
   return (
     <div className="panel-form" data-testid="props-form" ref={root}>
       {Custom ? (
-        <Custom def={def} values={values} field={field} setProps={(p) => void setProps(p)} errors={errors} />
+        <Suspense fallback={<Spin size="small" />}>
+          <Custom
+            def={def}
+            values={values}
+            field={field}
+            setProps={(p) => void setProps(p)}
+            errors={errors}
+            lang={lang}
+            label={(key) => labelOf((def.schema.properties[key] ?? {}) as Json, key, lang)}
+          />
+        </Suspense>
       ) : (
         Object.keys(def.schema.properties).map(field)
       )}

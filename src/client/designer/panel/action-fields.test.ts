@@ -45,7 +45,7 @@ describe('action fields from the events schema', () => {
     expect(editors('navigate')).toEqual({ url: 'textOrExpr', replace: 'switch' });
     expect(editors('setValue')).toEqual({ target: 'state-or-widget', value: 'textOrExpr' });
     expect(editors('submitForm')).toEqual({ form: 'widget' });
-    expect(actionFields('submitForm')[0]!.schema['x-widget-kinds']).toEqual(['form']);
+    expect(actionFields('submitForm')[0]!.schema['x-widget-role']).toBe('form');
     expect(editors('runCode')).toEqual({ code: 'code' });
     expect(actionFields('closeModal').map((f) => [f.key, f.editor, f.required])).toEqual([
       ['result', 'textOrExpr', false],

@@ -2,7 +2,7 @@
  * The events editor's view of the action types, generated as the property panel is from widget
  * schemas: the types are the runtime's registry (what runs, in its order), each type's fields are the
  * properties of its branch in schemas/events.schema.json (what validates), and the annotations there
- * (title, x-zh, x-widget, x-widget-kinds, x-enum-en, x-enum-zh) pick and label each field's editor.
+ * (title, x-zh, x-widget, x-widget-role, x-enum-en, x-enum-zh) pick and label each field's editor.
  * Pure: no React, so every action type can be checked in a unit test.
  */
 import eventsSchema from '../../../../schemas/events.schema.json' with { type: 'json' };

@@ -5,7 +5,6 @@ import { SCRIPT_API_DTS, SCRIPT_API_MEMBERS } from '../../../shared/script-api.t
 import { ACTION_TYPES, actionFields, newAction } from './action-fields.ts';
 import { toggleBinding } from './BindableField.tsx';
 import { validateEventMap } from './EventsEditor.tsx';
-import { eventsOf, KIND_EVENTS } from './events.ts';
 import { applyHint, currentWord, exprHints, literalToExpr } from './expr-hints.ts';
 import { validatePagePart } from './PagePanel.tsx';
 import { applyPatch } from './PanelLab.tsx';
@@ -176,17 +175,6 @@ describe('bindings', () => {
 });
 
 describe('events', () => {
-  it('knows events for the kinds that dispatch them', () => {
-    expect(eventsOf('button')).toEqual(['onClick']);
-    expect(eventsOf('table')).toContain('onRowClick');
-    expect(eventsOf('blank')).toEqual([]);
-    for (const k of Object.keys(KIND_EVENTS))
-      expect(
-        WIDGETS.some((w) => w.kind === k),
-        k,
-      ).toBe(true);
-  });
-
   it('a new action names its missing required fields; filled it validates', () => {
     const fill: Record<string, unknown> = {
       page: 'p1',

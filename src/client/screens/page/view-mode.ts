@@ -1,5 +1,5 @@
 /** The page mode (pc / mobile): `?mode=` wins, else the shell's screen mode (toolbar switch, stored). */
-import type { PageMode } from '../../runtime/PageRenderer.tsx';
+import type { PageMode } from '../../../shared/page-document.ts';
 import { useShell } from '../../stores/shell.ts';
 
 export function useViewMode(search: URLSearchParams): PageMode {

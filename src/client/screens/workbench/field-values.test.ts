@@ -14,7 +14,7 @@ describe('date fields between the project zone and the browser zone', () => {
 
 describe('end-user table dates', () => {
   it('shows the stored day and time of the project zone', async () => {
-    const { dateText } = await import('../../runtime/table-columns.ts');
+    const { dateText } = await import('../../../../widgets/kit/table-columns.ts');
     expect(dateText(Date.UTC(2023, 11, 31, 16), 'date')).toBe('2024-01-01');
     expect(dateText(Date.UTC(2023, 11, 31, 17, 5), 'time')).toBe('2024-01-01 01:05');
     expect(dateText('', 'date')).toBe('');

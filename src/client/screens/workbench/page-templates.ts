@@ -10,7 +10,7 @@ import {
   type PageDocument,
   sizeToGrid,
   type WidgetInstance,
-} from '../../../../widgets/restore.ts';
+} from '../../../shared/page-document.ts';
 
 export type TemplateKind = 'blank' | 'list' | 'form' | 'dashboard';
 export const TEMPLATE_KINDS: readonly TemplateKind[] = ['blank', 'list', 'form', 'dashboard'];

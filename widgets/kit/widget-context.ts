@@ -1,9 +1,10 @@
 /**
- * What a widget's render may use from the page runtime: data rows, form values and the action
- * dispatcher. The page renderer (and the designer canvas) provide it; renders never fetch by themselves.
+ * What a widget's render may use from the page runtime: data rows, form values, the action
+ * dispatcher, saving and notices. The page renderer (and the designer canvas) provide it; renders
+ * never fetch by themselves and never import the runtime.
  */
 import { createContext, createElement, type ReactNode, useContext, useEffect, useRef, useState } from 'react';
-import type { ExprScope } from '../../shared/expr/index.ts';
+import type { ExprScope } from '../../src/shared/expr/index.ts';
 
 export interface FieldMeta {
   key: string;
@@ -24,11 +25,15 @@ export interface WidgetData {
   error?: string;
 }
 
+export type NoticeLevel = 'success' | 'error' | 'info' | 'warning';
+
 /** An event fired by a widget; the runtime looks up the widget's event → actions list and runs it. */
 export interface WidgetEvent {
   widget: string;
   event: string;
   payload?: unknown;
+  /** The row of the list copy the widget sits in (set by the runtime): its actions see it as `record`. */
+  record?: Record<string, unknown>;
 }
 
 export interface WidgetRuntime {
@@ -47,6 +52,8 @@ export interface WidgetRuntime {
    * that table (and tells others on a live page). Absent where nothing may be saved (the designer).
    */
   saveRecords?: (entity: string, writes: readonly RecordWrite[]) => Promise<void>;
+  /** Shows a notice to the user (e.g. a save that failed); absent, the render shows nothing. */
+  notify?: (level: NoticeLevel, message: string, title?: string) => void;
   /** Renders another page inside this one (page and simple-page kinds). */
   renderPage?: (pageId: string) => ReactNode;
 }

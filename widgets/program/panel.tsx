@@ -1,7 +1,7 @@
 /** Program buttons: layout props first, "per line" only when the sort is eachLine, then the button list. */
-import type { CustomPanelProps } from '../PropsForm.tsx';
+import type { PanelProps } from '../define.ts';
 
-export function ProgramPanel(props: CustomPanelProps) {
+export function ProgramPanel(props: PanelProps) {
   const sort = props.values.sort;
   return (
     <div data-testid="custom-panel-program">

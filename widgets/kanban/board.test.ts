@@ -8,7 +8,7 @@ import {
   planMove,
   RANK_STEP,
   rankBetween,
-} from '../../src/shared/kanban.ts';
+} from './board.ts';
 
 const row = (id: string, status: string, rank?: unknown) => ({
   _id: id,

@@ -1,6 +1,6 @@
 /** Table helpers shared by the data-bound table kinds. */
-import { TIME_ZONE } from '../../shared/constants.ts';
-import { wallAt } from '../../shared/query/tz.ts';
+import { TIME_ZONE } from '../../src/shared/constants.ts';
+import { wallAt } from '../../src/shared/query/tz.ts';
 import type { FieldMeta } from './widget-context.ts';
 
 export interface DataColumn {

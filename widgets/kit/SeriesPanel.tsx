@@ -1,15 +1,38 @@
 /**
- * Column and line charts: categories and values edited together as (category, value) rows, which the
- * generated form could only show as two unrelated lists; the other props stay generated.
+ * The property panel of the column and line charts: categories and values edited together as
+ * (category, value) rows, which the generated form could only show as two unrelated lists; the other
+ * props stay generated. Loaded only by the designer (each kind's panel.tsx re-exports it).
  */
 import { ArrowDownOutlined, ArrowUpOutlined, DeleteOutlined, PlusOutlined } from '@ant-design/icons';
 import { Button, Input, InputNumber, Space } from 'antd';
-import { useTranslation } from 'react-i18next';
-import { isBinding } from '../../../../shared/expr/index.ts';
-import type { CustomPanelProps } from '../PropsForm.tsx';
+import { isBinding } from '../../src/shared/expr/index.ts';
+import type { PanelProps } from '../define.ts';
 
-export function SeriesPanel(props: CustomPanelProps) {
-  const { t } = useTranslation();
+const TEXT = {
+  zh: {
+    series: '数据系列（分类，数值）',
+    category: '分类',
+    value: '数值',
+    moveUp: '上移',
+    moveDown: '下移',
+    removeRow: '删除',
+    addRow: '添加',
+    bindHint: '在分类或数值上使用 ƒx 可绑定到数据。',
+  },
+  en: {
+    series: 'Series (category, value)',
+    category: 'Category',
+    value: 'Value',
+    moveUp: 'Move up',
+    moveDown: 'Move down',
+    removeRow: 'Remove',
+    addRow: 'Add',
+    bindHint: 'Use ƒx on Categories or Values to bind them to data.',
+  },
+};
+
+export function SeriesPanel(props: PanelProps) {
+  const text = TEXT[props.lang];
   const cats = props.values.categories;
   const vals = props.values.value;
   const bound = isBinding(cats) || isBinding(vals) || !Array.isArray(cats) || !Array.isArray(vals);
@@ -38,7 +61,7 @@ export function SeriesPanel(props: CustomPanelProps) {
       ) : (
         <div className="panel-field">
           <div className="panel-label">
-            <span>{t('panel.series')}</span>
+            <span>{text.series}</span>
           </div>
           {rows.map((r, i) => (
             // biome-ignore lint/suspicious/noArrayIndexKey: rows are positions
@@ -46,12 +69,12 @@ export function SeriesPanel(props: CustomPanelProps) {
               <Space.Compact style={{ width: '100%' }} data-testid={`series-row-${i}`}>
                 <Input
                   value={r.cat}
-                  placeholder={t('panel.category')}
+                  placeholder={text.category}
                   onChange={(e) => set(rows.map((x, j) => (j === i ? { ...x, cat: e.target.value } : x)))}
                 />
                 <InputNumber
                   value={typeof r.val === 'number' ? r.val : null}
-                  placeholder={t('panel.value')}
+                  placeholder={text.value}
                   status={err(i) ? 'error' : undefined}
                   onChange={(v) => set(rows.map((x, j) => (j === i ? { ...x, val: v ?? 0 } : x)))}
                   style={{ width: 110 }}
@@ -60,19 +83,19 @@ export function SeriesPanel(props: CustomPanelProps) {
                   icon={<ArrowUpOutlined />}
                   disabled={i === 0}
                   onClick={() => move(i, -1)}
-                  aria-label={t('panel.moveUp')}
+                  aria-label={text.moveUp}
                 />
                 <Button
                   icon={<ArrowDownOutlined />}
                   disabled={i === n - 1}
                   onClick={() => move(i, 1)}
-                  aria-label={t('panel.moveDown')}
+                  aria-label={text.moveDown}
                 />
                 <Button
                   danger
                   icon={<DeleteOutlined />}
                   onClick={() => set(rows.filter((_, j) => j !== i))}
-                  aria-label={t('panel.removeRow')}
+                  aria-label={text.removeRow}
                 />
               </Space.Compact>
               {err(i) ? <div className="panel-error">{err(i)}</div> : null}
@@ -84,9 +107,9 @@ export function SeriesPanel(props: CustomPanelProps) {
             onClick={() => set([...rows, { cat: '', val: 0 }])}
             data-testid="series-add"
           >
-            {t('panel.addRow')}
+            {text.addRow}
           </Button>
-          <div className="panel-muted">{t('panel.seriesBindHint')}</div>
+          <div className="panel-muted">{text.bindHint}</div>
         </div>
       )}
       {others.slice(2).map(props.field)}

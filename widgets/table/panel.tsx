@@ -1,20 +1,20 @@
 /** The table widget's 18 on/off toggles, grouped (toolbar, rows, display) in a compact grid. */
 import { Collapse, Switch } from 'antd';
-import { useTranslation } from 'react-i18next';
-import { isBinding } from '../../../../shared/expr/index.ts';
-import { usePanel } from '../context.ts';
-import type { CustomPanelProps } from '../PropsForm.tsx';
-import { type Json, labelOf } from '../schema-fields.ts';
+import { isBinding } from '../../src/shared/expr/index.ts';
+import type { PanelProps } from '../define.ts';
 
-export const TABLE_GROUPS: { key: string; props: string[] }[] = [
+export const TABLE_GROUPS: { key: 'toolbar' | 'rows' | 'paging'; props: string[] }[] = [
   { key: 'toolbar', props: ['search', 'filter', 'stat', 'refresh', 'export', 'label', 'contentFilter'] },
   { key: 'rows', props: ['select', 'multiple', 'index', 'option', 'remove', 'sort', 'group', 'tree'] },
   { key: 'paging', props: ['simplePage', 'pageIndex', 'cardMode'] },
 ];
 
-export function TablePanel(props: CustomPanelProps) {
-  const { t } = useTranslation();
-  const { lang } = usePanel();
+const GROUP_TITLES = {
+  zh: { toolbar: '工具栏', rows: '行', paging: '分页与显示' },
+  en: { toolbar: 'Toolbar', rows: 'Rows', paging: 'Paging and display' },
+};
+
+export function TablePanel(props: PanelProps) {
   const grouped = new Set(TABLE_GROUPS.flatMap((g) => g.props));
   const rest = Object.keys(props.def.schema.properties).filter((k) => !grouped.has(k));
   return (
@@ -25,7 +25,7 @@ export function TablePanel(props: CustomPanelProps) {
         defaultActiveKey={TABLE_GROUPS.map((g) => g.key)}
         items={TABLE_GROUPS.map((g) => ({
           key: g.key,
-          label: t(`panel.tableGroup.${g.key}`),
+          label: GROUP_TITLES[props.lang][g.key],
           children: (
             <div className="panel-toggles">
               {g.props
@@ -41,9 +41,9 @@ export function TablePanel(props: CustomPanelProps) {
                         checked={v === true}
                         onChange={(on) => props.setProps({ [k]: on })}
                         data-testid={`prop-${k}`}
-                        aria-label={labelOf(props.def.schema.properties[k] as Json, k, lang)}
+                        aria-label={props.label(k)}
                       />
-                      <span>{labelOf(props.def.schema.properties[k] as Json, k, lang)}</span>
+                      <span>{props.label(k)}</span>
                     </div>
                   );
                 })}

@@ -1,5 +1,5 @@
 /** echarts option builders shared by the chart kinds (plain data; echarts itself loads lazily). */
-import { bool, color, nums, str, strings } from '../../shared/props.ts';
+import { bool, color, nums, str, strings } from '../../src/shared/props.ts';
 
 export interface Point {
   name: string;

@@ -1,0 +1,61 @@
+/**
+ * Page data sources: entity sources load on open (unless auto is off) and again on refreshWidget (a
+ * bump of their reload number); static ones hold their rows.
+ */
+import { useEffect } from 'react';
+import type { PageDocument } from '../../shared/page-document.ts';
+import { str } from '../../shared/props.ts';
+import { queryEntity } from './data-source.ts';
+import { EMPTY_DATA } from './page-context.ts';
+import { type PageStore, setWidgetData } from './page-store.ts';
+
+export function usePageDataSources(project: string, doc: PageDocument, store: PageStore): void {
+  useEffect(() => {
+    let live = true;
+    const load = (ds: Record<string, unknown>, id: string) => {
+      const page = (ds.page as { index?: number; size?: number } | undefined) ?? {};
+      void queryEntity(project, str(ds.entity), {
+        ...(ds.query ? { query: ds.query } : {}),
+        page: { index: page.index ?? 1, size: page.size ?? 20 },
+        count: true,
+      })
+        .then((a) => {
+          if (live)
+            setWidgetData(store, id, {
+              rows: a.data,
+              meta: { total: a.count ?? a.data.length },
+              loading: false,
+            });
+        })
+        .catch((e: unknown) => {
+          if (live)
+            setWidgetData(store, id, { ...EMPTY_DATA, error: e instanceof Error ? e.message : String(e) });
+        });
+    };
+    const entitySources = new Map<string, Record<string, unknown>>();
+    for (const ds of doc.dataSources ?? []) {
+      const id = typeof ds.id === 'string' ? ds.id : '';
+      if (!id) continue;
+      if (ds.type === 'static' && Array.isArray(ds.rows)) {
+        setWidgetData(store, id, {
+          rows: ds.rows as Record<string, unknown>[],
+          meta: { total: ds.rows.length },
+          loading: false,
+        });
+      } else if (ds.type === 'entity' && typeof ds.entity === 'string') {
+        entitySources.set(id, ds);
+        if (ds.auto !== false) load(ds, id);
+      }
+    }
+    const stop = entitySources.size
+      ? store.subscribe((next, prev) => {
+          if (next.reload === prev.reload) return;
+          for (const [id, ds] of entitySources) if (next.reload[id] !== prev.reload[id]) load(ds, id);
+        })
+      : undefined;
+    return () => {
+      live = false;
+      stop?.();
+    };
+  }, [doc, store, project]);
+}

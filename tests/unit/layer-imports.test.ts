@@ -1,0 +1,40 @@
+/**
+ * Imports run one way: runtime → widgets → widgets/kit → src/shared (DESIGN.md "Boundaries"). Shared
+ * code names nothing of ours above it (not even a type), and the end-user runtime never reaches the
+ * designer, so the page path's bundle cannot pull designer code in.
+ */
+import { join, relative } from 'node:path';
+import { describe, expect, it } from 'vitest';
+import { namedImports, ROOT, sourcesUnder, staticGraph } from '../helpers/import-graph.ts';
+
+const rel = (f: string) => relative(ROOT, f);
+
+describe('src/shared', () => {
+  it.each(sourcesUnder(join(ROOT, 'src/shared')).map((f) => [rel(f), f]))(
+    '%s names only src/shared modules',
+    (_name, file) => {
+      const outside = namedImports(file)
+        .filter((i) => i.target && !rel(i.target).startsWith('src/shared/'))
+        .map((i) => i.spec);
+      expect(outside).toEqual([]);
+    },
+  );
+});
+
+describe('src/client/runtime', () => {
+  const files = sourcesUnder(join(ROOT, 'src/client/runtime'));
+  it('names no designer module, statically or lazily', () => {
+    const named = files.flatMap((f) =>
+      namedImports(f)
+        .filter((i) => i.target && rel(i.target).startsWith('src/client/designer'))
+        .map((i) => `${rel(f)} → ${i.spec}`),
+    );
+    expect(named).toEqual([]);
+  });
+  it('reaches no designer module through static imports', () => {
+    const reached = new Set<string>();
+    for (const f of files) for (const r of staticGraph(f).files) reached.add(rel(r));
+    expect(reached.size).toBeGreaterThan(files.length);
+    expect([...reached].filter((f) => f.startsWith('src/client/designer'))).toEqual([]);
+  });
+});

@@ -1,0 +1,2 @@
+/** The series rows panel the column and line charts share (widgets/kit/SeriesPanel.tsx). */
+export { SeriesPanel } from '../kit/SeriesPanel.tsx';
