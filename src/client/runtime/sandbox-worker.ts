@@ -7,6 +7,7 @@
  * is the isolation boundary, never the page.
  */
 import { pickText } from '../../shared/script-api.ts';
+import { blockGlobals } from './sandbox-block.ts';
 import {
   API_METHODS,
   type ApiMethod,
@@ -18,32 +19,8 @@ import {
 const scope = self as unknown as Record<string, unknown>;
 const post = (m: FromWorker) => (self as unknown as { postMessage(m: unknown): void }).postMessage(m);
 
-const BLOCKED = [
-  'fetch',
-  'XMLHttpRequest',
-  'WebSocket',
-  'EventSource',
-  'importScripts',
-  'Worker',
-  'SharedWorker',
-  'caches',
-  'indexedDB',
-  'WebTransport',
-  'BroadcastChannel',
-  'Request',
-  'navigator',
-];
-for (const name of BLOCKED) {
-  for (let o: object | null = scope; o; o = Object.getPrototypeOf(o)) {
-    if (Object.getOwnPropertyDescriptor(o, name)?.configurable !== false) {
-      try {
-        Object.defineProperty(o, name, { value: undefined, writable: false, configurable: false });
-      } catch {
-        // Not redefinable on this prototype: the own property above shadows it.
-      }
-    }
-  }
-}
+// Before any builder code runs: see sandbox-block.ts (the CSP is the wall, this the second line).
+blockGlobals(scope);
 
 let callSeq = 0;
 const pending = new Map<number, { resolve(v: unknown): void; reject(e: Error): void }>();
