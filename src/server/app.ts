@@ -19,6 +19,7 @@ import { loadAppShell } from './http/app-shell.ts';
 import { installEnvelope } from './http/envelope.ts';
 import { frameworkErrors, installErrorHandling } from './http/errors.ts';
 import { installNativeEnvelope } from './http/native-envelope.ts';
+import { APP_SHELL_HEADERS, installSecurityHeaders } from './http/security-headers.ts';
 import memberPlugin from './member/plugin.ts';
 import pagePlugin from './page/plugin.ts';
 import projectPlugin from './project/plugin.ts';
@@ -104,6 +105,7 @@ export async function buildApp(config: Config, options: BuildOptions = {}): Prom
   });
 
   installErrorHandling(app);
+  installSecurityHeaders(app);
   installEnvelope(app, config.allowDebug);
   installAuth(app);
 
@@ -170,6 +172,7 @@ export async function buildApp(config: Config, options: BuildOptions = {}): Prom
     ) {
       // History-API fallback: every client route answers the app shell.
       return reply
+        .headers(APP_SHELL_HEADERS)
         .header('cache-control', 'no-cache')
         .type('text/html; charset=utf-8')
         .send(shell.html(url.split('?')[0]!));
