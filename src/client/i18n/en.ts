@@ -381,6 +381,10 @@ export const en = {
     draftFound: 'Unsent input from {{time}} was kept as a draft',
     draftRestore: 'Restore',
     draftDiscard: 'Discard',
+    codeTimeout: 'code ran longer than {{s}} s and was stopped',
+    codeUnresponsive: 'code did not respond for {{s}} s and was stopped',
+    codeStopped:
+      "The page's code stopped (it ran out of memory or crashed). The page keeps working; code commands start it again, without the setup script.",
   },
   pages: {
     area: 'Pages',

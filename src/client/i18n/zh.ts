@@ -378,6 +378,10 @@ export const zh: Messages = {
     draftFound: '{{time}} 未提交的内容已保存为草稿',
     draftRestore: '恢复',
     draftDiscard: '丢弃',
+    codeTimeout: '代码运行超过 {{s}} 秒，已停止',
+    codeUnresponsive: '代码 {{s}} 秒无响应，已停止',
+    codeStopped:
+      '页面代码已停止运行（内存不足或崩溃）。页面仍可使用；代码命令会重新启动它，但不再运行初始化脚本。',
   },
   pages: {
     area: '页面',
