@@ -609,6 +609,7 @@ export const en = {
     search: 'Search kinds',
   },
   designer: {
+    noDraftAccess: 'Only the owner and the administrators of this system may open page drafts.',
     collabFailed: {
       timeout: 'Could not reach the co-editing server. Check the connection and retry.',
       signedOut: 'Your session ended. Sign in again to keep editing.',

@@ -603,6 +603,7 @@ export const zh: Messages = {
     search: '搜索组件',
   },
   designer: {
+    noDraftAccess: '只有本系统的所有者和管理员可以打开页面草稿。',
     collabFailed: {
       timeout: '无法连接协作服务，请检查网络后重试。',
       signedOut: '登录已失效，请重新登录后继续编辑。',
