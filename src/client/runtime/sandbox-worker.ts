@@ -1,10 +1,11 @@
 /**
  * The sandbox worker: runs builder code (the project's setup script, code commands) away from the
- * page. A dedicated Worker has no DOM; before any builder code runs, its network doors are removed
- * (fetch, XMLHttpRequest, WebSocket, EventSource, importScripts, nested workers, caches, IndexedDB),
- * so the code can reach the outside only through the page API below, which the page carries out
- * with the user's own permissions. `new Function` is used here, inside the worker only: the worker
- * is the isolation boundary, never the page.
+ * page, inside the sandbox frame (sandbox-frame.ts), whose Content-Security-Policy it inherits: no
+ * network at all. It has no DOM; before any builder code runs its doors are hidden too
+ * (sandbox-block.ts), so the code can reach the outside only through the page API below, which the
+ * page carries out with the user's own permissions. `new Function` is used here, inside the worker
+ * only: the worker is the isolation boundary, never the page. Bundled into one classic script
+ * (`?sandbox-source`): it must not load anything at run time.
  */
 import { pickText } from '../../shared/script-api.ts';
 import { blockGlobals } from './sandbox-block.ts';
