@@ -10,6 +10,7 @@
  * what ate the memory: running it again would crash again).
  */
 import i18next from 'i18next';
+import { en } from '../i18n/en.ts';
 import { notify } from './notices.ts';
 import { FramedWorker, type SandboxWorker } from './sandbox-frame.ts';
 import {
@@ -45,20 +46,17 @@ export class SandboxError extends Error {
 
 /** The worker's process died (out of memory, a crash). */
 function crashed(): SandboxError {
-  return new SandboxError(
-    say(
-      'runtime.codeStopped',
-      "The page's code stopped (it ran out of memory or crashed). The page keeps working; code commands start it again, without the setup script.",
-    ),
-    'crashed',
-  );
+  return new SandboxError(say('codeStopped'), 'crashed');
 }
 
-/** A notice text in the user's language (English where no i18n is set up, as in unit tests). */
-function say(key: string, english: string, vars: Record<string, unknown> = {}): string {
+/** A runtime notice in the user's language (English where i18n is not set up, as in unit tests). */
+function say(
+  key: 'codeStopped' | 'codeTimeout' | 'codeUnresponsive',
+  vars: Record<string, unknown> = {},
+): string {
   return i18next.isInitialized
-    ? i18next.t(key, vars)
-    : english.replace(/\{\{(\w+)\}\}/g, (_, k) => String(vars[k]));
+    ? i18next.t(`runtime.${key}`, vars)
+    : en.runtime[key].replace(/\{\{(\w+)\}\}/g, (_, k: string) => String(vars[k]));
 }
 
 interface Running {
@@ -205,7 +203,7 @@ export class Sandbox {
           this.worker?.responsive?.() === false
             ? crashed()
             : new SandboxError(
-                say('runtime.codeTimeout', 'code ran longer than {{s}} s and was stopped', {
+                say('codeTimeout', {
                   s: this.timeLimitMs / 1000,
                 }),
                 'timeout',
@@ -226,7 +224,7 @@ export class Sandbox {
         this.worker.responsive?.() === false
           ? crashed()
           : new SandboxError(
-              say('runtime.codeUnresponsive', 'code did not respond for {{s}} s and was stopped', {
+              say('codeUnresponsive', {
                 s: this.timeLimitMs / 1000,
               }),
               'unresponsive',
