@@ -3,6 +3,7 @@ import { defineConfig } from 'vitest/config';
 import { antdCss } from './scripts/vite-antd-css.ts';
 import { oneDraggable } from './scripts/vite-one-draggable.ts';
 import { runtimeChunks } from './scripts/vite-runtime-chunks.ts';
+import { sandboxSource } from './scripts/vite-sandbox-source.ts';
 import { scrollbarSizeCache } from './scripts/vite-scrollbar-cache.ts';
 import { COMMON_KINDS } from './widgets/common-kinds.ts';
 
@@ -18,7 +19,7 @@ const chunks = runtimeChunks('src/client', [
 export default defineConfig({
   root: 'src/client',
   publicDir: 'public',
-  plugins: [react(), antdCss(), scrollbarSizeCache(), oneDraggable(), chunks.plugin],
+  plugins: [react(), antdCss(), scrollbarSizeCache(), oneDraggable(), sandboxSource(), chunks.plugin],
   build: {
     outDir: '../../dist/client',
     emptyOutDir: true,
@@ -30,6 +31,8 @@ export default defineConfig({
       '/api': 'http://localhost:8080',
       '/io': { target: 'ws://localhost:8080', ws: true },
       '/yjs': { target: 'ws://localhost:8080', ws: true },
+      // The builder-code sandbox frame (its policy comes from the server).
+      '/sandbox': 'http://localhost:8080',
     },
   },
   test: {

@@ -20,6 +20,7 @@ import { installEnvelope } from './http/envelope.ts';
 import { frameworkErrors, installErrorHandling } from './http/errors.ts';
 import { loggerOptions } from './http/log-redact.ts';
 import { installNativeEnvelope } from './http/native-envelope.ts';
+import { APP_SHELL_HEADERS, installSecurityHeaders } from './http/security-headers.ts';
 import memberPlugin from './member/plugin.ts';
 import { installHealth } from './ops/health.ts';
 import { installMetrics } from './ops/metrics.ts';
@@ -111,6 +112,7 @@ export async function buildApp(config: Config, options: BuildOptions = {}): Prom
   installErrorHandling(app);
   // Before the routes: the latency hook sees every one of them.
   installMetrics(app);
+  installSecurityHeaders(app);
   installEnvelope(app, config.allowDebug);
   installAuth(app);
 
@@ -178,6 +180,7 @@ export async function buildApp(config: Config, options: BuildOptions = {}): Prom
     ) {
       // History-API fallback: every client route answers the app shell.
       return reply
+        .headers(APP_SHELL_HEADERS)
         .header('cache-control', 'no-cache')
         .type('text/html; charset=utf-8')
         .send(shell.html(url.split('?')[0]!));

@@ -1,10 +1,13 @@
 /**
  * Co-editing in two browsers (issue #8): two builders edit one page at once and converge, see each
- * other's selection, undo only their own changes; a reviewer cannot change anything; after a server
+ * other's selection, undo only their own changes; a member who is not a builder is refused the draft
+ * (issue #17); once the project expires the builders can no longer change anything; after a server
  * restart, and after `kill -9` during editing, the page reloads with every acknowledged edit. The
- * test runs its own server process so it can stop and kill it.
+ * test runs its own server process so it can stop and kill it (and reach its database).
  */
+import path from 'node:path';
 import { type Browser, expect, type Page, test } from '@playwright/test';
+import Database from 'better-sqlite3';
 import { DESKTOP, shot } from './helpers.ts';
 import { OwnServer } from './own-server.ts';
 
@@ -52,6 +55,7 @@ interface Setup {
   page: string;
   owner: string;
   admin: string;
+  /** A member with a common role: no right to page drafts. */
   reviewer: string;
 }
 
@@ -92,7 +96,8 @@ async function setup(): Promise<Setup> {
   return { project, page: page._id, owner, admin, reviewer };
 }
 
-async function openAs(browser: Browser, s: Setup, token: string): Promise<Page> {
+/** A browser signed in with `token`, on the designer of the setup's page. */
+async function designer(browser: Browser, s: Setup, token: string): Promise<Page> {
   const context = await browser.newContext({ baseURL: server.url, viewport: DESKTOP, locale: 'en-US' });
   const page = await context.newPage();
   await page.addInitScript(
@@ -105,9 +110,25 @@ async function openAs(browser: Browser, s: Setup, token: string): Promise<Page> 
     [token, s.project],
   );
   await page.goto(`/dev/design/${s.page}?project=${s.project}`);
+  return page;
+}
+
+async function openAs(browser: Browser, s: Setup, token: string): Promise<Page> {
+  const page = await designer(browser, s, token);
   await expect(page.getByTestId('designer')).toBeVisible();
   await expect(page.getByTestId('collab-status')).toHaveAttribute('data-status', 'connected');
   return page;
+}
+
+/** Sets the project's expiry straight in the own server's database (no call changes it). */
+function setExpiry(project: string, at: number | null): void {
+  const db = new Database(path.join(server.dataDir, 'app.db'));
+  try {
+    db.pragma('busy_timeout = 5000');
+    db.prepare('UPDATE projects SET expired_at = ? WHERE id = ?').run(at, project);
+  } finally {
+    db.close();
+  }
 }
 
 const item = (page: Page, id: string) => page.getByTestId('canvas').locator(`.dz-item[data-wid="${id}"]`);
@@ -119,7 +140,7 @@ const ids = async (page: Page) =>
       .evaluateAll((els) => els.map((e) => e.getAttribute('data-wid')))
   ).sort();
 
-test('two builders co-edit one page; a reviewer only watches; edits survive restart and kill -9', async ({
+test('two builders co-edit one page; a member is refused the draft; expiry makes it read-only; edits survive restart and kill -9', async ({
   browser,
 }) => {
   test.setTimeout(300_000);
@@ -173,8 +194,23 @@ test('two builders co-edit one page; a reviewer only watches; edits survive rest
   await expect(item(b, copy)).toHaveCount(0);
   await expect(item(b, 'w3')).toHaveCount(1);
 
-  // A reviewer sees everything live but cannot change anything.
-  const r = await openAs(browser, s, s.reviewer);
+  // A member who is not a builder of the project may not see the draft: the designer shows the
+  // no-authority state, never opens the co-editing socket, and nothing of the page is on screen.
+  const m = await designer(browser, s, s.reviewer);
+  const sockets: string[] = [];
+  m.on('websocket', (ws) => sockets.push(ws.url()));
+  await expect(m.getByTestId('no-authority')).toBeVisible();
+  await expect(m.getByTestId('designer')).toHaveCount(0);
+  await expect(m.getByText('from A')).toHaveCount(0);
+  expect(sockets.filter((u) => u.includes('/yjs/'))).toEqual([]);
+  await shot(m, 'collab-no-authority');
+  await m.context().close();
+
+  // The project expires while B edits (the server checks open documents again on any change of
+  // users, here a nickname, and every minute): B sees everything live but can no longer change anything.
+  setExpiry(s.project, Date.now() - 1000);
+  await api('/api/common/user/update', s.reviewer, { nickname: 'Rita' });
+  const r = b;
   await expect(r.getByTestId('collab-readonly')).toBeVisible();
   await expect(r.getByTestId('publish')).toBeDisabled();
   await expect(item(r, 'w1')).toContainText('from A');
@@ -192,8 +228,8 @@ test('two builders co-edit one page; a reviewer only watches; edits survive rest
   expect(await item(r, 'w1').boundingBox()).toEqual(box);
   await expect(item(a, 'w1')).toHaveCount(1);
   expect((await ids(a)).length).toBe(3);
-  await shot(r, 'collab-reviewer');
-  await r.context().close();
+  await shot(r, 'collab-read-only');
+  setExpiry(s.project, null);
 
   // Restart: the page reloads with every edit.
   const expected = JSON.stringify(await ids(a));

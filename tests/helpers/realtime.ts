@@ -77,7 +77,10 @@ export interface Seed {
 
 let userSeq = 0;
 
-/** Users (owner, admin, common-role reader, non-member), one project with one page. */
+/**
+ * Users (owner, admin, `reader`: a common-role member, who reads the app but no page drafts, and a
+ * non-member), one project with one page.
+ */
 export async function seed(app: FastifyInstance): Promise<Seed> {
   const db = app.database.db;
   const mk = async (label: string) => {

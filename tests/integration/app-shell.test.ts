@@ -1,8 +1,11 @@
+import { createHash } from 'node:crypto';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { isSignInPath, loadAppShell } from '../../src/server/http/app-shell.ts';
+import { APP_CSP, SANDBOX_FRAME_CSP } from '../../src/server/http/security-headers.ts';
+import { SANDBOX_FRAME_PATH } from '../../src/shared/sandbox-frame.ts';
 import { createTestApp, type TestApp } from '../helpers/app.ts';
 
 const INDEX = `<!doctype html>
@@ -96,5 +99,54 @@ describe('app shell over HTTP', () => {
     const api = await t.app.inject({ method: 'GET', url: '/api/nothing-here' });
     expect(api.statusCode).toBe(404);
     expect(api.json()).toMatchObject({ error: expect.any(Number) });
+  });
+
+  it('sends the app policy, frame-ancestors, nosniff and a referrer policy with the shell', async () => {
+    for (const url of ['/page/abc', '/login', '/dev/design/abc?project=x']) {
+      const res = await t.app.inject({ method: 'GET', url });
+      expect(res.headers['content-security-policy'], url).toBe(APP_CSP);
+      expect(res.headers['x-frame-options'], url).toBe('SAMEORIGIN');
+      expect(res.headers['x-content-type-options'], url).toBe('nosniff');
+      expect(res.headers['referrer-policy'], url).toBe('same-origin');
+    }
+    const policy = new Map(
+      APP_CSP.split('; ').map((d) => [d.split(' ')[0]!, d.split(' ').slice(1)] as [string, string[]]),
+    );
+    expect(policy.get('frame-ancestors')).toEqual(["'self'"]);
+    expect(policy.get('object-src')).toEqual(["'none'"]);
+    // No inline script and no other host may run in the app.
+    expect(policy.get('script-src')).toEqual(["'self'", "'unsafe-eval'"]);
+    expect(policy.get('connect-src')).toEqual(["'self'"]);
+    // Files and API answers say nosniff too, without the shell's policy.
+    for (const url of ['/assets/index-abc.js', '/api/nothing-here']) {
+      const res = await t.app.inject({ method: 'GET', url });
+      expect(res.headers['x-content-type-options'], url).toBe('nosniff');
+      expect(res.headers['referrer-policy'], url).toBe('same-origin');
+      expect(res.headers['content-security-policy'], url).toBeUndefined();
+    }
+  });
+
+  it('serves the sandbox frame under a policy with no network, whose script hash is the served script', async () => {
+    const res = await t.app.inject({ method: 'GET', url: SANDBOX_FRAME_PATH });
+    expect(res.statusCode).toBe(200);
+    expect(res.headers['content-type']).toMatch(/^text\/html/);
+    expect(res.headers['content-security-policy']).toBe(SANDBOX_FRAME_CSP);
+    expect(res.headers['referrer-policy']).toBe('no-referrer');
+    expect(res.headers['x-content-type-options']).toBe('nosniff');
+    const directives = String(res.headers['content-security-policy']).split('; ');
+    expect(directives).toContain("default-src 'none'");
+    expect(directives).toContain('worker-src blob:');
+    expect(directives).toContain('sandbox allow-scripts');
+    expect(directives).toContain("frame-ancestors 'self'");
+    // Nothing may connect, load or import: no fetch-like directive but script/worker, and those
+    // allow only the frame's own script (by hash) and the blob: it starts the worker from.
+    expect(
+      directives.filter((d) => /^(connect|img|font|media|style|frame|child|manifest)-src/.test(d)),
+    ).toEqual([]);
+    const scripts = [...res.body.matchAll(/<script>([\s\S]*?)<\/script>/g)].map((m) => m[1]!);
+    expect(scripts).toHaveLength(1);
+    const hash = createHash('sha256').update(scripts[0]!).digest('base64');
+    expect(directives).toContain(`script-src 'sha256-${hash}' 'unsafe-eval'`);
+    expect(res.body).not.toMatch(/<script[^>]*src=/);
   });
 });

@@ -12,6 +12,7 @@ import { emptyPage, instanceOf } from '../fixtures/pages.ts';
 import { call } from '../helpers/app.ts';
 import { testDialects } from '../helpers/db.ts';
 import {
+  addPage,
   createRealtimeEnv,
   type RealtimeEnv,
   type Running,
@@ -87,19 +88,36 @@ describe.each(dialects)('designer co-editing session on %s', (dialect) => {
     await until(() => b.snapshot().peers.length === 1, 5000, 'peer left');
   });
 
-  it('a reviewer is told it may only read; a removed page and an outsider end for good', async () => {
+  it('a member without the builder right and an outsider are denied; a removed page and a bad token end for good', async () => {
     const page = await newPage();
-    const reader = open(s.reader, 'Rita', page);
-    await reader.whenSynced();
-    await until(() => reader.snapshot().readOnly, 5000, 'read-only');
+    const member = open(s.reader, 'Rita', page);
+    await until(() => member.snapshot().status === 'denied', 5000, 'member denied');
+    expect(member.snapshot().synced).toBe(false);
     const outsider = open(s.outsider, 'Otto', page);
     await until(() => outsider.snapshot().status === 'denied', 5000, 'denied');
+    const editor = open(s.admin, 'Bob', page);
+    await editor.whenSynced();
+    expect(editor.snapshot().readOnly).toBe(false);
     const removed = await call(r.app, 'GET', `/api/admin/page/${s.projectId}/${page}/remove`, {
       token: s.owner.token,
     });
     expect(removed.error).toBe(0);
-    await until(() => reader.snapshot().status === 'removed', 5000, 'removed');
+    await until(() => editor.snapshot().status === 'removed', 5000, 'removed');
     const bad = open({ id: 'x', token: 'not-a-token-at-all' }, 'X', page);
     await until(() => bad.snapshot().status === 'signedOut', 5000, 'signed out');
+  });
+
+  it('a builder of an expired project is told it may only read', async () => {
+    const t = await seed(r.app);
+    const page = await addPage(r.app, t.projectId);
+    await r.app.database.db
+      .updateTable('projects')
+      .set({ expired_at: Date.now() - 1000 })
+      .where('id', '=', t.projectId)
+      .execute();
+    const reader = open(t.owner, 'Ann', page, t.projectId);
+    await reader.whenSynced();
+    await until(() => reader.snapshot().readOnly, 5000, 'read-only');
+    expect(reader.snapshot().status).toBe('connected');
   });
 });

@@ -81,14 +81,15 @@ describe.each(dialects)('co-editing limits on %s', (dialect) => {
   it("a connection cannot set or clear another connection's presence", async () => {
     const page = await addPage(r.app, s.projectId);
     const a = client(s.owner.token, page);
-    const b = client(s.reader.token, page);
+    // Another builder (members without the builder right are refused the room altogether).
+    const b = client(s.admin.token, page);
     await Promise.all([synced(a.provider), synced(b.provider)]);
     a.provider.awareness.setLocalStateField('user', { name: 'owner' });
     const room = r.app.realtime.yjs.rooms.get(page)!;
     const victim = a.doc.clientID;
     await until(() => room.awareness.getStates().get(victim)?.user?.name === 'owner', 5000, 'owner presence');
 
-    // The reader sends the owner's client id with a newer clock: a new name, then a removal.
+    // The admin sends the owner's client id with a newer clock: a new name, then a removal.
     const clock = room.awareness.meta.get(victim)!.clock;
     b.provider.ws!.send(awarenessMessage(victim, clock + 5, { user: { name: 'spoofed' } }));
     b.provider.ws!.send(awarenessMessage(victim, clock + 6, null));

@@ -12,6 +12,7 @@ import {
   closeCode,
   createRealtimeEnv,
   deniedReasons,
+  grantPage,
   type RealtimeEnv,
   type Running,
   type Seed,
@@ -79,37 +80,65 @@ describe.each(dialects)('co-editing endpoint on %s', (dialect) => {
     closeClients();
   });
 
-  it('a reader receives edits but its own edits are neither applied nor stored', async () => {
-    const page = await addPage(r.app, s.projectId);
-    const w = client(s.owner.token, page);
-    const rd = client(s.reader.token, page);
+  it('on an expired project builders only read: told so, they get edits, theirs are neither applied nor stored', async () => {
+    const t = await seed(r.app);
+    const page = await addPage(r.app, t.projectId);
+    await r.app.database.db
+      .updateTable('projects')
+      .set({ expired_at: Date.now() - 1000 })
+      .where('id', '=', t.projectId)
+      .execute();
+    const a = client(t.owner.token, page, r, t.projectId);
+    const rd = client(t.admin.token, page, r, t.projectId);
+    const toldOwner = deniedReasons(a.provider);
     const told = deniedReasons(rd.provider);
-    const toldWriter = deniedReasons(w.provider);
-    await Promise.all([synced(w.provider), synced(rd.provider)]);
-    // The reader is told it may only read; the writer is told nothing.
-    await until(() => told.length > 0, 5000, 'read-only notice');
+    await Promise.all([synced(a.provider), synced(rd.provider)]);
+    // Each is told it may only read.
+    await until(() => told.length > 0 && toldOwner.length > 0, 5000, 'read-only notice');
     expect(told).toEqual([READ_ONLY_REASON]);
-    expect(toldWriter).toEqual([]);
-    w.doc.getMap('page').set('title', 'from writer');
-    await until(() => rd.doc.getMap('page').get('title') === 'from writer', 5000, 'reader sees writer');
+    expect(toldOwner).toEqual([READ_ONLY_REASON]);
+    // A change made by the server (a restored version) reaches them.
+    const restored = emptyPage();
+    restored.title = 'restored while expired';
+    await r.app.realtime.yjs.replace(page, restored);
+    await until(() => pageFromDoc(rd.doc).title === 'restored while expired', 5000, 'reader sees the change');
     const dropped = r.app.realtime.yjs.stats.droppedReadOnly;
     rd.doc.getMap('page').set('hack', 'from reader');
     rd.provider.awareness.setLocalStateField('user', { name: 'reader' });
     // Awareness still flows from readers.
     await until(
-      () => [...w.provider.awareness.getStates().values()].some((st) => st.user?.name === 'reader'),
+      () => [...a.provider.awareness.getStates().values()].some((st) => st.user?.name === 'reader'),
       5000,
       'reader awareness',
     );
     await until(() => r.app.realtime.yjs.stats.droppedReadOnly > dropped, 5000, 'drop');
     await r.app.realtime.yjs.store.flush();
-    expect(w.doc.getMap('page').get('hack')).toBeUndefined();
+    expect(a.doc.getMap('page').get('hack')).toBeUndefined();
     expect(r.app.realtime.yjs.rooms.get(page)!.doc.getMap('page').get('hack')).toBeUndefined();
     const stored = new Y.Doc();
     for (const row of await rows(r, page)) Y.applyUpdate(stored, row.data);
-    expect(stored.getMap('page').get('title')).toBe('from writer');
+    expect(pageFromDoc(stored).title).toBe('restored while expired');
     expect(stored.getMap('page').has('hack')).toBe(false);
     closeClients();
+  });
+
+  it('refuses a member without the builder right (4403), granted the page or not, like preview', async () => {
+    const t = await seed(r.app);
+    const page = await addPage(r.app, t.projectId);
+    const url = `${r.url}/yjs/${t.projectId}/${page}?token=${t.reader.token}`;
+    expect(await closeCode(url)).toBe(CLOSE.FORBIDDEN);
+    // The preview call refuses the same member the same way.
+    const preview = await call(r.app, 'GET', `/api/app/page/${t.projectId}/${page}?preview=1`, {
+      token: t.reader.token,
+    });
+    expect(preview.error).toBe(1102);
+    // A role that grants the page lets the member see it published, never its draft.
+    await grantPage(r.app, t.projectId, t.reader.id, page);
+    expect(await closeCode(url)).toBe(CLOSE.FORBIDDEN);
+    // Nothing of the document reached them: no room was even loaded for them.
+    expect(r.app.realtime.yjs.rooms.has(page)).toBe(false);
+    // A builder of the same project gets in.
+    expect(await closeCode(`${r.url}/yjs/${t.projectId}/${page}?token=${t.admin.token}`, 300)).toBe(0);
   });
 
   it('refuses a bad token, a non-member and an unknown page with their close codes', async () => {
@@ -179,38 +208,41 @@ describe.each(dialects)('co-editing endpoint on %s', (dialect) => {
     expect((await rows(r, page)).length).toBe(before.length);
   });
 
-  it('a demoted builder becomes a reader without reconnecting; a removed member is disconnected', async () => {
+  it('a demoted builder and a removed member are disconnected (4403)', async () => {
     const t = await seed(r.app);
     const page = await addPage(r.app, t.projectId);
     const w = client(t.owner.token, page, r, t.projectId);
     const a = client(t.admin.token, page, r, t.projectId);
-    const told = deniedReasons(a.provider);
     await Promise.all([synced(w.provider), synced(a.provider)]);
     a.doc.getMap('page').set('before', 1);
     await until(() => w.doc.getMap('page').get('before') === 1, 5000, 'admin writes while admin');
+    // Demoted to a common role: drafts are no longer theirs to see.
+    const closed = new Promise<number>((res) => a.provider.ws?.addEventListener('close', (e) => res(e.code)));
+    a.provider.shouldConnect = false;
     const common = await seedRole(r.app, t.projectId, 'common');
     const demoted = await call(r.app, 'POST', `/api/admin/user/${t.projectId}/${t.admin.id}/update`, {
       token: t.owner.token,
       body: { role: common },
     });
     expect(demoted.error).toBe(0);
+    expect(await closed).toBe(CLOSE.FORBIDDEN);
     const room = r.app.realtime.yjs.rooms.get(page)!;
-    await until(() => [...room.conns].some((c) => c.userId === t.admin.id && !c.writable), 5000, 'demotion');
-    await until(() => told.includes(READ_ONLY_REASON), 5000, 'demoted client told');
-    const dropped = r.app.realtime.yjs.stats.droppedReadOnly;
-    a.doc.getMap('page').set('after', 1);
-    await until(() => r.app.realtime.yjs.stats.droppedReadOnly > dropped, 5000, 'drop after demotion');
-    expect(room.doc.getMap('page').get('after')).toBeUndefined();
-    // Same socket all along.
-    expect(a.provider.wsconnected).toBe(true);
-    // Removal ends the connection.
-    const closed = new Promise<number>((res) => a.provider.ws?.addEventListener('close', (e) => res(e.code)));
-    a.provider.shouldConnect = false;
-    const removed = await call(r.app, 'GET', `/api/admin/user/${t.projectId}/${t.admin.id}/remove`, {
-      token: t.owner.token,
+    await until(() => [...room.conns].every((c) => c.userId !== t.admin.id), 5000, 'gone from the room');
+    expect([...room.conns].map((c) => c.userId)).toEqual([t.owner.id]);
+    // Removal ends a connection too.
+    const u = await seed(r.app);
+    const other = await addPage(r.app, u.projectId);
+    const b = client(u.admin.token, other, r, u.projectId);
+    await synced(b.provider);
+    const closedB = new Promise<number>((res) =>
+      b.provider.ws?.addEventListener('close', (e) => res(e.code)),
+    );
+    b.provider.shouldConnect = false;
+    const removed = await call(r.app, 'GET', `/api/admin/user/${u.projectId}/${u.admin.id}/remove`, {
+      token: u.owner.token,
     });
     expect(removed.error).toBe(0);
-    expect(await closed).toBe(CLOSE.FORBIDDEN);
+    expect(await closedB).toBe(CLOSE.FORBIDDEN);
     closeClients();
   });
 
@@ -281,7 +313,7 @@ describe.each(dialects)('co-editing endpoint on %s', (dialect) => {
       (await call(r.app, 'POST', `${base}/publish`, { token: s.owner.token, body: { note: 'v1' } })).error,
     ).toBe(0);
     const w = client(s.owner.token, page);
-    const rd = client(s.reader.token, page);
+    const rd = client(s.admin.token, page);
     await Promise.all([synced(w.provider), synced(rd.provider)]);
     expect(pageFromDoc(w.doc).widgets.map((x) => x.props.text)).toEqual(['version one']);
     expect(pageFromDoc(rd.doc).title).toBe(v1.title);
@@ -294,7 +326,7 @@ describe.each(dialects)('co-editing endpoint on %s', (dialect) => {
     await until(
       () => pageFromDoc(rd.doc).widgets[0]?.props.text === 'version one',
       5000,
-      'restore reaches reader',
+      'restore reaches the other editor',
     );
     await until(
       () => pageFromDoc(w.doc).widgets[0]?.props.text === 'version one',
@@ -333,7 +365,7 @@ describe.each(dialects)('co-editing endpoint on %s', (dialect) => {
     closeClients();
     await r.app.close();
     r = await env.start({ realtime: { idleMs: 300, flushMs: 20, compactEvery: 10 } });
-    const back = client(s.reader.token, page);
+    const back = client(s.admin.token, page);
     await synced(back.provider);
     expect(back.doc.getMap('m').size).toBe(15);
     expect(back.doc.getText('t').toString()).toBe('restart-safe');

@@ -1,13 +1,15 @@
 /**
  * The designer route (/dev/design/:page): joins the page's co-editing document (the server starts it
  * from the saved draft, migrated and restored, so every editor gets the same content), and lays out
- * palette + layers, canvas, inspector; autosaves the draft. Rights come from the server: a reviewer,
- * an expired project or a demoted builder turns the designer read-only.
+ * palette + layers, canvas, inspector; autosaves the draft. Drafts are builders' work, as for the
+ * draft preview: a member without the right gets the no-authority state and never joins the document.
+ * Rights come from the server: an expired project turns the designer read-only; a builder demoted or
+ * removed while editing is told so.
  */
 import { Alert, Button, Result, Spin, Tabs } from 'antd';
 import { useCallback, useEffect, useRef, useState } from 'react';
 import { useTranslation } from 'react-i18next';
-import { useParams, useSearchParams } from 'react-router';
+import { Link, useParams, useSearchParams } from 'react-router';
 import * as Y from 'yjs';
 import { loadPage } from '../../../widgets/index.ts';
 import type { PageIssue } from '../../../widgets/validate.ts';
@@ -34,7 +36,8 @@ import { useDesigner } from './store.ts';
 import { Toolbar } from './Toolbar.tsx';
 import './designer.css';
 
-const E_DENIED = E.FORBIDDEN.code;
+/** Codes of the draft call that mean "not yours to see": not a builder here, not a member. */
+const DENIED: ReadonlySet<number> = new Set([E.FORBIDDEN.code, E.NOT_MEMBER.code]);
 
 /** Statuses after which the session will not come back by itself. */
 const FINAL: ReadonlySet<CollabStatus> = new Set(['signedOut', 'denied', 'removed']);
@@ -68,6 +71,7 @@ export default function DesignerScreen() {
   const [name, setName] = useState('');
   const [issues, setIssues] = useState<PageIssue[]>([]);
   const [error, setError] = useState<string | null>(null);
+  const [denied, setDenied] = useState(false);
   const [session, setSession] = useState<CollabSession | null>(null);
   const autosave = useRef<Autosave | null>(null);
   const collab = useCollab(session);
@@ -80,22 +84,25 @@ export default function DesignerScreen() {
     // Bound tables on the canvas read their rows afresh for each page opened.
     clearDesignData();
     setError(null);
+    setDenied(false);
     setSession((old) => {
       old?.destroy();
       return null;
     });
     let joined: CollabSession | null = null;
     try {
-      // Builders read the saved draft for its name and load notes; a reviewer may not (1102) and
-      // watches the co-editing document only, which the server still shows them read-only.
+      // The saved draft's name and load notes; a refusal here is the no-authority state, and the
+      // co-editing document (which the server would refuse too) is not even asked for.
       const draft = await pagesApi.get(project, pageId, { quiet: true }).catch((e: unknown) => {
-        if (e instanceof ApiError && e.code === E_DENIED) return null;
+        if (e instanceof ApiError && DENIED.has(e.code)) return null;
         throw e;
       });
-      if (draft) {
-        setName(draft.name);
-        setIssues(loadPage(draft.document).issues);
+      if (!draft) {
+        setDenied(true);
+        return;
       }
+      setName(draft.name);
+      setIssues(loadPage(draft.document).issues);
       const user = useSession.getState().user;
       joined = new CollabSession(new Y.Doc(), {
         project,
@@ -105,12 +112,19 @@ export default function DesignerScreen() {
       });
       setSession(joined);
       await firstSync(joined);
-      if (!draft) setName(String(joined.doc.getMap('page').get('title') ?? ''));
       const m = new DocModel(joined.doc);
       useDesigner.getState().setModel(m, pageId);
       autosave.current = startAutosave(m, project, pageId);
     } catch (e) {
       const msg = e instanceof Error ? e.message : String(e);
+      if (msg === 'denied') {
+        setSession((old) => {
+          old?.destroy();
+          return null;
+        });
+        setDenied(true);
+        return;
+      }
       setError(msg === 'timeout' || FINAL.has(msg as CollabStatus) ? t(`designer.collabFailed.${msg}`) : msg);
     }
   }, [project, pageId, t]);
@@ -166,6 +180,22 @@ export default function DesignerScreen() {
   useShortcuts(onSaveKey);
 
   if (!project) return <Result status="info" title={t('wb.noProject')} />;
+  if (denied)
+    return (
+      <Result
+        status="403"
+        title={t('noAuth.title')}
+        subTitle={t('designer.noDraftAccess')}
+        data-testid="no-authority"
+        extra={
+          <Button type="primary">
+            <Link to="/" replace>
+              {t('shell.toHome')}
+            </Link>
+          </Button>
+        }
+      />
+    );
   if (error)
     return (
       <Result

@@ -392,6 +392,10 @@ export const en = {
     draftFound: 'Unsent input from {{time}} was kept as a draft',
     draftRestore: 'Restore',
     draftDiscard: 'Discard',
+    codeTimeout: 'code ran longer than {{s}} s and was stopped',
+    codeUnresponsive: 'code did not respond for {{s}} s and was stopped',
+    codeStopped:
+      "The page's code stopped (it ran out of memory or crashed). The page keeps working; code commands start it again, without the setup script.",
   },
   pages: {
     area: 'Pages',
@@ -571,6 +575,7 @@ export const en = {
     search: 'Search kinds',
   },
   designer: {
+    noDraftAccess: 'Only the owner and the administrators of this system may open page drafts.',
     collabFailed: {
       timeout: 'Could not reach the co-editing server. Check the connection and retry.',
       signedOut: 'Your session ended. Sign in again to keep editing.',

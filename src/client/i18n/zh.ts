@@ -389,6 +389,10 @@ export const zh: Messages = {
     draftFound: '{{time}} 未提交的内容已保存为草稿',
     draftRestore: '恢复',
     draftDiscard: '丢弃',
+    codeTimeout: '代码运行超过 {{s}} 秒，已停止',
+    codeUnresponsive: '代码 {{s}} 秒无响应，已停止',
+    codeStopped:
+      '页面代码已停止运行（内存不足或崩溃）。页面仍可使用；代码命令会重新启动它，但不再运行初始化脚本。',
   },
   pages: {
     area: '页面',
@@ -565,6 +569,7 @@ export const zh: Messages = {
     search: '搜索组件',
   },
   designer: {
+    noDraftAccess: '只有本系统的所有者和管理员可以打开页面草稿。',
     collabFailed: {
       timeout: '无法连接协作服务，请检查网络后重试。',
       signedOut: '登录已失效，请重新登录后继续编辑。',

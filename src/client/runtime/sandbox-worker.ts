@@ -1,12 +1,14 @@
 /**
  * The sandbox worker: runs builder code (the project's setup script, code commands) away from the
- * page. A dedicated Worker has no DOM; before any builder code runs, its network doors are removed
- * (fetch, XMLHttpRequest, WebSocket, EventSource, importScripts, nested workers, caches, IndexedDB),
- * so the code can reach the outside only through the page API below, which the page carries out
- * with the user's own permissions. `new Function` is used here, inside the worker only: the worker
- * is the isolation boundary, never the page.
+ * page, inside the sandbox frame (sandbox-frame.ts), whose Content-Security-Policy it inherits: no
+ * network at all. It has no DOM; before any builder code runs its doors are hidden too
+ * (sandbox-block.ts), so the code can reach the outside only through the page API below, which the
+ * page carries out with the user's own permissions. `new Function` is used here, inside the worker
+ * only: the worker is the isolation boundary, never the page. Bundled into one classic script
+ * (`?sandbox-source`): it must not load anything at run time.
  */
 import { pickText } from '../../shared/script-api.ts';
+import { blockGlobals } from './sandbox-block.ts';
 import {
   API_METHODS,
   type ApiMethod,
@@ -18,32 +20,8 @@ import {
 const scope = self as unknown as Record<string, unknown>;
 const post = (m: FromWorker) => (self as unknown as { postMessage(m: unknown): void }).postMessage(m);
 
-const BLOCKED = [
-  'fetch',
-  'XMLHttpRequest',
-  'WebSocket',
-  'EventSource',
-  'importScripts',
-  'Worker',
-  'SharedWorker',
-  'caches',
-  'indexedDB',
-  'WebTransport',
-  'BroadcastChannel',
-  'Request',
-  'navigator',
-];
-for (const name of BLOCKED) {
-  for (let o: object | null = scope; o; o = Object.getPrototypeOf(o)) {
-    if (Object.getOwnPropertyDescriptor(o, name)?.configurable !== false) {
-      try {
-        Object.defineProperty(o, name, { value: undefined, writable: false, configurable: false });
-      } catch {
-        // Not redefinable on this prototype: the own property above shadows it.
-      }
-    }
-  }
-}
+// Before any builder code runs: see sandbox-block.ts (the CSP is the wall, this the second line).
+blockGlobals(scope);
 
 let callSeq = 0;
 const pending = new Map<number, { resolve(v: unknown): void; reject(e: Error): void }>();

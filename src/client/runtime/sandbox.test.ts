@@ -10,7 +10,8 @@ import { memoryStorage } from '../../../tests/helpers/memory-storage.ts';
 import { pickText, SCRIPT_API_LOCAL, SCRIPT_API_MEMBERS } from '../../shared/script-api.ts';
 import type { ActionHost, ModalRequest } from './actions.ts';
 import { onEntityChanged } from './data-source.ts';
-import { HEARTBEAT_MS, Sandbox, type SandboxHost } from './sandbox.ts';
+import { HEARTBEAT_MS, Sandbox, type SandboxHost, SETUP_DEBOUNCE_MS } from './sandbox.ts';
+import type { SandboxWorker } from './sandbox-frame.ts';
 import { API_METHODS, type FromWorker, type ToWorker } from './sandbox-protocol.ts';
 import { createScriptHost, scriptUser } from './script-host.ts';
 
@@ -281,11 +282,22 @@ describe('builder code through the worker', () => {
 /** A worker that runs nothing by itself: the test says what it answers, and whether it answers pings. */
 class ScriptedWorker {
   listeners: Listener[] = [];
+  crashListeners: (() => void)[] = [];
   sent: ToWorker[] = [];
   terminated = false;
   answerPings = true;
   addEventListener(type: string, l: Listener) {
     if (type === 'message') this.listeners.push(l);
+    if (type === 'crash') this.crashListeners.push(() => l({ data: null }));
+  }
+  /** Whether the frame still answers its pings (FramedWorker.responsive). */
+  alive = true;
+  responsive() {
+    return this.alive;
+  }
+  /** The frame's process died (as FramedWorker reports it). */
+  crash() {
+    for (const l of this.crashListeners) l();
   }
   postMessage(m: ToWorker) {
     this.sent.push(m);
@@ -353,5 +365,127 @@ describe('time limit', () => {
     await vi.advanceTimersByTimeAsync(5000 + 2 * HEARTBEAT_MS);
     await failed;
     expect(worker.terminated).toBe(true);
+  });
+});
+
+// ---- crashes ------------------------------------------------------------------------------------
+
+describe("crashes (the sandbox frame's process died)", () => {
+  let workers: ScriptedWorker[];
+  let errors: string[];
+  let sb: Sandbox;
+  const host: SandboxHost = {
+    context: () => ({ user: null, params: {}, state: {}, lang: 'en' }),
+    call: () => null,
+  };
+  const runs = (w: ScriptedWorker) =>
+    w.sent.filter((m): m is Extract<ToWorker, { type: 'run' }> => m.type === 'run');
+  /** Answers `done` for the run of `code` in the i-th worker (looked up once it exists). */
+  const finish = async (i: number, code: string) => {
+    await vi.advanceTimersByTimeAsync(0);
+    const w = workers[i]!;
+    const run = runs(w).find((m) => m.code === code);
+    expect(run, code).toBeDefined();
+    w.emit({ type: 'done', run: run!.run, ok: true });
+    await vi.advanceTimersByTimeAsync(0);
+  };
+  beforeEach(() => {
+    vi.useFakeTimers();
+    workers = [];
+    errors = [];
+    sb = new Sandbox({
+      createWorker: () => {
+        const w = new ScriptedWorker();
+        workers.push(w);
+        return w as unknown as SandboxWorker;
+      },
+    });
+    sb.onError = (m) => errors.push(m);
+  });
+  afterEach(() => {
+    sb.dispose();
+    vi.useRealTimers();
+  });
+
+  it('fail the running code with the stopped notice; the next run starts afresh, without setup', async () => {
+    sb.setup('setup()', host);
+    const first = sb.run('first()', host);
+    await vi.advanceTimersByTimeAsync(SETUP_DEBOUNCE_MS);
+    await finish(0, 'setup()');
+    expect(runs(workers[0]!).map((m) => m.code)).toEqual(['setup()', 'first()']);
+    const failed = expect(first).rejects.toMatchObject({
+      kind: 'crashed',
+      message: expect.stringMatching(/^The page's code stopped \(it ran out of memory or crashed\)/),
+    });
+    workers[0]!.crash();
+    await failed;
+    expect(workers[0]!.terminated).toBe(true);
+    // The failed run's runner shows the notice: not a second one from here.
+    expect(errors).toEqual([]);
+    const second = sb.run('second()', host);
+    await finish(1, 'second()');
+    await second;
+    expect(runs(workers[1]!).map((m) => m.code)).toEqual(['second()']);
+    // And it stays so for later runs.
+    const third = sb.run('third()', host);
+    await finish(1, 'third()');
+    await third;
+    expect(workers).toHaveLength(2);
+  });
+
+  it('a crash while nothing runs is told once through onError', async () => {
+    const a = sb.run('a()', host);
+    await vi.advanceTimersByTimeAsync(0);
+    await finish(0, 'a()');
+    await a;
+    workers[0]!.crash();
+    expect(errors).toHaveLength(1);
+    expect(errors[0]).toMatch(/^The page's code stopped/);
+    // A crash report from a worker already replaced changes nothing.
+    workers[0]!.crash();
+    expect(errors).toHaveLength(1);
+  });
+
+  it('a crash during setup is told once (by the setup run), and setup is not tried again', async () => {
+    sb.setup('setup()', host);
+    await vi.advanceTimersByTimeAsync(SETUP_DEBOUNCE_MS);
+    expect(runs(workers[0]!).map((m) => m.code)).toEqual(['setup()']);
+    workers[0]!.crash();
+    await vi.advanceTimersByTimeAsync(0);
+    expect(errors).toHaveLength(1);
+    const next = sb.run('next()', host);
+    await finish(1, 'next()');
+    await next;
+    expect(runs(workers[1]!).map((m) => m.code)).toEqual(['next()']);
+  });
+
+  it('a run whose time is up while the frame no longer answers is told as a crash, once', async () => {
+    const first = sb.run('first()', host);
+    await vi.advanceTimersByTimeAsync(0);
+    // The process died before the crash beats ran out: the time limit comes first.
+    workers[0]!.alive = false;
+    const failed = expect(first).rejects.toMatchObject({ kind: 'crashed' });
+    await vi.advanceTimersByTimeAsync(5001);
+    await failed;
+    expect(errors).toEqual([]);
+    const next = sb.run('next()', host);
+    await finish(1, 'next()');
+    await next;
+  });
+
+  it('unlike a crash, a time-out runs setup again before the next run', async () => {
+    sb.setup('setup()', host);
+    const slow = sb.run('slow()', host);
+    const failed = expect(slow).rejects.toMatchObject({ kind: 'timeout' });
+    await vi.advanceTimersByTimeAsync(SETUP_DEBOUNCE_MS);
+    await finish(0, 'setup()');
+    await vi.advanceTimersByTimeAsync(5001);
+    await failed;
+    const next = sb.run('next()', host);
+    await vi.advanceTimersByTimeAsync(SETUP_DEBOUNCE_MS);
+    await finish(1, 'setup()');
+    await finish(1, 'next()');
+    await next;
+    expect(runs(workers[1]!).map((m) => m.code)).toEqual(['setup()', 'next()']);
   });
 });

@@ -1,11 +1,18 @@
 /**
- * The page side of the sandbox: one dedicated Worker per window runs the project's setup script
- * (once, 100 ms after the first page asks for it) and then code commands. Code commands wait until
- * setup is ready (queued waiters are flushed then). A run longer than the time limit kills the
- * worker; a fresh one starts (and runs setup again) for the next run. Time spent waiting for the
- * user (an `api.openModal` until the modal closes) does not count, but meanwhile the worker must
- * answer a heartbeat: code busy in a loop while it "waits" is stopped all the same.
+ * The page side of the sandbox: one worker per window, in a sandboxed frame of its own process
+ * (sandbox-frame.ts), runs the project's setup script (once, 100 ms after the first page asks for it)
+ * and then code commands. Code commands wait until setup is ready (queued waiters are flushed then).
+ * A run longer than the time limit kills the worker; a fresh one starts (and runs setup again) for
+ * the next run. Time spent waiting for the user (an `api.openModal` until the modal closes) does not
+ * count, but meanwhile the worker must answer a heartbeat: code busy in a loop while it "waits" is
+ * stopped all the same. When the frame's process dies (out of memory, a crash) the page is told the
+ * code stopped; a fresh sandbox starts for the next run, without the setup script (which may well be
+ * what ate the memory: running it again would crash again).
  */
+import i18next from 'i18next';
+import { en } from '../i18n/en.ts';
+import { notify } from './notices.ts';
+import { FramedWorker, type SandboxWorker } from './sandbox-frame.ts';
 import {
   type ApiMethod,
   type FromWorker,
@@ -25,7 +32,32 @@ export interface SandboxHost {
   call(method: ApiMethod, args: unknown[]): Promise<unknown> | unknown;
 }
 
-export class SandboxError extends Error {}
+/** Why a run failed: its own error (`code`), or the sandbox stopped it. */
+export type SandboxErrorKind = 'code' | 'timeout' | 'unresponsive' | 'crashed' | 'error' | 'closed';
+
+export class SandboxError extends Error {
+  constructor(
+    message: string,
+    readonly kind: SandboxErrorKind = 'code',
+  ) {
+    super(message);
+  }
+}
+
+/** The worker's process died (out of memory, a crash). */
+function crashed(): SandboxError {
+  return new SandboxError(say('codeStopped'), 'crashed');
+}
+
+/** A runtime notice in the user's language (English where i18n is not set up, as in unit tests). */
+function say(
+  key: 'codeStopped' | 'codeTimeout' | 'codeUnresponsive',
+  vars: Record<string, unknown> = {},
+): string {
+  return i18next.isInitialized
+    ? i18next.t(`runtime.${key}`, vars)
+    : en.runtime[key].replace(/\{\{(\w+)\}\}/g, (_, k: string) => String(vars[k]));
+}
 
 interface Running {
   host: SandboxHost;
@@ -42,14 +74,25 @@ interface Running {
 
 export interface SandboxOptions {
   timeLimitMs?: number;
-  createWorker?: () => Worker;
+  createWorker?: () => SandboxWorker;
 }
 
-const defaultWorker = () =>
-  new Worker(new URL('./sandbox-worker.ts', import.meta.url), { type: 'module', name: 'lc-sandbox' });
+/** The worker's bundled source, loaded once (a lazy chunk: pages without code never fetch it). */
+let workerSource: Promise<string> | null = null;
+
+function defaultWorker(): SandboxWorker {
+  workerSource ??= import('./sandbox-worker.ts?sandbox-source').then(
+    (m) => m.default,
+    (err: unknown) => {
+      workerSource = null;
+      throw err;
+    },
+  );
+  return new FramedWorker(workerSource);
+}
 
 export class Sandbox {
-  private worker: Worker | null = null;
+  private worker: SandboxWorker | null = null;
   private runs = new Map<number, Running>();
   private seq = 0;
   private setupCode = '';
@@ -60,9 +103,11 @@ export class Sandbox {
   private heartbeat: ReturnType<typeof setInterval> | null = null;
   private lastAlive = 0;
   private pingSeq = 0;
+  /** The sandbox crashed once: the setup script is not run again in this window. */
+  private setupDropped = false;
   readonly timeLimitMs: number;
-  private readonly create: () => Worker;
-  /** Setup failures and timeouts are reported here (the page shows a notice). */
+  private readonly create: () => SandboxWorker;
+  /** Setup failures, and a crash while no run was waiting, are reported here (the page shows a notice). */
   onError: (message: string) => void = () => {};
 
   constructor(opts: SandboxOptions = {}) {
@@ -70,20 +115,23 @@ export class Sandbox {
     this.create = opts.createWorker ?? defaultWorker;
   }
 
-  private ensureWorker(): Worker {
+  private ensureWorker(): SandboxWorker {
     if (this.worker) return this.worker;
     const w = this.create();
-    w.addEventListener('message', (e: MessageEvent<FromWorker>) => void this.onMessage(w, e.data));
+    w.addEventListener('message', (e) => void this.onMessage(w, e.data));
     w.addEventListener('error', (e) => {
-      e.preventDefault();
-      this.kill(new SandboxError(e.message || 'sandbox error'));
+      e.preventDefault?.();
+      if (w === this.worker) this.kill(new SandboxError(e.message || 'sandbox error', 'error'));
+    });
+    w.addEventListener('crash', () => {
+      if (w === this.worker) this.kill(crashed());
     });
     this.worker = w;
     return w;
   }
 
-  private async onMessage(w: Worker, m: FromWorker): Promise<void> {
-    if (w !== this.worker) return;
+  private async onMessage(w: SandboxWorker, m: FromWorker | undefined): Promise<void> {
+    if (w !== this.worker || !m || typeof m !== 'object') return;
     if (m.type === 'pong') {
       this.lastAlive = Date.now();
     } else if (m.type === 'done') {
@@ -93,7 +141,7 @@ export class Sandbox {
       if (r.timer) clearTimeout(r.timer);
       this.checkHeartbeat();
       if (m.ok) r.resolve();
-      else r.reject(new SandboxError(m.error));
+      else r.reject(new SandboxError(String(m.error)));
     } else if (m.type === 'call') {
       const r = this.runs.get(m.run);
       const reply = (msg: ToWorker) => {
@@ -142,18 +190,25 @@ export class Sandbox {
   /** Counts the run's time again once nothing of it waits for the user. */
   private resume(run: number, r: Running): void {
     r.waiting = Math.max(0, r.waiting - 1);
-    if (r.waiting === 0 && !r.timer && this.runs.get(run) === r) this.arm(run, r);
+    if (r.waiting === 0 && !r.timer && this.runs.get(run) === r) this.arm(r);
     this.checkHeartbeat();
   }
 
-  private arm(run: number, r: Running): void {
+  private arm(r: Running): void {
     r.since = Date.now();
     r.timer = setTimeout(
       () => {
-        this.runs.delete(run);
-        const err = new SandboxError(`code ran longer than ${this.timeLimitMs / 1000} s and was stopped`);
-        r.reject(err);
-        this.kill(err);
+        // A frame that stopped answering died meanwhile: say so, not that the code ran long.
+        this.kill(
+          this.worker?.responsive?.() === false
+            ? crashed()
+            : new SandboxError(
+                say('codeTimeout', {
+                  s: this.timeLimitMs / 1000,
+                }),
+                'timeout',
+              ),
+        );
       },
       Math.max(0, r.remaining),
     );
@@ -165,7 +220,16 @@ export class Sandbox {
       return;
     }
     if (Date.now() - this.lastAlive > this.timeLimitMs) {
-      this.kill(new SandboxError(`code did not respond for ${this.timeLimitMs / 1000} s and was stopped`));
+      this.kill(
+        this.worker.responsive?.() === false
+          ? crashed()
+          : new SandboxError(
+              say('codeUnresponsive', {
+                s: this.timeLimitMs / 1000,
+              }),
+              'unresponsive',
+            ),
+      );
       return;
     }
     this.worker.postMessage({ type: 'ping', ping: ++this.pingSeq } satisfies ToWorker);
@@ -179,18 +243,27 @@ export class Sandbox {
     this.heartbeat = null;
   }
 
-  /** Stops the worker (time limit, crash); pending runs fail; setup runs again on the next run. */
-  private kill(reason: Error): void {
+  /**
+   * Stops the worker (time limit, error, crash); pending runs fail with the reason (their runners
+   * show it). Setup runs again on the next run, except after a crash. A crash while nothing ran is
+   * reported through onError, so the user hears of it all the same.
+   */
+  private kill(reason: SandboxError): void {
     this.worker?.terminate();
     this.worker = null;
     if (this.heartbeat) clearInterval(this.heartbeat);
     this.heartbeat = null;
+    const waiting = this.runs.size;
     for (const [, r] of this.runs) {
       if (r.timer) clearTimeout(r.timer);
       r.reject(reason);
     }
     this.runs.clear();
-    if (this.setupState === 'ready' && this.setupCode) this.setupState = 'none';
+    if (reason.kind === 'crashed') {
+      this.setupDropped = true;
+      if (waiting === 0) this.onError(reason.message);
+    }
+    if (this.setupState === 'ready' && this.setupCode && !this.setupDropped) this.setupState = 'none';
   }
 
   /** Runs code in the worker; resolves when its async body finished, rejects on error or time-out. */
@@ -207,7 +280,7 @@ export class Sandbox {
         since: 0,
         waiting: 0,
       };
-      this.arm(run, r);
+      this.arm(r);
       this.runs.set(run, r);
       w.postMessage({ type: 'run', run, code, context: host.context() } satisfies ToWorker);
     });
@@ -226,7 +299,7 @@ export class Sandbox {
   private async runSetup(): Promise<void> {
     this.setupTimer = null;
     this.setupState = 'running';
-    if (this.setupCode.trim() && this.setupHost) {
+    if (this.setupCode.trim() && this.setupHost && !this.setupDropped) {
       try {
         await this.exec(this.setupCode, this.setupHost);
       } catch (e) {
@@ -259,14 +332,17 @@ export class Sandbox {
 
   dispose(): void {
     if (this.setupTimer) clearTimeout(this.setupTimer);
-    this.kill(new SandboxError('sandbox closed'));
+    this.kill(new SandboxError('sandbox closed', 'closed'));
   }
 }
 
 let shared: Sandbox | null = null;
 
-/** The window's sandbox. */
+/** The window's sandbox. Its stops are shown as error notices (pages with setup set the same). */
 export function sandbox(): Sandbox {
-  shared ??= new Sandbox();
+  if (!shared) {
+    shared = new Sandbox();
+    shared.onError = (msg) => notify('error', msg);
+  }
   return shared;
 }

@@ -33,8 +33,11 @@ export interface YjsServerOptions {
   log: { warn(obj: object, msg: string): void; error(obj: object, msg: string): void };
 }
 
-/** Role types that may change page documents; everyone else (and reviewers) only reads. */
-const WRITERS = new Set(['owner', 'admin']);
+/**
+ * Role types that may open page documents: drafts are builders' work, as for `/dev/preview` and
+ * `?preview=1` (the management area, also on an expired project). Other members are refused.
+ */
+const BUILDERS = new Set(['owner', 'admin']);
 
 /**
  * The co-editing endpoint: y-websocket protocol at `/yjs/<project>/<page>?token=…`, with
@@ -69,22 +72,22 @@ export class YjsServer implements RoomHost {
   }
 
   /**
-   * Owners and admins of an active, unexpired project write; other active members only read (an
-   * expired project is read-only for everyone, like the rest of its dev area); anyone else is out.
+   * Owners and admins of an active project write; on an expired project they only read, like the
+   * rest of its dev area; anyone else (other members, granted the page or not) is out.
    */
   async access(projectId: string, userId: string): Promise<DocAccess> {
     const [member, project] = await Promise.all([
       membership(this.opts.db, projectId, userId),
       findProject(this.opts.db, projectId),
     ]);
-    if (!project || member?.status !== 'active') return 'none';
-    return WRITERS.has(member.role_type) && !isLimited(project) ? 'write' : 'read';
+    if (!project || member?.status !== 'active' || !BUILDERS.has(member.role_type)) return 'none';
+    return isLimited(project) ? 'read' : 'write';
   }
 
   /**
    * Memberships, roles or projects changed (here or on another process): apply the new rights to
-   * open connections without making anyone reconnect. A demoted builder's next updates are dropped;
-   * a removed member is disconnected. Calls during a running check are folded into one more run.
+   * open connections. A builder whose project expired keeps the connection, and its next updates
+   * are dropped; a demoted builder or a removed member is disconnected. Calls during a running check are folded into one more run.
    */
   recheck(): Promise<void> {
     this.recheckScheduled ??= new Promise<void>((resolve) => setImmediate(resolve)).then(async () => {
@@ -100,7 +103,7 @@ export class YjsServer implements RoomHost {
             seen.set(key, p);
           }
           const access = await p;
-          if (access === 'none') c.ws.close(CLOSE.FORBIDDEN, 'no longer a member of this project');
+          if (access === 'none') c.ws.close(CLOSE.FORBIDDEN, 'no longer a builder of this project');
           else if (access === 'read' && c.writable) {
             c.writable = false;
             sendReadOnly(c);
@@ -162,7 +165,7 @@ export class YjsServer implements RoomHost {
       return ws.close(CLOSE.NOT_FOUND, 'unknown page');
     }
     const access = await this.access(projectId!, userId);
-    if (access === 'none') return ws.close(CLOSE.FORBIDDEN, 'not a member of this project');
+    if (access === 'none') return ws.close(CLOSE.FORBIDDEN, 'page drafts are for builders of this project');
     const page = await this.opts.db
       .selectFrom('pages')
       .select('id')
