@@ -49,8 +49,8 @@ test('designer words: a new button says "Button" in English and 按钮 in Chines
   const palette = en.getByTestId('palette');
   await expect(palette.getByText('Data', { exact: true })).toBeVisible();
   await expect(palette.getByText('Baima')).toHaveCount(0);
-  await expect(en.getByTestId('distribute-h')).toHaveText('Distribute horizontally');
-  await expect(en.getByTestId('distribute-v')).toHaveText('Distribute vertically');
+  await expect(en.getByTestId('distribute-h')).toHaveAccessibleName('Distribute horizontally');
+  await expect(en.getByTestId('distribute-v')).toHaveAccessibleName('Distribute vertically');
   await expect(en.getByText('Dist. H')).toHaveCount(0);
   const first = await dropButton(en, 40);
   await expect(first.getByRole('button')).toHaveText('Button');

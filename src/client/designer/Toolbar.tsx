@@ -52,6 +52,29 @@ const ALIGNS: { how: Align; icon: React.ReactNode }[] = [
   { how: 'bottom', icon: <VerticalAlignBottomOutlined /> },
 ];
 
+/** Three bars spaced evenly along the axis they spread over (antd has no distribute icons). */
+function DistributeIcon({ how }: { how: 'h' | 'v' }) {
+  const bars = [2, 7, 12].map((at) =>
+    how === 'h' ? (
+      <rect key={at} x={at} y={3} width={2} height={10} rx={0.5} />
+    ) : (
+      <rect key={at} x={3} y={at} width={10} height={2} rx={0.5} />
+    ),
+  );
+  return (
+    <span className="anticon" role="img" aria-hidden>
+      <svg width="1em" height="1em" viewBox="0 0 16 16" fill="currentColor">
+        {bars}
+      </svg>
+    </span>
+  );
+}
+
+const DISTRIBUTES: { how: 'h' | 'v'; label: string; icon: React.ReactNode }[] = [
+  { how: 'h', label: 'designer.distributeH', icon: <DistributeIcon how="h" /> },
+  { how: 'v', label: 'designer.distributeV', icon: <DistributeIcon how="v" /> },
+];
+
 const SAVE_COLOR = {
   saved: 'green',
   saving: 'blue',
@@ -247,22 +270,18 @@ export function Toolbar(props: {
               />
             </Tooltip>
           ))}
-          <Button
-            size="small"
-            disabled={many < 3}
-            onClick={() => st.distribute('h')}
-            data-testid="distribute-h"
-          >
-            {t('designer.distributeHShort')}
-          </Button>
-          <Button
-            size="small"
-            disabled={many < 3}
-            onClick={() => st.distribute('v')}
-            data-testid="distribute-v"
-          >
-            {t('designer.distributeVShort')}
-          </Button>
+          {DISTRIBUTES.map((d) => (
+            <Tooltip key={d.how} title={t(d.label)}>
+              <Button
+                size="small"
+                icon={d.icon}
+                disabled={many < 3}
+                onClick={() => st.distribute(d.how)}
+                data-testid={`distribute-${d.how}`}
+                aria-label={t(d.label)}
+              />
+            </Tooltip>
+          ))}
         </Space.Compact>
       </Space>
       <Space size="small" wrap>

@@ -631,8 +631,6 @@ export const en = {
     alignVcenter: 'Align centres vertically',
     distributeH: 'Distribute horizontally',
     distributeV: 'Distribute vertically',
-    distributeHShort: 'Distribute horizontally',
-    distributeVShort: 'Distribute vertically',
     zoomIn: 'Zoom in',
     zoomOut: 'Zoom out',
     zoomReset: 'Actual size (100%)',

@@ -625,8 +625,6 @@ export const zh: Messages = {
     alignVcenter: '垂直居中对齐',
     distributeH: '水平等距分布',
     distributeV: '垂直等距分布',
-    distributeHShort: '水平分布',
-    distributeVShort: '垂直分布',
     zoomIn: '放大',
     zoomOut: '缩小',
     zoomReset: '实际大小（100%）',
