@@ -62,8 +62,8 @@ function DistributeIcon({ how }: { how: 'h' | 'v' }) {
     ),
   );
   return (
-    <span className="anticon" role="img" aria-hidden>
-      <svg width="1em" height="1em" viewBox="0 0 16 16" fill="currentColor">
+    <span className="anticon" aria-hidden>
+      <svg width="1em" height="1em" viewBox="0 0 16 16" fill="currentColor" aria-hidden="true">
         {bars}
       </svg>
     </span>
