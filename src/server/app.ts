@@ -29,8 +29,10 @@ import projectPlugin from './project/plugin.ts';
 import { installRealtime, type RealtimeOptions } from './realtime/index.ts';
 import routePlugin from './route/plugin.ts';
 import sharePlugin from './share/plugin.ts';
+import lbsPlugin from './third/lbs-plugin.ts';
 import thirdPlugin from './third/plugin.ts';
 import utilPlugin from './util/plugin.ts';
+import toolsPlugin from './util/tools-plugin.ts';
 
 declare module 'fastify' {
   interface FastifyInstance {
@@ -146,6 +148,8 @@ export async function buildApp(config: Config, options: BuildOptions = {}): Prom
   await app.register(xlsxPlugin);
   await app.register(utilPlugin);
   await app.register(thirdPlugin);
+  await app.register(toolsPlugin);
+  await app.register(lbsPlugin);
   await installRealtime(app, options.realtime);
 
   app.get('/api/health', { schema: { hide: true } }, async () => ({ error: 0, data: { ok: true } }));

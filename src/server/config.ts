@@ -21,7 +21,11 @@ export interface Config {
   adminAccount: string | undefined;
   adminPassword: string | undefined;
   /** Request limits per minute for the rate-limited account routes. */
-  rateLimits: { login: number; verifyCode: number; captcha: number };
+  rateLimits: { login: number; verifyCode: number; captcha: number; short: number; res: number; lbs: number };
+  /** The remote-image proxy (`/api/common/utils/res`): size cap, time limit, hosts allowed although private. */
+  res: { maxBytes: number; timeoutMs: number; allow: Set<string> };
+  /** Points-of-interest providers (`/api/third/lbs/{provider}/poi`). */
+  lbs: { weixin: { key: string | undefined; url: string }; timeoutMs: number };
   /** Password-guessing limits of the sign-in call (see account/login-limits.ts). */
   loginLimits: { perAddress: number; perAccount: number; slowdownMs: number };
   /** Events one socket-channel connection may send per 10 s (RATE_SOCKET), and refusals before it is cut. */
@@ -60,6 +64,23 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env, overrides: Part
       login: int(env.RATE_LOGIN, 10),
       verifyCode: int(env.RATE_VERIFY_CODE, 5),
       captcha: int(env.RATE_CAPTCHA, 30),
+      short: int(env.RATE_SHORT, 30),
+      res: int(env.RATE_RES, 300),
+      lbs: int(env.RATE_LBS, 60),
+    },
+    res: {
+      maxBytes: int(env.RES_MAX_BYTES, 10 * 1024 * 1024),
+      timeoutMs: int(env.RES_TIMEOUT_MS, 10_000),
+      allow: new Set(
+        (env.RES_ALLOW ?? '')
+          .split(',')
+          .map((h) => h.trim())
+          .filter(Boolean),
+      ),
+    },
+    lbs: {
+      weixin: { key: env.LBS_WEIXIN_KEY || undefined, url: env.LBS_WEIXIN_URL || 'https://apis.map.qq.com' },
+      timeoutMs: int(env.LBS_TIMEOUT_MS, 8000),
     },
     loginLimits: {
       perAddress: int(env.RATE_LOGIN_ADDRESS, 20),

@@ -118,6 +118,31 @@ export const E = {
   // Shared key/value service.
   SHARE_NOT_FOUND: def(1700, 404, 'shared item not found', '配置项不存在'),
   SHARE_TOO_LARGE: def(1701, 413, 'shared value too large', '配置内容过大'),
+  // Utilities: short links, the remote-image proxy, points of interest (1750–1769).
+  SHORT_URL_INVALID: def(1750, 400, 'only absolute http(s) links can be shortened', '只能缩短 http(s) 链接'),
+  SHORT_NOT_FOUND: def(1751, 404, 'short link not found', '短链接不存在'),
+  RES_URL_INVALID: def(1752, 400, 'only http(s) image links can be fetched', '只能获取 http(s) 图片链接'),
+  RES_ADDRESS_REFUSED: def(
+    1753,
+    403,
+    'that address is not reachable from this server (loopback, private or reserved)',
+    '不允许访问该地址(本机、内网或保留地址)',
+  ),
+  RES_FETCH_FAILED: def(1754, 502, 'the remote resource could not be fetched', '远程资源获取失败'),
+  RES_TYPE_REFUSED: def(
+    1755,
+    415,
+    'the remote resource is not an allowed image type',
+    '远程资源不是允许的图片类型',
+  ),
+  RES_TOO_LARGE: def(1756, 413, 'the remote resource is too large', '远程资源过大'),
+  LBS_NOT_CONFIGURED: def(
+    1757,
+    501,
+    'this map provider is not configured on this server',
+    '本服务器未配置该地图服务',
+  ),
+  LBS_FAILED: def(1758, 502, 'the map provider did not answer', '地图服务请求失败'),
 } as const satisfies Record<string, ErrorDef>;
 
 export type ErrorName = keyof typeof E;

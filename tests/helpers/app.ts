@@ -33,7 +33,7 @@ export async function createTestApp(dialect: TestDialect, overrides: Partial<Con
       databaseSchema,
       clientDir: path.join(dataDir, 'no-client'),
       testOutbox: true,
-      rateLimits: { login: 1000, verifyCode: 1000, captcha: 1000 },
+      rateLimits: { login: 1000, verifyCode: 1000, captcha: 1000, short: 1000, res: 1000, lbs: 1000 },
       loginLimits: { perAddress: 1000, perAccount: 1000, slowdownMs: 1000 },
       ...overrides,
     },

@@ -9,6 +9,7 @@ const TABLES = [
   'verify_codes',
   'captchas',
   'pages',
+  'short_links',
 ] as const;
 
 /** Every row of every platform table, in a stable order: compare before and after to prove nothing changed. */

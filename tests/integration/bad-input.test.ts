@@ -178,6 +178,30 @@ const ENDPOINTS: Record<string, Endpoint> = {
       ],
     ],
   },
+  shortLink: {
+    method: 'POST',
+    path: () => '/api/common/utils/short',
+    auth: true,
+    body: () => ({ url: 'https://example.com/x' }),
+    extra: [
+      ['a javascript: link', () => ({ body: { url: 'javascript:alert(1)' } }), 1750],
+      ['a link with credentials', () => ({ body: { url: 'https://u:p@example.com/' } }), 1750],
+      ['a relative link', () => ({ body: { url: '/a/b' } }), 1750],
+      ['a link with a newline', () => ({ body: { url: 'https://example.com/\nx' } }), 1750],
+    ],
+  },
+  poi: {
+    method: 'POST',
+    path: () => '/api/third/lbs/weixin/poi',
+    auth: true,
+    body: () => ({ lat: 31.2, lng: 121.5 }),
+    extra: [
+      ['latitude past the pole', () => ({ body: { lat: 90.5, lng: 0 } }), 1000],
+      ['unknown datum', () => ({ body: { lat: 1, lng: 1, map: 'bd09' } }), 1000],
+      ['unknown provider', () => ({ path: '/api/third/lbs/nope/poi', body: { lat: 1, lng: 1 } }), 1000],
+      ['no provider key on this server', () => ({ body: { lat: 1, lng: 1 } }), 1757],
+    ],
+  },
   projectCreate: {
     method: 'POST',
     path: () => '/api/common/project/create',

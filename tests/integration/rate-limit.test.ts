@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { call, createTestApp, type TestApp } from '../helpers/app.ts';
+import { call, createTestApp, registerUser, type TestApp } from '../helpers/app.ts';
 import { testDialects } from '../helpers/db.ts';
 import { snapshot } from '../helpers/state.ts';
 
@@ -8,7 +8,9 @@ const dialects = await testDialects();
 describe.each(dialects)('rate limits on %s', (dialect) => {
   let t: TestApp;
   beforeAll(async () => {
-    t = await createTestApp(dialect, { rateLimits: { login: 3, verifyCode: 2, captcha: 3 } });
+    t = await createTestApp(dialect, {
+      rateLimits: { login: 3, verifyCode: 2, captcha: 3, short: 1000, res: 1000, lbs: 1000 },
+    });
   });
   afterAll(async () => {
     await t?.close();
@@ -51,5 +53,31 @@ describe.each(dialects)('rate limits on %s', (dialect) => {
     limited(await send('13500000003', tickets[2]!));
     expect(t.app.smsOutbox.length).toBe(outbox);
     expect(await snapshot(t.app)).toBe(before);
+  });
+
+  it('short links: 1005 after 2 per user, nothing stored', async () => {
+    const s = await createTestApp(dialect, {
+      rateLimits: { login: 100, verifyCode: 100, captcha: 100, short: 2, res: 100, lbs: 100 },
+    });
+    try {
+      const { token } = await registerUser(s.app, { user: 'shorty1', pwd: 'abc12345', phone: '13500000011' });
+      for (let i = 0; i < 2; i++) {
+        const r = await call(s.app, 'POST', '/api/common/utils/short', {
+          token,
+          body: { url: `https://example.com/${i}` },
+        });
+        expect(r.error).toBe(0);
+      }
+      const before = await snapshot(s.app);
+      limited(
+        await call(s.app, 'POST', '/api/common/utils/short', {
+          token,
+          body: { url: 'https://example.com/2' },
+        }),
+      );
+      expect(await snapshot(s.app)).toBe(before);
+    } finally {
+      await s.close();
+    }
   });
 });

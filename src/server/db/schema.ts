@@ -205,6 +205,15 @@ export interface ShareIncrementsTable {
   value: number;
 }
 
+export interface ShortLinksTable {
+  code: string;
+  url_hash: string;
+  url: string;
+  created_by: string | null;
+  created_at: number;
+  hits: Generated<number>;
+}
+
 export interface DB {
   users: UsersTable;
   sessions: SessionsTable;
@@ -223,4 +232,5 @@ export interface DB {
   page_updates: PageUpdatesTable;
   share_items: ShareItemsTable;
   share_increments: ShareIncrementsTable;
+  short_links: ShortLinksTable;
 }
