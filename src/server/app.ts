@@ -32,6 +32,7 @@ import sharePlugin from './share/plugin.ts';
 import lbsPlugin from './third/lbs-plugin.ts';
 import thirdPlugin from './third/plugin.ts';
 import utilPlugin from './util/plugin.ts';
+import projectToolsPlugin from './util/project-tools-plugin.ts';
 import toolsPlugin from './util/tools-plugin.ts';
 
 declare module 'fastify' {
@@ -149,6 +150,7 @@ export async function buildApp(config: Config, options: BuildOptions = {}): Prom
   await app.register(utilPlugin);
   await app.register(thirdPlugin);
   await app.register(toolsPlugin);
+  await app.register(projectToolsPlugin);
   await app.register(lbsPlugin);
   await installRealtime(app, options.realtime);
 

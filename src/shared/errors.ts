@@ -143,6 +143,8 @@ export const E = {
     '本服务器未配置该地图服务',
   ),
   LBS_FAILED: def(1758, 502, 'the map provider did not answer', '地图服务请求失败'),
+  FORMULA_INVALID: def(1759, 400, 'the formula does not parse', '公式无法解析'),
+  FORMULA_TOO_HEAVY: def(1760, 422, 'the formula needs too much time or memory', '公式计算耗时或内存过大'),
 } as const satisfies Record<string, ErrorDef>;
 
 export type ErrorName = keyof typeof E;

@@ -202,6 +202,25 @@ const ENDPOINTS: Record<string, Endpoint> = {
       ['no provider key on this server', () => ({ body: { lat: 1, lng: 1 } }), 1757],
     ],
   },
+  sheetParse: {
+    method: 'POST',
+    path: (c) => `/api/app/util/${c.project}/sheet/parse`,
+    auth: true,
+    body: () => ({ formula: 'SUM(A1:A2)' }),
+    ids: [
+      {
+        name: 'project',
+        path: (_c, v) => `/api/app/util/${v}/sheet/parse`,
+        unknown: 1200,
+        foreign: (c) => c.foreign,
+      },
+    ],
+    extra: [
+      ['a formula that does not parse', () => ({ body: { formula: 'SUM((' } }), 1759],
+      ['a range past the cap', () => ({ body: { formula: 'SUM(A1:ZZ99999)' } }), 1760],
+      ['cells that are objects', () => ({ body: { formula: '1', value: [[{ $ne: 1 }]] } }), 1000],
+    ],
+  },
   projectCreate: {
     method: 'POST',
     path: () => '/api/common/project/create',
