@@ -11,6 +11,7 @@ import accountPlugin from './account/plugin.ts';
 import { LogSmsProvider, type OutboxEntry, type SmsProvider } from './account/sms.ts';
 import type { Config } from './config.ts';
 import appRecordsPlugin from './data/app-records-plugin.ts';
+import { clearMetaCache } from './data/meta.ts';
 import recordsPlugin from './data/records-plugin.ts';
 import schemaPlugin from './data/schema-plugin.ts';
 import xlsxPlugin from './data/xlsx/plugin.ts';
@@ -22,6 +23,7 @@ import { loggerOptions } from './http/log-redact.ts';
 import { installNativeEnvelope } from './http/native-envelope.ts';
 import { APP_SHELL_HEADERS, installSecurityHeaders } from './http/security-headers.ts';
 import memberPlugin from './member/plugin.ts';
+import { ProjectCaches } from './ops/caches.ts';
 import { installHealth } from './ops/health.ts';
 import { installMetrics } from './ops/metrics.ts';
 import pagePlugin from './page/plugin.ts';
@@ -44,6 +46,8 @@ declare module 'fastify' {
     smsOutbox: OutboxEntry[];
     /** Present only in test mode: what end-to-end tests may peek at. */
     testHooks: { captchas: Map<string, string> } | null;
+    /** Per-project server caches, cleared on demand on every process (ops/caches.ts). */
+    projectCaches: ProjectCaches;
   }
 }
 
@@ -98,6 +102,11 @@ export async function buildApp(config: Config, options: BuildOptions = {}): Prom
   app.decorate('sms', sms as SmsProvider);
   app.decorate('smsOutbox', sms.outbox);
   app.decorate('testHooks', config.testOutbox ? { captchas: new Map<string, string>() } : null);
+  const caches = new ProjectCaches();
+  caches.register('tableMeta', (project) => clearMetaCache(database.db, project));
+  if (config.redisUrl) await caches.connect(config.redisUrl);
+  app.decorate('projectCaches', caches);
+  app.addHook('onClose', async () => caches.close());
 
   // A keep-alive socket still busy when close() began would then idle for Fastify's keepAliveTimeout
   // (72 s), holding close() and the database's onClose past any shutdown deadline: answers given

@@ -1,6 +1,10 @@
 /** A project's utilities: spreadsheet formulas in their worker, and a zip of uploaded files. */
+
+import net from 'node:net';
 import { unzipSync } from 'fflate';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { loadMeta } from '../../src/server/data/meta.ts';
+import { ProjectCaches } from '../../src/server/ops/caches.ts';
 import { call, createTestApp, registerUser, type TestApp } from '../helpers/app.ts';
 import { testDialects } from '../helpers/db.ts';
 import { snapshot } from '../helpers/state.ts';
@@ -129,5 +133,76 @@ describe.each(dialects)('project utilities on %s', (dialect) => {
     expect(await code([])).toBe(1000);
     expect(await code(Array.from({ length: 201 }, () => mine))).toBe(1000);
     expect(await snapshot(t.app)).toBe(before);
+  });
+
+  it("clears the project's table metadata cache for its builders only", async () => {
+    const P = `/api/admin/project/${project}`;
+    const e = await call<{ _id: string }>(t.app, 'POST', `${P}/entity/create`, {
+      token: owner,
+      body: { name: 'Cached', code: 'cached' },
+    });
+    await call(t.app, 'POST', `${P}/cached/field/create`, {
+      token: owner,
+      body: { name: 'Label', type: 'string', field: 'label' },
+    });
+    const db = t.app.database.db;
+    expect((await loadMeta(db, project, e.data._id)).fields.map((f) => f.name)).toContain('Label');
+    // An operator renames the field in the database by hand: the cached meta does not know.
+    await db
+      .updateTable('data_fields')
+      .set({ name: 'Renamed' })
+      .where('entity_id', '=', e.data._id)
+      .execute();
+    expect((await loadMeta(db, project, e.data._id)).fields.map((f) => f.name)).toContain('Label');
+    expect(
+      (await call(t.app, 'POST', `/api/app/util/${project}/cache/clear`, { token: stranger })).error,
+    ).toBe(1201);
+    expect((await call(t.app, 'POST', `/api/app/util/${project}/cache/clear`, {})).error).not.toBe(0);
+    const r = await call<{ cleared: Record<string, number> }>(
+      t.app,
+      'POST',
+      `/api/app/util/${project}/cache/clear`,
+      {
+        token: owner,
+      },
+    );
+    expect(r.error, r.raw).toBe(0);
+    expect(r.data.cleared.tableMeta).toBeGreaterThanOrEqual(1);
+    expect((await loadMeta(db, project, e.data._id)).fields.map((f) => f.name)).toContain('Renamed');
+  });
+});
+
+const redisUrl = process.env.TEST_REDIS_URL ?? 'redis://127.0.0.1:6379';
+const redisUp = await new Promise<boolean>((resolve) => {
+  const u = new URL(redisUrl);
+  const s = net.connect(Number(u.port || 6379), u.hostname);
+  s.once('connect', () => {
+    s.destroy();
+    resolve(true);
+  });
+  s.once('error', () => resolve(false));
+});
+
+describe.skipIf(!redisUp && !process.env.TEST_REDIS_URL)('cache clears across processes', () => {
+  it('a clear on one process clears the same project on the others through Redis', async () => {
+    const a = new ProjectCaches();
+    const b = new ProjectCaches();
+    const seen: string[] = [];
+    a.register('x', () => 0);
+    b.register('x', (p) => {
+      seen.push(p);
+      return 1;
+    });
+    await a.connect(redisUrl);
+    await b.connect(redisUrl);
+    try {
+      const project = 'ab'.repeat(12);
+      await a.clear(project);
+      for (let i = 0; i < 100 && seen.length === 0; i++) await new Promise((r) => setTimeout(r, 20));
+      expect(seen).toContain(project);
+    } finally {
+      await a.close();
+      await b.close();
+    }
   });
 });

@@ -54,6 +54,7 @@ export function buildMeta(entity: EntityRow, fields: FieldRow[]): EntityMeta {
 }
 
 interface Cached {
+  project: string;
   version: number;
   full: EntityMeta;
   visible: EntityMeta;
@@ -82,6 +83,7 @@ export async function metaOf(db: Kysely<DB>, entity: EntityRow, visibleOnly = fa
       .where('entity_id', '=', entity.id)
       .execute();
     hit = {
+      project: entity.project_id,
       version: Number(entity.updated_at),
       full: buildMeta(entity, fields),
       visible: buildMeta(
@@ -93,6 +95,18 @@ export async function metaOf(db: Kysely<DB>, entity: EntityRow, visibleOnly = fa
     cache.set(entity.id, hit);
   }
   return visibleOnly ? hit.visible : hit.full;
+}
+
+/** Forget a project's cached metas (after a change made outside the app); answers how many. */
+export function clearMetaCache(db: Kysely<DB>, projectId: string): number {
+  const cache = caches.get(db);
+  let n = 0;
+  for (const [id, hit] of cache ?? []) {
+    if (hit.project !== projectId) continue;
+    cache!.delete(id);
+    n++;
+  }
+  return n;
 }
 
 /** Load the meta of a project's entity by `_id` or code (answers the not-found error otherwise). */

@@ -83,6 +83,32 @@ export default async function projectToolsPlugin(app: FastifyInstance): Promise<
   );
 
   app.post(
+    '/api/app/util/:project/cache/clear',
+    {
+      schema: {
+        tags,
+        params: obj({ project: id() }),
+        response: {
+          200: ok(obj({ cleared: { type: 'object', additionalProperties: { type: 'integer' } } })),
+        },
+        description:
+          "Clears the project's server caches (table metadata; later programs and datasets) on this process and, " +
+          'with REDIS_URL set, on every process. Caches check their own freshness, so this is for changes made ' +
+          'outside the app (a database edited by hand). `cleared` counts what this process dropped, per cache. ' +
+          'Builders of the project only.',
+      },
+      preHandler: optionalUser,
+    },
+    async (request) => {
+      const { project } = await authorize(request, (request.params as { project: string }).project, {
+        kind: 'admin',
+        dev: false,
+      });
+      return { error: 0, data: { cleared: await app.projectCaches.clear(project.id) } };
+    },
+  );
+
+  app.post(
     '/api/app/util/:project/download',
     {
       schema: {
