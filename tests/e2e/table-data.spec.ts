@@ -162,8 +162,8 @@ test('a published table sorts, searches and filters on the server; the count com
   await inputOf(page, 'table-search').pressSequentially('Item 2');
   await expect
     .poll(() => names(page))
-    .toEqual(['Item 02', 'Item 20', 'Item 21', 'Item 22', 'Item 23', 'Item 24', 'Item 25']);
-  await expect(total).toHaveText('7 rows');
+    .toEqual(['Item 20', 'Item 21', 'Item 22', 'Item 23', 'Item 24', 'Item 25']);
+  await expect(total).toHaveText('6 rows');
   await expect(page.locator('.ant-pagination-item-active')).toHaveText('1');
   expect(queries.at(-1)).toMatchObject({
     page: { index: 1, size: 10 },
@@ -206,11 +206,12 @@ test('a published table sorts, searches and filters on the server; the count com
   await pick(page, second.getByTestId('table-filter-op'), 'equals');
   await inputOf(second, 'table-filter-value').fill('red');
   await filter.getByTestId('table-filter-apply').click();
-  await expect(total).toHaveText('2 rows');
   // qty > 20 and red: i % 3 == 0 and qty(i) > 20.
   const expected = Array.from({ length: ROWS }, (_, i) => i)
     .filter((i) => i % 3 === 0 && qtyOf(i) > 20)
     .map((i) => `Item ${pad(i + 1)}`);
+  expect(expected).toEqual(['Item 04', 'Item 07', 'Item 25']);
+  await expect(total).toHaveText(`${expected.length} rows`);
   expect(await names(page)).toEqual(expected);
   await shot(page, 'table-data-filtered');
   // Cleared, every row is back.
