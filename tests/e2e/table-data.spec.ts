@@ -57,8 +57,16 @@ async function seed(request: Parameters<typeof adminApi>[0]) {
         id: 'products',
         kind: 'table',
         version: 1,
-        // What the List-page template gives a table, with pages of 10.
-        props: { entity: entity._id, pageSize: 10, search: true, filter: true, sort: true, index: true },
+        // What the List-page template gives a table, with pages of 10 and a refresh button.
+        props: {
+          entity: entity._id,
+          pageSize: 10,
+          search: true,
+          filter: true,
+          sort: true,
+          index: true,
+          refresh: true,
+        },
         layout: { pc: { x: 0, y: 0, w: 120, h: 60 }, mobile: { x: 0, y: 0, w: 38, h: 60 } },
       },
     ],
@@ -73,7 +81,7 @@ async function seed(request: Parameters<typeof adminApi>[0]) {
   const account = uniqueAccount('shop');
   await call(`/api/admin/user/${p}/create`, { role: role._id, account, pwd: 'secret123', name: 'Sam' });
   const member = await adminApi(request, { user: account, pwd: 'secret123' });
-  return { project: p, entity: entity._id, page: page._id, token: member.token };
+  return { project: p, code, entity: entity._id, page: page._id, token: member.token, call };
 }
 
 /** The input of a box marked `id`, whether antd put the mark on the input or on its wrapper. */
@@ -132,6 +140,8 @@ test('a published table sorts, searches and filters on the server; the count com
   // Sort by Qty: ascending, descending, off — each a server round trip that starts at page 1.
   await page.locator('.ant-pagination-item-2').click();
   await expect(table.getByText('Item 11', { exact: true })).toBeVisible();
+  // The index column counts on from the rows of the pages before.
+  await expect(table.locator('.ant-table-tbody tr.ant-table-row td:nth-child(1)').first()).toHaveText('11');
   const qty = table.locator('.ant-table-thead th', { hasText: /^Qty$/ });
   await qty.click();
   await expect.poll(() => names(page).then((n) => n[0])).toBe('Item 22');
@@ -218,4 +228,12 @@ test('a published table sorts, searches and filters on the server; the count com
   await page.getByTestId('table-filter-open').click();
   await filter.getByTestId('table-filter-clear').click();
   await expect(total).toHaveText('25 rows');
+
+  // Someone adds a row: the refresh button loads the page and its count again.
+  await s.call(`/api/admin/data/${s.project}/${s.code}/save`, { name: 'Item 26', colour: 'red', qty: 26 });
+  await page.locator('.ant-pagination-item-3').click();
+  await expect(table.getByText('Item 21', { exact: true })).toBeVisible();
+  await page.getByTestId('table-refresh').click();
+  await expect(table.getByText('Item 26', { exact: true })).toBeVisible();
+  await expect(total).toHaveText('26 rows');
 });

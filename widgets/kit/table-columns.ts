@@ -51,7 +51,13 @@ export const sortable = (type: string | undefined) => type !== 'collection' && t
  */
 export function dataColumns(
   fields: FieldMeta[] | undefined,
-  opts: { index?: boolean; sort?: boolean; sorted?: { field: string; order: 'asc' | 'desc' } },
+  opts: {
+    index?: boolean;
+    /** Rows before this page: the index column counts on from them. */
+    indexFrom?: number;
+    sort?: boolean;
+    sorted?: { field: string; order: 'asc' | 'desc' };
+  },
 ): DataColumn[] {
   const cols: DataColumn[] = (fields ?? [])
     .filter((f) => !f.hide)
@@ -71,6 +77,12 @@ export function dataColumns(
           ? dateText(row[f.key], f.type)
           : cellText(row[`_${f.key}`] ?? row[f.key]),
     }));
-  if (opts.index) cols.unshift({ key: '__index', title: '#', width: 56, render: (_v, _r, i) => i + 1 });
+  if (opts.index)
+    cols.unshift({
+      key: '__index',
+      title: '#',
+      width: 56,
+      render: (_v, _r, i) => (opts.indexFrom ?? 0) + i + 1,
+    });
   return cols;
 }

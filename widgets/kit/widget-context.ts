@@ -68,6 +68,8 @@ export interface WidgetRuntime {
   notify?: (level: NoticeLevel, message: string, title?: string) => void;
   /** Sets how a data widget's rows are sorted, searched and filtered; absent where nothing loads. */
   setView?: (widgetId: string, view: WidgetView) => void;
+  /** Loads a data widget's rows again (its refresh button), counting them again. */
+  reload?: (widgetId: string) => void;
   /** Shows another page of a data widget's rows (loaded from the server). */
   setPage?: (widgetId: string, page: { index: number; size: number }) => void;
   /** Renders another page inside this one (page and simple-page kinds). */

@@ -19,7 +19,12 @@ export function TableWidget({ id, props }: WidgetRenderProps) {
   const pageSize = num(props.pageSize, PAGE_SIZE_DEFAULT);
   const view = useTableView(id, pageSize);
   const [filterOpen, setFilterOpen] = useState(false);
-  const columns = dataColumns(data.meta.fields, { index: on('index'), sort: on('sort'), sorted: view.sort });
+  const columns = dataColumns(data.meta.fields, {
+    index: on('index'),
+    indexFrom: (view.page - 1) * pageSize,
+    sort: on('sort'),
+    sorted: view.sort,
+  });
   const toolbar = on('search') || on('filter') || on('refresh') || on('export');
   const fields = data.meta.fields ?? [];
   const active = completeConditions(view.filter.conditions, fields).length;
@@ -67,7 +72,16 @@ export function TableWidget({ id, props }: WidgetRenderProps) {
               </Button>
             </Popover>
           )}
-          {on('refresh') && <Button icon={<ReloadOutlined />} onClick={() => dispatch('onRefresh')} />}
+          {on('refresh') && (
+            <Button
+              icon={<ReloadOutlined />}
+              data-testid="table-refresh"
+              onClick={() => {
+                rt.reload?.(id);
+                dispatch('onRefresh');
+              }}
+            />
+          )}
           {on('export') && <Button icon={<ExportOutlined />} onClick={() => dispatch('onExport')} />}
         </Space>
       )}
