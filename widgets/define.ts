@@ -78,7 +78,8 @@ export interface EventDef {
 
 /**
  * The data a kind reads through the data API from the table named by its `entity` prop: none; a page
- * of rows (`pageSize`, paged by `onPageChange`); the one record named by the page parameter `id`
+ * of rows (`pageSize`; the render pages, sorts, searches and filters through the runtime's `setPage` and
+ * `setView`, on the server); the one record named by the page parameter `id`
  * (forms: empty without it); or rows enough to aggregate in the browser (charts: up to 1,000).
  */
 export type DataRole = 'none' | 'rows' | 'record' | 'aggregate';

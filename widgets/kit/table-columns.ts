@@ -9,6 +9,7 @@ export interface DataColumn {
   title: string;
   width?: number;
   sorter?: boolean;
+  sortOrder?: 'ascend' | 'descend' | null;
   render?: (value: unknown, row: Record<string, unknown>, index: number) => string | number;
 }
 
@@ -41,10 +42,22 @@ export function rowKey(row: Record<string, unknown>): string {
   return String(row._id ?? JSON.stringify(row));
 }
 
-/** Columns from field meta (hidden fields left out), with an optional index column first. */
+/** Whether the server can sort by a field of this type (collections cannot; images are URLs). */
+export const sortable = (type: string | undefined) => type !== 'collection' && type !== 'image';
+
+/**
+ * Columns from field meta (hidden fields left out), with an optional index column first. With `sort`
+ * the sortable columns get a sorter whose order is `sorted` (the server sorts; antd only shows it).
+ */
 export function dataColumns(
   fields: FieldMeta[] | undefined,
-  opts: { index?: boolean; sort?: boolean },
+  opts: {
+    index?: boolean;
+    /** Rows before this page: the index column counts on from them. */
+    indexFrom?: number;
+    sort?: boolean;
+    sorted?: { field: string; order: 'asc' | 'desc' };
+  },
 ): DataColumn[] {
   const cols: DataColumn[] = (fields ?? [])
     .filter((f) => !f.hide)
@@ -52,12 +65,24 @@ export function dataColumns(
       key: f.key,
       dataIndex: f.key,
       title: f.name,
-      sorter: opts.sort ? true : undefined,
+      ...(opts.sort && sortable(f.type)
+        ? {
+            sorter: true,
+            sortOrder:
+              opts.sorted?.field === f.key ? (opts.sorted.order === 'asc' ? 'ascend' : 'descend') : null,
+          }
+        : {}),
       render: (_v, row) =>
         f.type === 'date' || f.type === 'time'
           ? dateText(row[f.key], f.type)
           : cellText(row[`_${f.key}`] ?? row[f.key]),
     }));
-  if (opts.index) cols.unshift({ key: '__index', title: '#', width: 56, render: (_v, _r, i) => i + 1 });
+  if (opts.index)
+    cols.unshift({
+      key: '__index',
+      title: '#',
+      width: 56,
+      render: (_v, _r, i) => (opts.indexFrom ?? 0) + i + 1,
+    });
   return cols;
 }

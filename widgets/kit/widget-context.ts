@@ -5,6 +5,7 @@
  */
 import { createContext, createElement, type ReactNode, useContext, useEffect, useRef, useState } from 'react';
 import type { ExprScope } from '../../src/shared/expr/index.ts';
+import type { Condition, Match } from '../../src/shared/query/conditions.ts';
 
 export interface FieldMeta {
   key: string;
@@ -20,9 +21,20 @@ export interface RecordWrite {
 
 export interface WidgetData {
   rows: Record<string, unknown>[];
-  meta: { fields?: FieldMeta[]; total?: number };
+  /** `exact: false`: `total` is a lower bound ("at least n") until the count arrives. */
+  meta: { fields?: FieldMeta[]; total?: number; exact?: boolean };
   loading: boolean;
   error?: string;
+}
+
+/**
+ * How a user narrows a data widget's rows: a column sort, a search box, filter conditions. The
+ * runtime turns it into the widget's query (server-side) and starts again from the first page.
+ */
+export interface WidgetView {
+  sort?: { field: string; order: 'asc' | 'desc' };
+  search?: string;
+  filter?: { conditions: Condition[]; match: Match };
 }
 
 export type NoticeLevel = 'success' | 'error' | 'info' | 'warning';
@@ -54,6 +66,12 @@ export interface WidgetRuntime {
   saveRecords?: (entity: string, writes: readonly RecordWrite[]) => Promise<void>;
   /** Shows a notice to the user (e.g. a save that failed); absent, the render shows nothing. */
   notify?: (level: NoticeLevel, message: string, title?: string) => void;
+  /** Sets how a data widget's rows are sorted, searched and filtered; absent where nothing loads. */
+  setView?: (widgetId: string, view: WidgetView) => void;
+  /** Loads a data widget's rows again (its refresh button), counting them again. */
+  reload?: (widgetId: string) => void;
+  /** Shows another page of a data widget's rows (loaded from the server). */
+  setPage?: (widgetId: string, page: { index: number; size: number }) => void;
   /** Renders another page inside this one (page and simple-page kinds). */
   renderPage?: (pageId: string) => ReactNode;
 }

@@ -23,7 +23,14 @@ import { notify } from './notices.ts';
 import { usePageChanges } from './page-changes.ts';
 import { EMPTY_DATA, indexWidgets, PageCtx, type RendererContext } from './page-context.ts';
 import { usePageDataSources } from './page-data-sources.ts';
-import { createPageStore, type PageStore, widgetsScope } from './page-store.ts';
+import {
+  bumpReload,
+  createPageStore,
+  type PageStore,
+  setWidgetPage,
+  setWidgetView,
+  widgetsScope,
+} from './page-store.ts';
 import { markPageRendered } from './timing.ts';
 
 export type { PageMode };
@@ -112,6 +119,9 @@ export function PageRenderer(p: PageRendererProps) {
         for (const w of writes) await saveRecord(project, entity, w.values, w.id);
       },
       notify,
+      setView: (id, view) => setWidgetView(store, id, view),
+      setPage: (id, page) => setWidgetPage(store, id, page),
+      reload: (id) => bumpReload(store, id),
       ...(p.renderPage ? { renderPage: p.renderPage } : {}),
     };
     return rt;

@@ -4,7 +4,7 @@
  * one widget re-renders the widgets that read it, not the page.
  */
 import { Spin } from 'antd';
-import { type ReactNode, Suspense, useEffect, useLayoutEffect, useMemo } from 'react';
+import { type ReactNode, Suspense, useEffect, useLayoutEffect, useMemo, useRef } from 'react';
 import { useStore } from 'zustand';
 import { useShallow } from 'zustand/react/shallow';
 import type { WidgetRenderProps } from '../../../widgets/define.ts';
@@ -17,6 +17,7 @@ import {
 import { getWidget } from '../../../widgets/registry.ts';
 import { type ExprScope, resolveValue } from '../../shared/expr/index.ts';
 import type { WidgetInstance } from '../../shared/page-document.ts';
+import type { KnownCount } from '../../shared/query/page-total.ts';
 import { loadWidgetData, widgetQuery } from './data-source.ts';
 import { recordOf } from './dispatch.ts';
 import { FormDrafts } from './FormDrafts.tsx';
@@ -46,6 +47,7 @@ export function WidgetBox({ w, children }: { w: WidgetInstance; children?: React
       own: s.data[w.id],
       reload: s.reload[w.id] ?? 0,
       page: s.pages[w.id],
+      view: s.views[w.id],
     })),
   );
   const record = rt.scope.record;
@@ -69,17 +71,39 @@ export function WidgetBox({ w, children }: { w: WidgetInstance; children?: React
   }, [w.props, scope]);
   const hidden = w.hidden === undefined ? false : Boolean(resolveValue(w.hidden, scope));
 
-  // Data-bound kinds load through the data API; a refreshWidget bumps `reload`.
-  const query = def && !hidden ? widgetQuery(def.data, props, ctx.params, slice.page) : null;
-  const queryKey = query ? JSON.stringify(query) : '';
+  // Data-bound kinds load through the data API; a refreshWidget bumps `reload`. The page comes first,
+  // its count after (only when the page cannot tell it), remembered across pages and sorts.
+  const query = def && !hidden ? widgetQuery(def.data, props, ctx.params, slice.page, slice.view) : null;
+  const queryKey = query ? JSON.stringify([query, slice.view ?? null]) : '';
+  const counted = useRef<KnownCount | null>(null);
   // biome-ignore lint/correctness/useExhaustiveDependencies: queryKey is the query's identity; reload forces a new load
   useEffect(() => {
     if (!queryKey || !query) return;
     let live = true;
     const prev = ctx.store.getState().data[w.id];
     setWidgetData(ctx.store, w.id, { ...(prev ?? EMPTY_DATA), loading: true });
-    void loadWidgetData(ctx.project, query.entity, query.body).then((d) => {
-      if (live) setWidgetData(ctx.store, w.id, d);
+    const opts = {
+      view: slice.view,
+      counts: query.counts,
+      key: `${query.entity}|${slice.reload}`,
+      known: counted.current,
+    };
+    void loadWidgetData(ctx.project, query.entity, query.body, opts).then((r) => {
+      if (!live) return;
+      counted.current = r.known;
+      setWidgetData(ctx.store, w.id, r.data);
+      r.count?.().then(
+        (known) => {
+          counted.current = known;
+          if (live)
+            setWidgetData(ctx.store, w.id, {
+              ...r.data,
+              meta: { ...r.data.meta, total: known.n, exact: true },
+            });
+        },
+        // The count failed: the lower bound stays.
+        () => {},
+      );
     });
     return () => {
       live = false;

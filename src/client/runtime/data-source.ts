@@ -5,9 +5,11 @@
  */
 
 import type { DataRole } from '../../../widgets/define.ts';
-import type { FieldMeta, WidgetData } from '../../../widgets/kit/widget-context.ts';
+import type { FieldMeta, WidgetData, WidgetView } from '../../../widgets/kit/widget-context.ts';
 import { PAGE_SIZE_DEFAULT, PAGE_SIZE_MAX } from '../../shared/constants.ts';
 import { num, obj, str } from '../../shared/props.ts';
+import { allOf, conditionsQuery, searchQuery } from '../../shared/query/conditions.ts';
+import { countBody, type KnownCount, totalAfterPage } from '../../shared/query/page-total.ts';
 import { post } from '../api/request.ts';
 
 export interface QueryBody {
@@ -126,23 +128,28 @@ export function sameEntity(project: string, a: string, b: string): boolean {
  * What a widget's props say about its data, by its kind's data role: the bound entity and the query.
  * A `record` kind (a form) shows the record named by the page parameter `id` (e.g. a detail modal
  * opened with `{ id: record._id }`), else it starts empty and only loads the field meta (body null);
- * an `aggregate` kind (a chart) reads a large page to aggregate; a `rows` kind its page of rows.
+ * an `aggregate` kind (a chart) reads a large page to aggregate; a `rows` kind its page of rows, in
+ * the order the user's `view` asks (a clicked column header) or else the props' `sortBy`.
+ * No body asks for a count: the page paints first, the count follows when the page cannot tell it.
  */
 export function widgetQuery(
   role: DataRole,
   props: Record<string, unknown>,
   params: Record<string, unknown> = {},
   page?: { index: number; size: number },
-): { entity: string; body: QueryBody | null } | null {
+  view?: WidgetView,
+): { entity: string; body: QueryBody | null; counts: boolean } | null {
   const entity = str(props.entity).trim();
   if (!entity || role === 'none') return null;
-  const body: QueryBody = { count: true };
+  const body: QueryBody = {};
   if (role === 'record') {
     const recordId = str(params.id);
-    if (!recordId) return { entity, body: null };
+    if (!recordId) return { entity, body: null, counts: false };
     body.query = { field: '_id', type: '_id', opt: 'eq', value: recordId };
     body.page = { index: 1, size: 1 };
-  } else if (role === 'aggregate') {
+    return { entity, body, counts: false };
+  }
+  if (role === 'aggregate') {
     body.page = { index: 1, size: 1000 };
   } else {
     body.page = {
@@ -150,35 +157,90 @@ export function widgetQuery(
       size: Math.max(1, Math.min(PAGE_SIZE_MAX, Math.trunc(num(props.pageSize, PAGE_SIZE_DEFAULT)))),
     };
   }
-  if (page && body.page && role === 'rows') {
+  if (page && role === 'rows') {
     const index = Math.max(1, Math.trunc(num(page.index, 1)));
     const size = Math.max(1, Math.min(PAGE_SIZE_MAX, Math.trunc(num(page.size, body.page.size))));
     body.page = { index, size };
   }
   const sort = obj(props.sortBy);
-  if (str(sort.field))
+  if (role === 'rows' && view?.sort?.field) body.sort = [{ field: view.sort.field, order: view.sort.order }];
+  else if (str(sort.field))
     body.sort = [{ field: str(sort.field), order: sort.order === 'desc' ? 'desc' : 'asc' }];
-  return { entity, body };
+  return { entity, body, counts: true };
 }
 
-/** Loads a widget's rows and field meta as WidgetData; errors become a message, never a throw. */
+/** The query of a search and filter over a table's fields; undefined when the view narrows nothing. */
+export function viewQuery(view: WidgetView | undefined, fields: readonly FieldMeta[]): unknown {
+  if (!view) return undefined;
+  const shown = fields.filter((f) => !f.hide);
+  return allOf(
+    searchQuery(view.search ?? '', shown),
+    view.filter ? conditionsQuery(view.filter.conditions, view.filter.match, fields) : undefined,
+  );
+}
+
+/** Whether a view needs the table's fields to become a query (a search or filter conditions). */
+const narrows = (view: WidgetView | undefined) =>
+  Boolean(view?.search?.trim() || view?.filter?.conditions.length);
+
+export interface LoadedData {
+  data: WidgetData;
+  /** The count of this filter when the page told it (a short page), else the one already known. */
+  known: KnownCount | null;
+  /** Set when the page gives only a lower bound: asks the server for the count, off the first paint. */
+  count?: () => Promise<KnownCount>;
+}
+
+/**
+ * Loads a widget's page of rows and field meta as WidgetData (errors become a message, never a
+ * throw). The page is asked without its count; `key` names the filter (with anything that changes
+ * its count, e.g. a reload after a save) so `known` carries a count across pages and sorts.
+ */
 export async function loadWidgetData(
   project: string,
   entity: string,
   body: QueryBody | null,
-): Promise<WidgetData> {
+  opts: { view?: WidgetView; counts?: boolean; key?: string; known?: KnownCount | null } = {},
+): Promise<LoadedData> {
   try {
-    const [meta, answer] = await Promise.all([
-      entityMeta(project, entity),
-      body ? queryEntity(project, entity, body) : Promise.resolve<QueryAnswer>({ data: [], count: 0 }),
-    ]);
-    return {
+    let meta: EntityMeta;
+    let query = body?.query;
+    let answer: QueryAnswer;
+    if (body && narrows(opts.view)) {
+      // A search or filter needs the field types first (the meta is cached after the first paint).
+      meta = await entityMeta(project, entity);
+      query = allOf(body.query, viewQuery(opts.view, meta.fields));
+      answer = await queryEntity(project, entity, { ...body, ...(query === undefined ? {} : { query }) });
+    } else {
+      [meta, answer] = await Promise.all([
+        entityMeta(project, entity),
+        body ? queryEntity(project, entity, body) : Promise.resolve<QueryAnswer>({ data: [] }),
+      ]);
+    }
+    if (!body?.page || opts.counts === false) {
+      const data = {
+        rows: answer.data,
+        meta: { fields: meta.fields, total: answer.data.length },
+        loading: false,
+      };
+      return { data, known: null };
+    }
+    const key = `${opts.key ?? ''}|${JSON.stringify(query ?? null)}`;
+    const after = totalAfterPage(body.page, answer.data.length, key, opts.known ?? null);
+    const data: WidgetData = {
       rows: answer.data,
-      meta: { fields: meta.fields, total: answer.count ?? answer.data.length },
+      meta: { fields: meta.fields, total: after.total.n, ...(after.total.exact ? {} : { exact: false }) },
       loading: false,
     };
+    const counted = after.ask
+      ? async () => ({
+          key,
+          n: (await queryEntity(project, entity, countBody(query))).count ?? after.total.n,
+        })
+      : undefined;
+    return { data, known: after.known, ...(counted ? { count: counted } : {}) };
   } catch (e) {
     const msg = e instanceof Error ? e.message : String(e);
-    return { rows: [], meta: {}, loading: false, error: msg };
+    return { data: { rows: [], meta: {}, loading: false, error: msg }, known: null };
   }
 }

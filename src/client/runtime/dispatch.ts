@@ -28,13 +28,6 @@ export function pageDispatcher(page: {
     if (!h) return;
     const w = index.get(e.widget);
     const list = w?.events?.[e.event];
-    if (e.event === 'onPageChange') {
-      const pg = recordOf(e.payload);
-      if (pg)
-        store.setState((s) => ({
-          pages: { ...s.pages, [e.widget]: { index: Number(pg.index), size: Number(pg.size) } },
-        }));
-    }
     const def = w ? getWidget(w.kind) : undefined;
     const declared = def?.events.find((x) => x.name === e.event);
     const record = (declared?.payload === 'record' ? recordOf(e.payload) : undefined) ?? e.record;

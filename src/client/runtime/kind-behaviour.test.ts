@@ -5,7 +5,7 @@
 import { describe, expect, it } from 'vitest';
 import type { PageDocument, WidgetInstance } from '../../shared/page-document.ts';
 import type { ActionHost } from './actions.ts';
-import { widgetQuery } from './data-source.ts';
+import { viewQuery, widgetQuery } from './data-source.ts';
 import { pageDispatcher } from './dispatch.ts';
 import { isLiveWidget } from './live.ts';
 import { indexWidgets } from './page-context.ts';
@@ -95,7 +95,7 @@ describe('data roles', () => {
   it('reads by the kind’s role: a page of rows, one record, rows to aggregate, nothing', () => {
     expect(widgetQuery('rows', props)?.body?.page).toEqual({ index: 1, size: 5 });
     expect(widgetQuery('rows', props, {}, { index: 3, size: 7 })?.body?.page).toEqual({ index: 3, size: 7 });
-    expect(widgetQuery('record', props)).toEqual({ entity: 'customer', body: null });
+    expect(widgetQuery('record', props)).toEqual({ entity: 'customer', body: null, counts: false });
     expect(widgetQuery('record', props, { id: 'r1' })?.body).toMatchObject({
       page: { index: 1, size: 1 },
       query: { field: '_id', type: '_id', opt: 'eq', value: 'r1' },
@@ -106,6 +106,60 @@ describe('data roles', () => {
     });
     expect(widgetQuery('none', props)).toBeNull();
     expect(widgetQuery('rows', { entity: ' ' })).toBeNull();
+  });
+});
+
+describe('first paint without a count', () => {
+  const props = { entity: 'customer', pageSize: 5, sortBy: { field: 'name', order: 'desc' } };
+  it('no role asks for the count with its rows (the count follows, off the first paint)', () => {
+    for (const role of ['rows', 'aggregate', 'record'] as const)
+      expect(widgetQuery(role, props, { id: 'r1' })?.body).not.toHaveProperty('count');
+    expect(widgetQuery('record', props, { id: 'r1' })?.counts).toBe(false);
+    expect(widgetQuery('rows', props)?.counts).toBe(true);
+  });
+
+  it("a clicked column header sorts instead of the props' sortBy; off, sortBy again", () => {
+    const view = { sort: { field: 'qty', order: 'asc' as const } };
+    expect(widgetQuery('rows', props, {}, undefined, view)?.body?.sort).toEqual([
+      { field: 'qty', order: 'asc' },
+    ]);
+    expect(widgetQuery('rows', props, {}, undefined, {})?.body?.sort).toEqual([
+      { field: 'name', order: 'desc' },
+    ]);
+  });
+
+  it('search looks in the visible text fields; the filter adds typed clauses; both must hold', () => {
+    const fields = [
+      { key: 'name', name: 'Name', type: 'string' },
+      { key: 'secret', name: 'Secret', type: 'string', hide: true },
+      { key: 'qty', name: 'Qty', type: 'number' },
+      { key: 'pic', name: 'Picture', type: 'image' },
+    ];
+    expect(viewQuery({ search: '  pie ' }, fields)).toEqual({
+      $or: [{ field: 'name', type: 'text', opt: 'contain', value: 'pie' }],
+    });
+    expect(
+      viewQuery(
+        {
+          search: 'pie',
+          filter: { conditions: [{ id: 1, field: 'qty', opt: 'gt', value: 2 }], match: 'and' },
+        },
+        fields,
+      ),
+    ).toEqual({
+      $and: [
+        { $or: [{ field: 'name', type: 'text', opt: 'contain', value: 'pie' }] },
+        { $and: [{ field: 'qty', type: 'number', opt: 'gt', value: 2 }] },
+      ],
+    });
+    expect(viewQuery({ search: '   ' }, fields)).toBeUndefined();
+    // No text field to look in: a search matches nothing rather than everything.
+    expect(viewQuery({ search: 'x' }, [fields[2]!])).toEqual({
+      field: '_id',
+      type: '_id',
+      opt: 'set',
+      value: [],
+    });
   });
 });
 

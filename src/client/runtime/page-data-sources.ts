@@ -5,6 +5,7 @@
 import { useEffect } from 'react';
 import type { PageDocument } from '../../shared/page-document.ts';
 import { str } from '../../shared/props.ts';
+import { countBody, totalAfterPage } from '../../shared/query/page-total.ts';
 import { queryEntity } from './data-source.ts';
 import { EMPTY_DATA } from './page-context.ts';
 import { type PageStore, setWidgetData } from './page-store.ts';
@@ -14,18 +15,24 @@ export function usePageDataSources(project: string, doc: PageDocument, store: Pa
     let live = true;
     const load = (ds: Record<string, unknown>, id: string) => {
       const page = (ds.page as { index?: number; size?: number } | undefined) ?? {};
-      void queryEntity(project, str(ds.entity), {
-        ...(ds.query ? { query: ds.query } : {}),
-        page: { index: page.index ?? 1, size: page.size ?? 20 },
-        count: true,
-      })
-        .then((a) => {
-          if (live)
-            setWidgetData(store, id, {
-              rows: a.data,
-              meta: { total: a.count ?? a.data.length },
-              loading: false,
-            });
+      const asked = { index: page.index ?? 1, size: page.size ?? 20 };
+      const query = ds.query ? ds.query : undefined;
+      // The page first; its count after, only when the page cannot tell it (src/shared/query/page-total.ts).
+      void queryEntity(project, str(ds.entity), { ...(query ? { query } : {}), page: asked })
+        .then(async (a) => {
+          if (!live) return;
+          const after = totalAfterPage(asked, a.data.length, '', null);
+          const data = {
+            rows: a.data,
+            meta: { total: after.total.n, ...(after.total.exact ? {} : { exact: false }) },
+            loading: false,
+          };
+          setWidgetData(store, id, data);
+          if (!after.ask) return;
+          // A failed count leaves the lower bound.
+          const c = await queryEntity(project, str(ds.entity), countBody(query)).catch(() => null);
+          if (live && c?.count !== undefined)
+            setWidgetData(store, id, { ...data, meta: { total: c.count, exact: true } });
         })
         .catch((e: unknown) => {
           if (live)

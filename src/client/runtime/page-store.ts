@@ -4,7 +4,7 @@
  * modal's page has its own. Widgets subscribe to the slices their bindings read (see PageRenderer).
  */
 import { createStore, type StoreApi } from 'zustand/vanilla';
-import type { WidgetData } from '../../../widgets/kit/widget-context.ts';
+import type { WidgetData, WidgetView } from '../../../widgets/kit/widget-context.ts';
 import type { PageDocument } from '../../shared/page-document.ts';
 
 export type Persist = 'none' | 'session' | 'local';
@@ -15,8 +15,10 @@ export interface PageStoreState {
   data: Record<string, WidgetData>;
   /** Bumped by refreshWidget: a data widget reloads when its number changes. */
   reload: Record<string, number>;
-  /** The page a paged data widget shows (its onPageChange). */
+  /** The page a paged data widget shows (set by its pager through the runtime's `setPage`). */
   pages: Record<string, { index: number; size: number }>;
+  /** How a data widget's rows are sorted, searched and filtered by the user. */
+  views: Record<string, WidgetView>;
 }
 
 export type PageStore = StoreApi<PageStoreState>;
@@ -58,6 +60,7 @@ export function createPageStore(doc: PageDocument): PageStore {
     data: {},
     reload: {},
     pages: {},
+    views: {},
   }));
   // Persist state variables that ask for it whenever they change.
   const persisted = Object.entries(doc.state ?? {}).filter(([, v]) => (v.persist ?? 'none') !== 'none');
@@ -90,6 +93,21 @@ export function setWidgetValue(store: PageStore, id: string, value: unknown): vo
 
 export function setWidgetData(store: PageStore, id: string, data: WidgetData): void {
   store.setState((s) => ({ data: { ...s.data, [id]: data } }));
+}
+
+export function setWidgetPage(store: PageStore, id: string, page: { index: number; size: number }): void {
+  store.setState((s) => ({ pages: { ...s.pages, [id]: { index: page.index, size: page.size } } }));
+}
+
+/** A new sort, search or filter of a data widget: its rows start again from the first page. */
+export function setWidgetView(store: PageStore, id: string, view: WidgetView): void {
+  store.setState((s) => {
+    const page = s.pages[id];
+    return {
+      views: { ...s.views, [id]: view },
+      pages: page ? { ...s.pages, [id]: { ...page, index: 1 } } : s.pages,
+    };
+  });
 }
 
 export function bumpReload(store: PageStore, id: string): void {

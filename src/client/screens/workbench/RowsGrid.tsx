@@ -3,12 +3,18 @@ import { App, Button, Empty, Form, Image, Modal, Popover, Table, type TableProps
 import dayjs from 'dayjs';
 import { useCallback, useEffect, useMemo, useRef, useState } from 'react';
 import { useTranslation } from 'react-i18next';
+import {
+  countBody,
+  type KnownCount,
+  pagerTotal,
+  type Total,
+  totalAfterPage,
+} from '../../../shared/query/page-total.ts';
 import { type DataRecord, type Entity, type Field, type SortKey, wb } from '../../api/workbench.ts';
 import { DATE_FORMAT, FieldInput } from './FieldInput.tsx';
 import { FilterBuilder } from './FilterBuilder.tsx';
 import { formatNumber, imageUrls, optionList, relatedChoices, storedDayToLocal } from './field-values.ts';
 import { type Condition, complete, type Match, toQuery } from './filter-query.ts';
-import { pagerTotal, type Total, totalFromPage } from './grid-count.ts';
 import { useProject } from './workbench-context.ts';
 import { XlsxTools } from './XlsxTools.tsx';
 
@@ -53,14 +59,14 @@ export default function RowsGrid({ entity, fields }: Props) {
 
   const query = useMemo(() => toQuery(conditions, match, fields), [conditions, match, fields]);
   /** The count of the current filter, once known (a sort or another page does not change it). */
-  const counted = useRef<{ key: string; n: number } | null>(null);
+  const counted = useRef<KnownCount | null>(null);
   const queryKey = useRef('');
 
   /** The full count, off the critical path: the first rows paint before it answers. */
   const countRows = useCallback(
     async (key: string) => {
       try {
-        const a = await wb.rows(p, e, { query, page: { index: 1, size: 1 }, count: true });
+        const a = await wb.rows(p, e, countBody(query));
         if (key !== queryKey.current || a.count === undefined) return;
         counted.current = { key, n: a.count };
         setTotal({ n: a.count, exact: true });
@@ -77,23 +83,17 @@ export default function RowsGrid({ entity, fields }: Props) {
       const n = ++seq.current;
       const key = JSON.stringify(query ?? null);
       queryKey.current = key;
-      if (recount || counted.current?.key !== key) counted.current = null;
+      if (recount) counted.current = null;
       setLoading(true);
       try {
         const a = await wb.rows(p, e, { query, sort, page });
         if (n !== seq.current) return;
         setRows(a.data);
         setSelected((s) => s.filter((id) => a.data.some((r) => r._id === id)));
-        const seen = totalFromPage(page, a.data.length);
-        if (seen.exact) {
-          counted.current = { key, n: seen.n };
-          setTotal(seen);
-        } else if (counted.current) {
-          setTotal({ n: counted.current.n, exact: true });
-        } else {
-          setTotal(seen);
-          void countRows(key);
-        }
+        const after = totalAfterPage(page, a.data.length, key, counted.current);
+        counted.current = after.known;
+        setTotal(after.total);
+        if (after.ask) void countRows(key);
       } catch {
         // The request wrapper showed the error.
       } finally {

@@ -1,0 +1,288 @@
+/**
+ * The end user's filter of a data widget: rows of field → operator (by the field's type) → value,
+ * matching all or any of them. What it applies becomes query clauses on the server
+ * (src/shared/query/conditions.ts), like the builder's rows grid filter.
+ */
+import { DeleteOutlined, PlusOutlined } from '@ant-design/icons';
+import { Button, DatePicker, Input, InputNumber, Segmented, Select, Space, TimePicker } from 'antd';
+import { useState } from 'react';
+import {
+  type Condition,
+  type Match,
+  NO_VALUE,
+  operatorsOfType,
+  queryTypeOfType,
+} from '../../src/shared/query/conditions.ts';
+import type { FieldMeta } from './widget-context.ts';
+
+const OPS = {
+  zh: {
+    contain: '包含',
+    notcontain: '不包含',
+    eq: '等于',
+    ne: '不等于',
+    start: '开头是',
+    end: '结尾是',
+    isnull: '为空',
+    notnull: '不为空',
+    gt: '大于',
+    lt: '小于',
+    gte: '大于等于',
+    lte: '小于等于',
+    between: '介于',
+    notbetween: '不介于',
+  },
+  en: {
+    contain: 'contains',
+    notcontain: 'does not contain',
+    eq: 'equals',
+    ne: 'does not equal',
+    start: 'starts with',
+    end: 'ends with',
+    isnull: 'is empty',
+    notnull: 'is not empty',
+    gt: 'greater than',
+    lt: 'less than',
+    gte: 'at least',
+    lte: 'at most',
+    between: 'between',
+    notbetween: 'not between',
+  },
+} as const;
+
+export const FILTER_TEXT = {
+  zh: {
+    filter: '筛选',
+    filterCount: (n: number) => `筛选（${n}）`,
+    match: '满足',
+    all: '全部条件',
+    any: '任一条件',
+    add: '添加条件',
+    apply: '应用',
+    clear: '清除',
+    field: '字段',
+    operator: '运算符',
+    value: '值',
+    from: '从',
+    to: '到',
+    remove: '删除',
+  },
+  en: {
+    filter: 'Filter',
+    filterCount: (n: number) => `Filter (${n})`,
+    match: 'Match',
+    all: 'all conditions',
+    any: 'any condition',
+    add: 'Add condition',
+    apply: 'Apply',
+    clear: 'Clear',
+    field: 'Field',
+    operator: 'Operator',
+    value: 'Value',
+    from: 'From',
+    to: 'To',
+    remove: 'Remove',
+  },
+};
+
+type Lang = 'zh' | 'en';
+
+/**
+ * Operators an end user picks from: those of the field's query type that take a typed value or none.
+ * Relations and collections hold ids an end user never sees, so they offer only empty / not empty.
+ */
+export function filterOperators(type: string | undefined): string[] {
+  const qt = queryTypeOfType(type ?? 'string');
+  const ops = operatorsOfType(type ?? 'string').filter((o) => o !== 'preset');
+  return qt === 'relate' || qt === 'collection' ? ops.filter((o) => NO_VALUE.has(o)) : ops;
+}
+
+let nextId = 1;
+
+export interface FilterValue {
+  conditions: Condition[];
+  match: Match;
+}
+
+export function FilterControl(props: {
+  fields: FieldMeta[];
+  value: FilterValue;
+  lang: Lang;
+  onApply: (v: FilterValue) => void;
+}) {
+  const t = FILTER_TEXT[props.lang] ?? FILTER_TEXT.en;
+  const ops = OPS[props.lang] ?? OPS.en;
+  const usable = props.fields.filter((f) => !f.hide && filterOperators(f.type).length > 0);
+  const [draft, setDraft] = useState<Condition[]>(props.value.conditions);
+  const [how, setHow] = useState<Match>(props.value.match);
+  const patch = (id: number, p: Partial<Condition>) =>
+    setDraft((d) => d.map((c) => (c.id === id ? { ...c, ...p } : c)));
+  const add = () => {
+    const f = usable[0];
+    if (f) setDraft((d) => [...d, { id: nextId++, field: f.key, opt: filterOperators(f.type)[0] ?? 'eq' }]);
+  };
+  return (
+    <div className="lc-filter" data-testid="table-filter" style={{ minWidth: 360 }}>
+      <Space style={{ marginBottom: 8 }}>
+        {t.match}
+        <Segmented<Match>
+          size="small"
+          value={how}
+          onChange={setHow}
+          options={[
+            { value: 'and', label: t.all },
+            { value: 'or', label: t.any },
+          ]}
+        />
+      </Space>
+      {draft.map((c) => {
+        const f = usable.find((x) => x.key === c.field);
+        return (
+          <Space.Compact key={c.id} block style={{ marginBottom: 8 }} data-testid="table-filter-row">
+            <Select
+              aria-label={t.field}
+              style={{ minWidth: 120 }}
+              value={c.field}
+              data-testid="table-filter-field"
+              options={usable.map((x) => ({ value: x.key, label: x.name }))}
+              onChange={(key) => {
+                const nf = usable.find((x) => x.key === key);
+                patch(c.id, { field: key, opt: filterOperators(nf?.type)[0] ?? 'eq', value: undefined });
+              }}
+            />
+            <Select
+              aria-label={t.operator}
+              style={{ minWidth: 120 }}
+              value={c.opt}
+              data-testid="table-filter-op"
+              options={filterOperators(f?.type).map((o) => ({
+                value: o,
+                label: (ops as Record<string, string>)[o] ?? o,
+              }))}
+              onChange={(opt) =>
+                patch(c.id, { opt, value: opt === 'between' || opt === 'notbetween' ? [] : undefined })
+              }
+            />
+            {f ? (
+              <ValueInput
+                key={`${c.field}:${c.opt}`}
+                type={queryTypeOfType(f.type ?? 'string')}
+                cond={c}
+                lang={props.lang}
+                onChange={(value) => patch(c.id, { value })}
+              />
+            ) : null}
+            <Button
+              icon={<DeleteOutlined />}
+              aria-label={t.remove}
+              onClick={() => setDraft((d) => d.filter((x) => x.id !== c.id))}
+            />
+          </Space.Compact>
+        );
+      })}
+      <Space>
+        <Button
+          icon={<PlusOutlined />}
+          onClick={add}
+          disabled={!usable.length}
+          data-testid="table-filter-add"
+        >
+          {t.add}
+        </Button>
+        <Button
+          onClick={() => {
+            setDraft([]);
+            props.onApply({ conditions: [], match: how });
+          }}
+          data-testid="table-filter-clear"
+        >
+          {t.clear}
+        </Button>
+        <Button
+          type="primary"
+          onClick={() => props.onApply({ conditions: draft, match: how })}
+          data-testid="table-filter-apply"
+        >
+          {t.apply}
+        </Button>
+      </Space>
+    </div>
+  );
+}
+
+/** The value box of a condition, by the field's query type (dates as YYYY-MM-DD, project time zone). */
+function ValueInput(props: {
+  type: string | undefined;
+  cond: Condition;
+  lang: Lang;
+  onChange(v: unknown): void;
+}) {
+  const t = FILTER_TEXT[props.lang] ?? FILTER_TEXT.en;
+  const { cond: c, onChange } = props;
+  if (NO_VALUE.has(c.opt)) return null;
+  const between = c.opt === 'between' || c.opt === 'notbetween';
+  const pair = Array.isArray(c.value) ? (c.value as unknown[]) : [];
+  switch (props.type) {
+    case 'number':
+      if (between)
+        return (
+          <>
+            <InputNumber
+              aria-label={t.from}
+              placeholder={t.from}
+              value={pair[0] as number | undefined}
+              onChange={(v) => onChange([v, pair[1]])}
+            />
+            <InputNumber
+              aria-label={t.to}
+              placeholder={t.to}
+              value={pair[1] as number | undefined}
+              onChange={(v) => onChange([pair[0], v])}
+            />
+          </>
+        );
+      return (
+        <InputNumber
+          aria-label={t.value}
+          value={c.value as number | undefined}
+          onChange={onChange}
+          data-testid="table-filter-value"
+        />
+      );
+    case 'date':
+      // The text of the picked day: the server reads it as that day in the project's time zone.
+      if (between)
+        return (
+          <DatePicker.RangePicker
+            format="YYYY-MM-DD"
+            onChange={(_d, text) => onChange(text[0] && text[1] ? [text[0], text[1]] : [])}
+          />
+        );
+      return (
+        <DatePicker
+          aria-label={t.value}
+          format="YYYY-MM-DD"
+          data-testid="table-filter-value"
+          onChange={(_d, text) => onChange(typeof text === 'string' && text ? text : undefined)}
+        />
+      );
+    case 'time':
+      return (
+        <TimePicker
+          aria-label={t.value}
+          format="HH:mm:ss"
+          data-testid="table-filter-value"
+          onChange={(_d, text) => onChange(typeof text === 'string' && text ? text : undefined)}
+        />
+      );
+    default:
+      return (
+        <Input
+          aria-label={t.value}
+          value={typeof c.value === 'string' ? c.value : ''}
+          onChange={(e) => onChange(e.target.value)}
+          data-testid="table-filter-value"
+        />
+      );
+  }
+}
