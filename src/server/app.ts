@@ -142,10 +142,10 @@ export async function buildApp(config: Config, options: BuildOptions = {}): Prom
   await app.register(memberPlugin);
   await app.register(routePlugin);
   await app.register(pagePlugin);
-  await app.register(sharePlugin);
+  await app.register(sharePlugin, { prefix: '/api/app/share' });
   await app.register(xlsxPlugin);
   await app.register(utilPlugin);
-  await app.register(thirdPlugin);
+  await app.register(thirdPlugin, { prefix: '/api/common/user/oauth' });
   await installRealtime(app, options.realtime);
 
   app.get('/api/health', { schema: { hide: true } }, async () => ({ error: 0, data: { ok: true } }));
