@@ -154,10 +154,10 @@ export async function buildApp(config: Config, options: BuildOptions = {}): Prom
   await app.register(memberPlugin);
   await app.register(routePlugin);
   await app.register(pagePlugin);
-  await app.register(sharePlugin);
+  await app.register(sharePlugin, { prefix: '/api/app/share' });
   await app.register(xlsxPlugin);
   await app.register(utilPlugin);
-  await app.register(thirdPlugin);
+  await app.register(thirdPlugin, { prefix: '/api/common/user/oauth' });
   await app.register(toolsPlugin);
   await app.register(projectToolsPlugin);
   await app.register(lbsPlugin);

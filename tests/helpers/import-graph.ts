@@ -3,7 +3,7 @@
  * followed, `import type` and lazy `import()` skipped), and every module specifier a file names.
  */
 import { existsSync, readdirSync, readFileSync } from 'node:fs';
-import { dirname, join, resolve } from 'node:path';
+import { dirname, join, relative, resolve } from 'node:path';
 
 export const ROOT = resolve(import.meta.dirname, '../..');
 
@@ -50,4 +50,37 @@ export function sourcesUnder(dir: string): string[] {
     else if (/\.(ts|tsx)$/.test(e.name) && !/\.test\.tsx?$/.test(e.name)) out.push(p);
   }
   return out;
+}
+
+/**
+ * Cycles among the files under `dir` through static value imports (`import type` is erased and
+ * cannot cycle at run time): each cycle as the list of files around it, relative to ROOT.
+ */
+export function importCycles(dir: string): string[][] {
+  const files = sourcesUnder(dir);
+  const inside = new Set(files);
+  const edges = new Map<string, string[]>();
+  for (const f of files) {
+    const targets = [...readFileSync(f, 'utf8').matchAll(STATIC)]
+      .map((m) => m[1]!)
+      .filter((spec) => spec.startsWith('.'))
+      .map((spec) => resolve(dirname(f), spec))
+      .filter((t) => inside.has(t));
+    edges.set(f, targets);
+  }
+  const cycles: string[][] = [];
+  const state = new Map<string, 'open' | 'done'>();
+  const path: string[] = [];
+  const visit = (f: string) => {
+    state.set(f, 'open');
+    path.push(f);
+    for (const t of edges.get(f) ?? []) {
+      if (state.get(t) === 'open') cycles.push(path.slice(path.indexOf(t)).map((p) => relative(ROOT, p)));
+      else if (!state.has(t)) visit(t);
+    }
+    path.pop();
+    state.set(f, 'done');
+  };
+  for (const f of files) if (!state.has(f)) visit(f);
+  return cycles;
 }

@@ -1,11 +1,12 @@
 /**
  * Imports run one way: runtime → widgets → widgets/kit → src/shared (DESIGN.md "Boundaries"). Shared
  * code names nothing of ours above it (not even a type), and the end-user runtime never reaches the
- * designer, so the page path's bundle cannot pull designer code in.
+ * designer, so the page path's bundle cannot pull designer code in. Server modules form no import
+ * cycle: areas lean on access/decide.ts, which leans on their services, never back.
  */
 import { join, relative } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { namedImports, ROOT, sourcesUnder, staticGraph } from '../helpers/import-graph.ts';
+import { importCycles, namedImports, ROOT, sourcesUnder, staticGraph } from '../helpers/import-graph.ts';
 
 const rel = (f: string) => relative(ROOT, f);
 
@@ -36,5 +37,17 @@ describe('src/client/runtime', () => {
     for (const f of files) for (const r of staticGraph(f).files) reached.add(rel(r));
     expect(reached.size).toBeGreaterThan(files.length);
     expect([...reached].filter((f) => f.startsWith('src/client/designer'))).toEqual([]);
+  });
+});
+
+describe('src/server', () => {
+  it('has no import cycle between its modules', () => {
+    const cycles = importCycles(join(ROOT, 'src/server')).map((c) => c.join(' → '));
+    expect(cycles).toEqual([]);
+  });
+  it('the cycle finder sees a cycle where there is one', () => {
+    // A fixture pair importing each other: guards the test above against passing vacuously.
+    const cycles = importCycles(join(ROOT, 'tests/unit/fixtures/import-cycle'));
+    expect(cycles.map((c) => c.map((f) => f.split('/').pop()).sort())).toEqual([['a.ts', 'b.ts']]);
   });
 });

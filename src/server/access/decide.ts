@@ -9,7 +9,7 @@ import type { ErrorDef } from '../../shared/errors.ts';
 import type { Session, UserRow } from '../account/service.ts';
 import type { DB, ProjectMembersTable } from '../db/schema.ts';
 import { E, fail } from '../errors.ts';
-import { findProject, isLimited, type ProjectRow } from '../project/service.ts';
+import { findProject, isLimited, type ProjectRow, type RoleType } from '../project/service.ts';
 import { emptyGrants, type Grants, parseGrants, type RoleRow } from './grants.ts';
 
 export type ActorKind = 'owner' | 'admin' | 'common' | 'public';
@@ -34,7 +34,16 @@ export type Resource =
   /** Records of one builder table (end-user data calls). */
   | { kind: 'entity'; id: string }
   /** A member being managed (kick, ban, role change …), by its role type in the project. */
-  | { kind: 'member'; target: ProjectMembersTable['role_type'] };
+  | { kind: 'member'; target: ProjectMembersTable['role_type'] }
+  /** The hidden fields of one builder table (end users see a meta without them). */
+  | { kind: 'hidden-fields'; entity: string }
+  /**
+   * A shared key/value item of one type; `createdBy` is its creator's id (null when unknown) when the
+   * item exists, absent when a write would create it.
+   */
+  | { kind: 'share'; type: 'project' | 'public' | 'private'; createdBy?: string | null }
+  /** Auto-numbering counters: taking the next number (write), or resetting them (`reset`). */
+  | { kind: 'counter'; reset?: boolean };
 
 export type Action = 'read' | 'write';
 
@@ -50,6 +59,7 @@ function deny(error: ErrorDef, reason: string): Decision & { allow: false } {
 }
 
 const isManager = (a: Actor) => a.kind === 'owner' || a.kind === 'admin';
+const signedIn = (a: Actor) => a.userId !== null;
 
 /** Who the principal is in the project, or why they are nobody there. */
 export async function resolveActor(
@@ -122,8 +132,35 @@ export function decide(actor: Actor, project: ProjectRow, resource: Resource, ac
       // A table is granted by the role's entity or simple-entity grants.
       if (isManager(actor)) return ok;
       const granted = actor.grants.entity.includes(resource.id) || actor.grants.simple.includes(resource.id);
-      return granted ? ok : deny(E.FORBIDDEN, 'data table not granted to this role');
+      if (!granted) return deny(E.FORBIDDEN, 'data table not granted to this role');
+      // Records keep who wrote them: anonymous visitors of a public project only read.
+      return action === 'write' && !signedIn(actor) ? deny(E.AUTH_REQUIRED, 'sign-in required') : ok;
     }
+    case 'hidden-fields':
+      return isManager(actor) ? ok : deny(E.FORBIDDEN, 'hidden fields are seen by builders only');
+    case 'share': {
+      // Everyone in the project reads (private items are the caller's own by construction).
+      if (action === 'read') return ok;
+      if (!signedIn(actor)) return deny(E.AUTH_REQUIRED, 'sign-in required');
+      if (resource.type === 'project' && !isManager(actor))
+        return deny(E.FORBIDDEN, 'project items are changed by builders');
+      if (
+        resource.type === 'public' &&
+        resource.createdBy !== undefined &&
+        resource.createdBy !== actor.userId &&
+        !isManager(actor)
+      )
+        return deny(E.FORBIDDEN, 'only its creator or a builder may change a public item');
+      return ok;
+    }
+    case 'counter':
+      if (resource.reset) {
+        if (isManager(actor)) return ok;
+        return signedIn(actor)
+          ? deny(E.FORBIDDEN, 'counters are reset by builders')
+          : deny(E.AUTH_REQUIRED, 'sign-in required');
+      }
+      return signedIn(actor) ? ok : deny(E.AUTH_REQUIRED, 'sign-in required');
     case 'route':
     case 'page': {
       // Changing menus and pages is management-area work; this answers who may see one.
@@ -160,4 +197,24 @@ export async function authorize(
   const d = await can(db, { user: request.user, session: request.session }, project, resource, action);
   if (!d.allow) fail(d.error, d.reason);
   return { project, actor: d.actor };
+}
+
+export interface ProjectAccess {
+  project: ProjectRow;
+  role: RoleType;
+}
+
+/**
+ * The caller's access to a project: with `admin` the management area (owner or admin role; a
+ * limited project answers the limit code in dev mode), else the end-user app (members, or anyone
+ * with the public role of a public project).
+ */
+export async function projectAccess(
+  request: FastifyRequest,
+  projectId: string,
+  opts: { admin: boolean; dev?: boolean },
+): Promise<ProjectAccess> {
+  const resource: Resource = opts.admin ? { kind: 'admin', dev: opts.dev !== false } : { kind: 'app' };
+  const { project, actor } = await authorize(request, projectId, resource);
+  return { project, role: actor.kind };
 }

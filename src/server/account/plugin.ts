@@ -20,15 +20,16 @@ import { consumeCaptcha, consumeCode, createCaptcha, issueCode } from './codes.t
 import { LoginGuard, LoginRefused } from './login-limits.ts';
 import {
   createSession,
-  createUser,
   dummyPasswordCheck,
   findUserById,
   findUserByLogin,
   checkPassword as passwordMatches,
   publicUser,
+  registerUser,
   resolveToken,
   revokeSession,
   setPassword,
+  updateUser,
   userChanged,
 } from './service.ts';
 
@@ -43,14 +44,21 @@ const tokenAnswer = ok(obj({ token: str(), user: userSchema }));
 function limitKey(request: FastifyRequest, part?: unknown): string {
   return typeof part === 'string' ? `${request.ip}|${part.slice(0, 64)}` : request.ip;
 }
-
+/** Accounts: /api/common/user (sign-in, registration, profile), /api/common/utils (captcha, codes). */
 export default async function accountPlugin(app: FastifyInstance): Promise<void> {
+  await app.register(userRoutes, { prefix: '/api/common/user' });
+  await app.register(utilRoutes, { prefix: '/api/common/utils' });
+  // Test mode only: what end-to-end tests may peek at.
+  if (app.testHooks) await app.register(testRoutes, { prefix: '/api/test' });
+}
+
+async function userRoutes(app: FastifyInstance): Promise<void> {
   const { db } = app.database;
   const limits = app.config.rateLimits;
   const guard = new LoginGuard(app.config.loginLimits);
 
   app.post(
-    '/api/common/user/login',
+    '/login',
     {
       schema: { tags: ['account'], body: loginBody, response: { 200: tokenAnswer } },
       config: {
@@ -104,7 +112,7 @@ export default async function accountPlugin(app: FastifyInstance): Promise<void>
   );
 
   app.post(
-    '/api/common/user/reg',
+    '/reg',
     {
       schema: {
         tags: ['account'],
@@ -144,23 +152,25 @@ export default async function accountPlugin(app: FastifyInstance): Promise<void>
       const project = b.project || null;
       if (project) await joinByRegistration(db, project, null, b.role || null, true);
       await consumeCode(db, b.phone, 'reg', b.verify);
-      const created = await db.transaction().execute(async (trx) => {
-        const u = await createUser(trx, { account, phone: b.phone, nickname, pwd: b.pwd });
-        if (project) await joinByRegistration(trx, project, u.id, b.role || null, false);
-        return u;
-      });
+      const created = await registerUser(
+        db,
+        { account, phone: b.phone, nickname, pwd: b.pwd },
+        project
+          ? (trx, userId) => joinByRegistration(trx, project, userId, b.role || null, false)
+          : undefined,
+      );
       return { error: 0, data: { user: publicUser(created), project } };
     },
   );
 
   app.get(
-    '/api/common/user/userInfo',
+    '/userInfo',
     { schema: { tags: ['account'], response: { 200: ok(userSchema) } }, preHandler: requireUser },
     async (request) => ({ error: 0, data: publicUser(caller(request)) }),
   );
 
   app.post(
-    '/api/common/user/resetPwd',
+    '/resetPwd',
     {
       schema: {
         tags: ['account'],
@@ -183,7 +193,7 @@ export default async function accountPlugin(app: FastifyInstance): Promise<void>
   );
 
   app.post(
-    '/api/common/user/update',
+    '/update',
     {
       schema: {
         tags: ['account'],
@@ -195,9 +205,7 @@ export default async function accountPlugin(app: FastifyInstance): Promise<void>
     async (request) => {
       const me = caller(request);
       const b = request.body as { nickname?: string; avatar?: string | null };
-      const patch: { nickname?: string; avatar?: string | null; updated_at: number } = {
-        updated_at: Date.now(),
-      };
+      const patch: { nickname?: string; avatar?: string | null } = {};
       if (b.nickname !== undefined) {
         const nickname = b.nickname.trim();
         rule('nickname', checkNickname(nickname));
@@ -207,14 +215,14 @@ export default async function accountPlugin(app: FastifyInstance): Promise<void>
         if (b.avatar !== null && !/^(https?:\/\/|\/)/.test(b.avatar)) fail(E.INVALID_FIELD, 'avatar');
         patch.avatar = b.avatar;
       }
-      await db.updateTable('users').set(patch).where('id', '=', me.id).execute();
+      await updateUser(db, me.id, patch);
       userChanged(me.id);
       return { error: 0, data: publicUser((await findUserById(db, me.id))!) };
     },
   );
 
   app.post(
-    '/api/common/user/phone',
+    '/phone',
     {
       schema: {
         tags: ['account'],
@@ -232,18 +240,14 @@ export default async function accountPlugin(app: FastifyInstance): Promise<void>
       const other = await findUserByLogin(db, b.phone);
       if (other && other.id !== me.id) fail(E.PHONE_TAKEN);
       await consumeCode(db, b.phone, 'phone', b.verify);
-      await db
-        .updateTable('users')
-        .set({ phone: b.phone, updated_at: Date.now() })
-        .where('id', '=', me.id)
-        .execute();
+      await updateUser(db, me.id, { phone: b.phone });
       userChanged(me.id);
       return { error: 0, data: publicUser((await findUserById(db, me.id))!) };
     },
   );
 
   app.post(
-    '/api/common/user/password',
+    '/password',
     {
       schema: {
         tags: ['account'],
@@ -269,11 +273,16 @@ export default async function accountPlugin(app: FastifyInstance): Promise<void>
     return { error: 0, data: { logout: true } };
   };
   const logoutSchema = { tags: ['account'], response: { 200: ok(obj({ logout: bool() })) } };
-  app.get('/api/common/user/logout', { schema: logoutSchema, preHandler: requireUser }, logout);
-  app.post('/api/common/user/logout', { schema: logoutSchema, preHandler: requireUser }, logout);
+  app.get('/logout', { schema: logoutSchema, preHandler: requireUser }, logout);
+  app.post('/logout', { schema: logoutSchema, preHandler: requireUser }, logout);
+}
+
+async function utilRoutes(app: FastifyInstance): Promise<void> {
+  const { db } = app.database;
+  const limits = app.config.rateLimits;
 
   app.get(
-    '/api/common/utils/captcha',
+    '/captcha',
     {
       schema: { tags: ['account'], response: { 200: ok(obj({ ticket: str(), img: str(200_000) })) } },
       config: { rateLimit: { max: limits.captcha, timeWindow: 60_000 } },
@@ -286,7 +295,7 @@ export default async function accountPlugin(app: FastifyInstance): Promise<void>
   );
 
   app.post(
-    '/api/common/utils/verifyCode',
+    '/verifyCode',
     {
       schema: {
         tags: ['account'],
@@ -330,11 +339,13 @@ export default async function accountPlugin(app: FastifyInstance): Promise<void>
       return { error: 0, data: { sent: true } };
     },
   );
+}
 
+async function testRoutes(app: FastifyInstance): Promise<void> {
   if (app.testHooks) {
     const hooks = app.testHooks;
     app.get(
-      '/api/test/outbox',
+      '/outbox',
       { schema: { hide: true, querystring: obj({ 'phone?': str(32) }) } },
       async (request) => {
         const { phone } = request.query as { phone?: string };
@@ -342,7 +353,7 @@ export default async function accountPlugin(app: FastifyInstance): Promise<void>
       },
     );
     app.get(
-      '/api/test/captcha/:ticket',
+      '/captcha/:ticket',
       { schema: { hide: true, params: obj({ ticket: str(64) }) } },
       async (request) => {
         const { ticket } = request.params as { ticket: string };

@@ -223,3 +223,32 @@ export async function setPassword(db: Kysely<DB>, userId: string, pwd: string): 
     .execute();
   await revokeUserSessions(db, userId);
 }
+
+/**
+ * A registered account: created, and `join` (joining a project) run in the same transaction, so a
+ * refused join leaves no account behind.
+ */
+export function registerUser(
+  db: Kysely<DB>,
+  input: NewUser,
+  join?: (trx: Kysely<DB>, userId: string) => Promise<void>,
+): Promise<UserRow> {
+  return db.transaction().execute(async (trx) => {
+    const u = await createUser(trx, input);
+    if (join) await join(trx, u.id);
+    return u;
+  });
+}
+
+/** Change what a user shows of themself (nickname, avatar) or their phone. */
+export async function updateUser(
+  db: Kysely<DB>,
+  userId: string,
+  patch: { nickname?: string; avatar?: string | null; phone?: string },
+): Promise<void> {
+  await db
+    .updateTable('users')
+    .set({ ...patch, updated_at: Date.now() })
+    .where('id', '=', userId)
+    .execute();
+}

@@ -1,5 +1,5 @@
 import type { FastifyInstance, FastifyRequest } from 'fastify';
-import { authorize } from '../access/decide.ts';
+import { authorize, decide } from '../access/decide.ts';
 import { optionalUser } from '../access/guard.ts';
 import { caller } from '../account/auth.ts';
 import { E, fail } from '../errors.ts';
@@ -26,11 +26,11 @@ export async function grantedEntity(
 ) {
   const { db } = request.server.database;
   const p = request.params as { project: string; entity?: string };
-  const { project } = await authorize(request, p.project, { kind: 'app' });
+  const { project, actor } = await authorize(request, p.project, { kind: 'app' });
   const entity = pick ? await pick(project.id) : await findEntity(db, project.id, p.entity ?? '');
-  const { actor } = await authorize(request, project.id, { kind: 'entity', id: entity.id }, action);
-  if (action === 'write' && !actor.userId) fail(E.AUTH_REQUIRED);
-  const manager = actor.kind === 'owner' || actor.kind === 'admin';
+  const d = decide(actor, project, { kind: 'entity', id: entity.id }, action);
+  if (!d.allow) fail(d.error, d.reason);
+  const manager = decide(actor, project, { kind: 'hidden-fields', entity: entity.id }, 'read').allow;
   const meta: EntityMeta = await metaOf(db, entity, !manager);
   return { project, meta, actor, manager };
 }

@@ -1,8 +1,9 @@
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import { normalizeOrThrow, normalizeSummaryOrThrow } from '../../shared/query/index.ts';
+import { projectAccess } from '../access/decide.ts';
 import { caller, requireUser } from '../account/auth.ts';
 import { anyObj, id, obj, ok } from '../http/schemas.ts';
-import { type ProjectRow, projectAccess, projectOptions } from '../project/service.ts';
+import { type ProjectRow, projectOptions } from '../project/service.ts';
 import { type EntityMeta, loadMeta } from './meta.ts';
 import {
   getRecord,

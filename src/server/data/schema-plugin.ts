@@ -1,8 +1,8 @@
 import type { FastifyInstance, FastifyRequest } from 'fastify';
+import { projectAccess } from '../access/decide.ts';
 import { requireUser } from '../account/auth.ts';
 import { E, fail } from '../errors.ts';
 import { anyObj, bool, id, int, obj, ok, str } from '../http/schemas.ts';
-import { projectAccess } from '../project/service.ts';
 import { FIELD_TYPES, type FieldType } from './ddl.ts';
 import {
   apiEntity,

@@ -1,6 +1,5 @@
 /** Members and invitations: /api/admin/user/{project}/…, and joining by invitation. */
 import type { FastifyInstance, FastifyRequest } from 'fastify';
-import { newId } from '../../shared/id.ts';
 import {
   checkAccount,
   checkNickname,
@@ -14,7 +13,6 @@ import { assignableRole, findRole } from '../access/roles.ts';
 import { caller, requireUser } from '../account/auth.ts';
 import {
   createSession,
-  createUser,
   findUserById,
   findUserByLogin,
   publicUser,
@@ -22,20 +20,27 @@ import {
   setPassword,
 } from '../account/service.ts';
 import { sessionsChanged } from '../account/session-cache.ts';
-import { newToken } from '../account/tokens.ts';
 import { E, fail } from '../errors.ts';
 import { bool, id, int, obj, ok, projectParams, str, userSchema } from '../http/schemas.ts';
 import { assertMemberQuota, findProject, type ProjectRow } from '../project/service.ts';
 import {
+  addMember,
+  changeRole,
+  createInvitation,
+  createSubUser,
+  findInvitation,
   findMember,
+  isMember,
   isSubUser,
+  listInvitations,
   listMembers,
-  type MemberView,
   memberQuota,
-  newInviteCode,
   publicInvitation,
   publicMember,
-  revokeChildTokensOpenedBy,
+  removeMember,
+  renameUser,
+  setInvitationStatus,
+  setMemberStatus,
 } from './service.ts';
 
 function rule(field: string, result: RuleResult): void {
@@ -68,15 +73,24 @@ const inviteSchema = obj({
 const memberParams = obj({ project: id(), id: id() });
 const optionalPhone = { anyOf: [str(32), { type: 'null' }] };
 
+const tags = ['member'];
+
+/**
+ * Members under /api/admin/user, and joining by invitation. Membership, role and session changes here
+ * (bans, removals, demotions, child tokens, joins) must reach cached sessions: they are cleared once
+ * the change is committed and answered.
+ */
 export default async function memberPlugin(app: FastifyInstance): Promise<void> {
-  // Membership, role and session changes here (bans, removals, demotions, child tokens) must
-  // reach cached sessions; clear them once the change is committed and answered.
   app.addHook('onResponse', async (request, reply) => {
     if (reply.statusCode === 200 && !/\/(list|children)$/.test(request.url.split('?')[0]!)) sessionsChanged();
   });
+  await app.register(memberRoutes, { prefix: '/api/admin/user' });
+  await app.register(joinRoutes, { prefix: '/api/common/project' });
+}
+
+async function memberRoutes(app: FastifyInstance): Promise<void> {
   const { db } = app.database;
-  const tags = ['member'];
-  const base = '/api/admin/user/:project';
+  const base = '/:project';
 
   const admin = (request: FastifyRequest) =>
     authorize(request, (request.params as { project: string }).project, { kind: 'admin' });
@@ -168,28 +182,7 @@ export default async function memberPlugin(app: FastifyInstance): Promise<void> 
       await assertMemberQuota(db, project);
       if (await findUserByLogin(db, account)) fail(E.ACCOUNT_TAKEN);
       if (phone && (await findUserByLogin(db, phone))) fail(E.PHONE_TAKEN);
-      // Sub-users belong to the project owner, whoever of the managers created them.
-      const user = await db.transaction().execute(async (trx) => {
-        const u = await createUser(trx, {
-          account,
-          phone,
-          nickname: name,
-          pwd: b.pwd,
-          parentId: project.owner_id,
-        });
-        await trx
-          .insertInto('project_members')
-          .values({
-            project_id: project.id,
-            user_id: u.id,
-            role_type: role.type === 'admin' ? 'admin' : 'common',
-            role_id: role.id,
-            status: 'active',
-            created_at: Date.now(),
-          })
-          .execute();
-        return u;
-      });
+      const user = await createSubUser(db, project, role, { account, phone, nickname: name, pwd: b.pwd });
       return { error: 0, data: await view(project, user.id) };
     },
   );
@@ -213,25 +206,9 @@ export default async function memberPlugin(app: FastifyInstance): Promise<void> 
       if (!login) fail(E.INVALID_FIELD, 'account or phone: cannot be empty');
       const user = await findUserByLogin(db, login);
       if (!user) fail(E.USER_NOT_FOUND);
-      const existing = await db
-        .selectFrom('project_members')
-        .select('user_id')
-        .where('project_id', '=', project.id)
-        .where('user_id', '=', user.id)
-        .executeTakeFirst();
-      if (existing) fail(E.MEMBER_EXISTS);
+      if (await isMember(db, project.id, user.id)) fail(E.MEMBER_EXISTS);
       await assertMemberQuota(db, project);
-      await db
-        .insertInto('project_members')
-        .values({
-          project_id: project.id,
-          user_id: user.id,
-          role_type: role.type === 'admin' ? 'admin' : 'common',
-          role_id: role.id,
-          status: 'active',
-          created_at: Date.now(),
-        })
-        .execute();
+      await addMember(db, project.id, user.id, role);
       return { error: 0, data: await view(project, user.id) };
     },
   );
@@ -252,7 +229,7 @@ export default async function memberPlugin(app: FastifyInstance): Promise<void> 
    */
   app.get(`${base}/:id/ban`, { schema: statusSchema, preHandler: requireUser }, async (request) => {
     const { project, member } = await target(request);
-    await setStatus(project, member, 'disabled');
+    await setMemberStatus(db, project, member, 'disabled');
     await revokeUserSessions(db, member.user_id);
     await app.realtime.closeUserConnections(member.user_id);
     return { error: 0, data: await view(project, member.user_id) };
@@ -260,27 +237,9 @@ export default async function memberPlugin(app: FastifyInstance): Promise<void> 
 
   app.get(`${base}/:id/active`, { schema: statusSchema, preHandler: requireUser }, async (request) => {
     const { project, member } = await target(request);
-    await setStatus(project, member, 'active');
+    await setMemberStatus(db, project, member, 'active');
     return { error: 0, data: await view(project, member.user_id) };
   });
-
-  async function setStatus(project: ProjectRow, member: MemberView, status: 'active' | 'disabled') {
-    await db.transaction().execute(async (trx) => {
-      await trx
-        .updateTable('project_members')
-        .set({ status })
-        .where('project_id', '=', project.id)
-        .where('user_id', '=', member.user_id)
-        .execute();
-      if (isSubUser(member, project)) {
-        await trx
-          .updateTable('users')
-          .set({ status, updated_at: Date.now() })
-          .where('id', '=', member.user_id)
-          .execute();
-      }
-    });
-  }
 
   app.get(
     `${base}/:id/remove`,
@@ -290,20 +249,7 @@ export default async function memberPlugin(app: FastifyInstance): Promise<void> 
     },
     async (request) => {
       const { project, member } = await target(request);
-      await db.transaction().execute(async (trx) => {
-        await trx
-          .deleteFrom('project_members')
-          .where('project_id', '=', project.id)
-          .where('user_id', '=', member.user_id)
-          .execute();
-        await revokeChildTokensOpenedBy(trx, member.user_id, project.id);
-        // Child tokens acting as them in this project end with the membership.
-        await trx
-          .deleteFrom('sessions')
-          .where('user_id', '=', member.user_id)
-          .where('project_id', '=', project.id)
-          .execute();
-      });
+      await removeMember(db, project.id, member.user_id);
       // Their live connections into this project end with the membership (4403); others stay.
       await app.realtime.closeMemberConnections(member.user_id, project.id);
       return { error: 0, data: { removed: true } };
@@ -329,22 +275,8 @@ export default async function memberPlugin(app: FastifyInstance): Promise<void> 
       if (b.pwd !== undefined) rule('pwd', checkPassword(b.pwd));
       const name = b.name?.trim();
       if (name !== undefined) rule('name', checkNickname(name));
-      if (role) {
-        await db
-          .updateTable('project_members')
-          .set({ role_id: role.id, role_type: role.type === 'admin' ? 'admin' : 'common' })
-          .where('project_id', '=', project.id)
-          .where('user_id', '=', member.user_id)
-          .execute();
-        if (role.type !== 'admin') await revokeChildTokensOpenedBy(db, member.user_id, project.id);
-      }
-      if (name !== undefined) {
-        await db
-          .updateTable('users')
-          .set({ nickname: name, updated_at: Date.now() })
-          .where('id', '=', member.user_id)
-          .execute();
-      }
+      if (role) await changeRole(db, project.id, member.user_id, role);
+      if (name !== undefined) await renameUser(db, member.user_id, name);
       // A reset password ends the sub-user's sessions (setPassword revokes them).
       if (b.pwd !== undefined) await setPassword(db, member.user_id, b.pwd);
       return { error: 0, data: await view(project, member.user_id) };
@@ -389,19 +321,7 @@ export default async function memberPlugin(app: FastifyInstance): Promise<void> 
       const me = caller(request);
       const b = request.body as { role?: string | null; days?: number };
       const role = b.role ? await assignableRole(db, project.id, b.role) : null;
-      const now = Date.now();
-      const row = {
-        id: newId(now),
-        project_id: project.id,
-        code: newInviteCode(),
-        link: newToken(),
-        role_id: role?.id ?? null,
-        status: 'open' as const,
-        expires_at: now + (b.days ?? 7) * 86_400_000,
-        created_by: me.id,
-        created_at: now,
-      };
-      await db.insertInto('invitations').values(row).execute();
+      const row = await createInvitation(db, project.id, role?.id ?? null, b.days ?? 7, me.id);
       return { error: 0, data: publicInvitation(row) };
     },
   );
@@ -414,12 +334,7 @@ export default async function memberPlugin(app: FastifyInstance): Promise<void> 
     },
     async (request) => {
       const { project } = await admin(request);
-      const rows = await db
-        .selectFrom('invitations')
-        .selectAll()
-        .where('project_id', '=', project.id)
-        .orderBy('created_at', 'desc')
-        .execute();
+      const rows = await listInvitations(db, project.id);
       return { error: 0, data: rows.map((r) => publicInvitation(r)) };
     },
   );
@@ -434,22 +349,22 @@ export default async function memberPlugin(app: FastifyInstance): Promise<void> 
       async (request) => {
         const { project } = await admin(request);
         const inviteId = (request.params as { id: string }).id;
-        const found = await db
-          .selectFrom('invitations')
-          .selectAll()
-          .where('id', '=', inviteId)
-          .where('project_id', '=', project.id)
-          .executeTakeFirst();
-        if (!found) fail(E.NOT_FOUND, 'invitation');
-        const next = { ...found, status: status === 'open' ? ('open' as const) : ('closed' as const) };
-        await db.updateTable('invitations').set({ status: next.status }).where('id', '=', found.id).execute();
+        const next = await setInvitationStatus(
+          db,
+          project.id,
+          inviteId,
+          status === 'open' ? 'open' : 'closed',
+        );
         return { error: 0, data: publicInvitation(next) };
       },
     );
   }
+}
 
+async function joinRoutes(app: FastifyInstance): Promise<void> {
+  const { db } = app.database;
   app.post(
-    '/api/common/project/join',
+    '/join',
     {
       schema: {
         tags,
@@ -463,34 +378,14 @@ export default async function memberPlugin(app: FastifyInstance): Promise<void> 
       const b = request.body as { code?: string; link?: string };
       if ((b.code === undefined) === (b.link === undefined))
         fail(E.INVALID_FIELD, 'give either code or link');
-      const q = db.selectFrom('invitations').selectAll();
-      const invite = await (b.code !== undefined
-        ? q.where('code', '=', b.code.trim().toUpperCase())
-        : q.where('link', '=', b.link!.trim())
-      ).executeTakeFirst();
+      const invite = await findInvitation(db, b.code !== undefined ? { code: b.code } : { link: b.link! });
       if (invite?.status !== 'open' || invite.expires_at <= Date.now()) fail(E.INVITE_INVALID);
       const project = await findProject(db, invite.project_id);
       if (!project) fail(E.INVITE_INVALID);
-      const existing = await db
-        .selectFrom('project_members')
-        .select('user_id')
-        .where('project_id', '=', project.id)
-        .where('user_id', '=', me.id)
-        .executeTakeFirst();
-      if (existing) fail(E.MEMBER_EXISTS);
+      if (await isMember(db, project.id, me.id)) fail(E.MEMBER_EXISTS);
       await assertMemberQuota(db, project);
       const role = invite.role_id ? await findRole(db, project.id, invite.role_id).catch(() => null) : null;
-      await db
-        .insertInto('project_members')
-        .values({
-          project_id: project.id,
-          user_id: me.id,
-          role_type: role?.type === 'admin' ? 'admin' : 'common',
-          role_id: role?.id ?? null,
-          status: 'active',
-          created_at: Date.now(),
-        })
-        .execute();
+      await addMember(db, project.id, me.id, role);
       return { error: 0, data: { project: project.id, role: role?.id ?? null } };
     },
   );

@@ -2,7 +2,11 @@
 import { randomInt } from 'node:crypto';
 import type { Kysely } from 'kysely';
 import { QUOTAS, type Tier } from '../../shared/constants.ts';
+import { newId } from '../../shared/id.ts';
 import { displayName } from '../../shared/validation.ts';
+import type { RoleRow } from '../access/grants.ts';
+import { createUser, type UserRow } from '../account/service.ts';
+import { newToken } from '../account/tokens.ts';
 import type { DB, InvitationsTable, ProjectMembersTable } from '../db/schema.ts';
 import { E, fail } from '../errors.ts';
 import type { ProjectRow } from '../project/service.ts';
@@ -111,4 +115,174 @@ export async function revokeChildTokensOpenedBy(
     .where('parent_hash', 'in', own)
     .where('project_id', '=', projectId)
     .execute();
+}
+
+/** Whether the user is in the project already (active or banned). */
+export async function isMember(db: Kysely<DB>, projectId: string, userId: string): Promise<boolean> {
+  const row = await db
+    .selectFrom('project_members')
+    .select('user_id')
+    .where('project_id', '=', projectId)
+    .where('user_id', '=', userId)
+    .executeTakeFirst();
+  return !!row;
+}
+
+/** Make the user a member with this role (admin roles give the admin role type); none: common. */
+export async function addMember(
+  db: Kysely<DB>,
+  projectId: string,
+  userId: string,
+  role: Pick<RoleRow, 'id' | 'type'> | null,
+): Promise<void> {
+  await db
+    .insertInto('project_members')
+    .values({
+      project_id: projectId,
+      user_id: userId,
+      role_type: role?.type === 'admin' ? 'admin' : 'common',
+      role_id: role?.id ?? null,
+      status: 'active',
+      created_at: Date.now(),
+    })
+    .execute();
+}
+
+/** A sub-user (owned by the project owner, whoever of the managers created them) and their membership. */
+export function createSubUser(
+  db: Kysely<DB>,
+  project: ProjectRow,
+  role: RoleRow,
+  input: { account: string; phone: string | null; nickname: string; pwd: string },
+): Promise<UserRow> {
+  return db.transaction().execute(async (trx) => {
+    const u = await createUser(trx, { ...input, parentId: project.owner_id });
+    await addMember(trx, project.id, u.id, role);
+    return u;
+  });
+}
+
+/** Enable or disable a membership; a sub-user's account follows (they cannot sign in while banned). */
+export async function setMemberStatus(
+  db: Kysely<DB>,
+  project: ProjectRow,
+  member: MemberView,
+  status: 'active' | 'disabled',
+): Promise<void> {
+  await db.transaction().execute(async (trx) => {
+    await trx
+      .updateTable('project_members')
+      .set({ status })
+      .where('project_id', '=', project.id)
+      .where('user_id', '=', member.user_id)
+      .execute();
+    if (isSubUser(member, project)) {
+      await trx
+        .updateTable('users')
+        .set({ status, updated_at: Date.now() })
+        .where('id', '=', member.user_id)
+        .execute();
+    }
+  });
+}
+
+/** End a membership with the child tokens opened by or acting as the member in this project. */
+export async function removeMember(db: Kysely<DB>, projectId: string, userId: string): Promise<void> {
+  await db.transaction().execute(async (trx) => {
+    await trx
+      .deleteFrom('project_members')
+      .where('project_id', '=', projectId)
+      .where('user_id', '=', userId)
+      .execute();
+    await revokeChildTokensOpenedBy(trx, userId, projectId);
+    // Child tokens acting as them in this project end with the membership.
+    await trx
+      .deleteFrom('sessions')
+      .where('user_id', '=', userId)
+      .where('project_id', '=', projectId)
+      .execute();
+  });
+}
+
+/** Give a member another role; one that is no longer an admin role ends the child tokens they opened. */
+export async function changeRole(
+  db: Kysely<DB>,
+  projectId: string,
+  userId: string,
+  role: Pick<RoleRow, 'id' | 'type'>,
+): Promise<void> {
+  await db
+    .updateTable('project_members')
+    .set({ role_id: role.id, role_type: role.type === 'admin' ? 'admin' : 'common' })
+    .where('project_id', '=', projectId)
+    .where('user_id', '=', userId)
+    .execute();
+  if (role.type !== 'admin') await revokeChildTokensOpenedBy(db, userId, projectId);
+}
+
+export async function renameUser(db: Kysely<DB>, userId: string, nickname: string): Promise<void> {
+  await db.updateTable('users').set({ nickname, updated_at: Date.now() }).where('id', '=', userId).execute();
+}
+
+/** A new open invitation (a short code and a link token) valid for `days`. */
+export async function createInvitation(
+  db: Kysely<DB>,
+  projectId: string,
+  roleId: string | null,
+  days: number,
+  createdBy: string,
+): Promise<InvitationsTable> {
+  const now = Date.now();
+  const row = {
+    id: newId(now),
+    project_id: projectId,
+    code: newInviteCode(),
+    link: newToken(),
+    role_id: roleId,
+    status: 'open' as const,
+    expires_at: now + days * 86_400_000,
+    created_by: createdBy,
+    created_at: now,
+  };
+  await db.insertInto('invitations').values(row).execute();
+  return row;
+}
+
+/** The project's invitations, newest first. */
+export function listInvitations(db: Kysely<DB>, projectId: string): Promise<InvitationsTable[]> {
+  return db
+    .selectFrom('invitations')
+    .selectAll()
+    .where('project_id', '=', projectId)
+    .orderBy('created_at', 'desc')
+    .execute();
+}
+
+/** Open or close one of the project's invitations; answers it as it is after. */
+export async function setInvitationStatus(
+  db: Kysely<DB>,
+  projectId: string,
+  inviteId: string,
+  status: 'open' | 'closed',
+): Promise<InvitationsTable> {
+  const found = await db
+    .selectFrom('invitations')
+    .selectAll()
+    .where('id', '=', inviteId)
+    .where('project_id', '=', projectId)
+    .executeTakeFirst();
+  if (!found) fail(E.NOT_FOUND, 'invitation');
+  await db.updateTable('invitations').set({ status }).where('id', '=', found.id).execute();
+  return { ...found, status };
+}
+
+/** The invitation with this code (any case) or link, whatever its state. */
+export function findInvitation(
+  db: Kysely<DB>,
+  by: { code: string } | { link: string },
+): Promise<InvitationsTable | undefined> {
+  const q = db.selectFrom('invitations').selectAll();
+  return (
+    'code' in by ? q.where('code', '=', by.code.trim().toUpperCase()) : q.where('link', '=', by.link.trim())
+  ).executeTakeFirst();
 }

@@ -1,16 +1,14 @@
-/** Page documents: blank pages, checks before storing, and loading what end users see. */
+/**
+ * Pages in the database: every query the page routes make lives here (the routes decide who may
+ * call and shape the answers). Callers pass ids already scoped to an authorised project.
+ */
 import type { Kysely } from 'kysely';
-import { loadPage, validatePage } from '../../../widgets/index.ts';
-import type { PageIssue } from '../../../widgets/validate.ts';
-import { DEFAULT_PAGE_LAYOUT, PAGE_FORMAT_VERSION, type PageDocument } from '../../shared/page-document.ts';
+import { newId } from '../../shared/id.ts';
 import { parseGrants, parseHome } from '../access/grants.ts';
 import type { DB, PagesTable } from '../db/schema.ts';
 import { E, fail } from '../errors.ts';
-
-/** A stored document may be at most this many bytes of JSON. */
-export const MAX_DOCUMENT_BYTES = 2 * 1024 * 1024;
-/** Request bodies of the calls that carry a document (room for the JSON around it). */
-export const DOCUMENT_BODY_LIMIT = 4 * 1024 * 1024;
+import { blankDocument, checkDocument, type LoadedPage, load, parseStored } from './document.ts';
+import { checkReferences } from './references.ts';
 
 export interface PageRow {
   id: string;
@@ -41,61 +39,6 @@ export const SUMMARY_COLUMNS = [
   'updated_by',
 ] as const satisfies readonly (keyof PagesTable)[];
 export type PageSummaryRow = Pick<PageRow, (typeof SUMMARY_COLUMNS)[number]>;
-
-/** An empty page that validates; its title is the page name when that is a valid title. */
-export function blankDocument(id: string, name: string): PageDocument {
-  const doc: PageDocument = {
-    id,
-    title: name.slice(0, 200) || 'Page',
-    version: PAGE_FORMAT_VERSION,
-    layout: structuredClone(DEFAULT_PAGE_LAYOUT) as PageDocument['layout'],
-    widgets: [],
-  };
-  if (!validatePage(doc).ok) doc.title = 'Page';
-  return doc;
-}
-
-function describe(issue: PageIssue): string {
-  const where = issue.widgetId
-    ? ` (widget ${issue.widgetId}${issue.kind ? `, kind ${issue.kind}` : ''})`
-    : issue.kind
-      ? ` (kind ${issue.kind})`
-      : '';
-  return `${issue.path || '/'}: ${issue.message}${where}`;
-}
-
-/**
- * Check a document a builder sends and answer the JSON to store: its `id` becomes the page id, it must
- * fit MAX_DOCUMENT_BYTES and pass `validatePage`, else a coded error naming path and widget.
- */
-export function checkDocument(input: Record<string, unknown>, pageId: string): string {
-  const doc = { ...input, id: pageId };
-  const json = JSON.stringify(doc);
-  const bytes = Buffer.byteLength(json);
-  if (bytes > MAX_DOCUMENT_BYTES) fail(E.PAGE_TOO_LARGE, `${bytes} bytes, at most ${MAX_DOCUMENT_BYTES}`);
-  const r = validatePage(doc);
-  if (!r.ok) {
-    const shown = r.errors.slice(0, 5).map(describe);
-    const more = r.errors.length > shown.length ? ` (+${r.errors.length - shown.length} more)` : '';
-    fail(E.PAGE_INVALID, `${shown.join('; ')}${more}`);
-  }
-  return json;
-}
-
-/** A stored document as JSON (rows made before documents existed hold '' and read as a blank page). */
-export function parseStored(text: string, row: { id: string; name: string }): unknown {
-  if (!text) return blankDocument(row.id, row.name);
-  try {
-    return JSON.parse(text);
-  } catch {
-    return {};
-  }
-}
-
-export interface LoadedPage {
-  document: PageDocument;
-  issues: PageIssue[];
-}
 
 /** What the end-user calls read of a page before its document. */
 export type PublishedMeta = Pick<PageRow, 'id' | 'name' | 'display' | 'published_at'> & {
@@ -160,12 +103,6 @@ export function publishedLoader(db: Kysely<DB>, size = 256) {
   };
 }
 
-/** Run a stored document through `loadPage`: old documents migrate, broken widgets come back marked. */
-export function load(text: string, row: { id: string; name: string }): LoadedPage {
-  const r = loadPage(parseStored(text, row));
-  return { document: r.page, issues: r.issues };
-}
-
 export async function findPage(db: Kysely<DB>, projectId: string, id: string): Promise<PageRow> {
   const row = await db
     .selectFrom('pages')
@@ -192,24 +129,6 @@ export function adminSummary(row: PageSummaryRow) {
     updatedAt: row.updated_at,
     updatedBy: row.updated_by,
   };
-}
-
-export interface ViewEntry {
-  id: string;
-  kind: string;
-  x: number;
-  y: number;
-  w: number;
-  h: number;
-}
-
-/** A page view: the top-level widgets of each mode in reading order (top to bottom, left to right). */
-export function viewOf(doc: PageDocument): { pc: ViewEntry[]; mobile: ViewEntry[] } {
-  const list = (mode: 'pc' | 'mobile') =>
-    doc.widgets
-      .map((w) => ({ id: w.id, kind: w.kind, ...w.layout[mode] }))
-      .sort((a, b) => a.y - b.y || a.x - b.x);
-  return { pc: list('pc'), mobile: list('mobile') };
 }
 
 /**
@@ -243,4 +162,262 @@ export async function forgetPage(db: Kysely<DB>, projectId: string, pageId: stri
     .where('type', 'in', ['page', 'display'])
     .where('value', '=', pageId)
     .execute();
+}
+
+// ---- Builder side ----------------------------------------------------------------------------
+
+/** What a builder sends to create or change a page. */
+export interface PageInput {
+  name?: string;
+  document?: Record<string, unknown>;
+  display?: boolean;
+}
+
+function cleanName(name: string): string {
+  const n = name.trim();
+  if (!n) fail(E.INVALID_FIELD, 'name: cannot be empty');
+  return n;
+}
+
+/** Next updated_at: after the last publish, so `changed` holds even within one millisecond. */
+const touched = (row: Pick<PageRow, 'published_at'>) => Math.max(Date.now(), (row.published_at ?? 0) + 1);
+
+/** The project's pages without their documents, oldest first. */
+export function listPages(db: Kysely<DB>, projectId: string): Promise<PageSummaryRow[]> {
+  return db
+    .selectFrom('pages')
+    .select(SUMMARY_COLUMNS)
+    .where('project_id', '=', projectId)
+    .orderBy('created_at')
+    .orderBy('id')
+    .execute();
+}
+
+function newRow(
+  projectId: string,
+  name: string,
+  draft: string,
+  display: number,
+  who: string | null,
+): PageRow {
+  const now = Date.now();
+  return {
+    id: '',
+    project_id: projectId,
+    name,
+    created_at: now,
+    updated_at: now,
+    draft,
+    published: null,
+    published_version: null,
+    published_at: null,
+    last_version: 0,
+    display,
+    updated_by: who,
+  };
+}
+
+/** A new page: a blank document unless one is sent (checked, its names the project's own). */
+export async function createPage(
+  db: Kysely<DB>,
+  projectId: string,
+  input: PageInput & { name: string },
+  who: string | null,
+): Promise<PageRow> {
+  const name = cleanName(input.name);
+  const pid = newId(Date.now());
+  const draft = input.document
+    ? checkDocument(input.document, pid)
+    : JSON.stringify(blankDocument(pid, name));
+  if (input.document) await checkReferences(db, projectId, pid, input.document, null);
+  const row = { ...newRow(projectId, name, draft, input.display ? 1 : 0, who), id: pid };
+  await db.insertInto('pages').values(row).execute();
+  return row;
+}
+
+/** Change name, draft and display flag; everything is checked before anything is written. */
+export async function updatePage(
+  db: Kysely<DB>,
+  row: PageRow,
+  input: PageInput,
+  who: string | null,
+): Promise<PageRow> {
+  const next: PageRow = { ...row, updated_at: touched(row), updated_by: who };
+  if (input.name !== undefined) next.name = cleanName(input.name);
+  if (input.document !== undefined) {
+    next.draft = checkDocument(input.document, row.id);
+    await checkReferences(db, row.project_id, row.id, input.document, parseStored(row.draft, row));
+  }
+  if (input.display !== undefined) next.display = input.display ? 1 : 0;
+  await db
+    .updateTable('pages')
+    .set({
+      name: next.name,
+      draft: next.draft,
+      display: next.display,
+      updated_at: next.updated_at,
+      updated_by: next.updated_by,
+    })
+    .where('id', '=', row.id)
+    .where('project_id', '=', row.project_id)
+    .execute();
+  return next;
+}
+
+/** A copy of the draft under a new id (never published). */
+export async function duplicatePage(
+  db: Kysely<DB>,
+  src: PageRow,
+  name: string | undefined,
+  who: string | null,
+): Promise<PageRow> {
+  const pid = newId(Date.now());
+  const n = name !== undefined ? cleanName(name) : `${src.name} copy`.slice(0, 128);
+  const doc = src.draft ? (JSON.parse(src.draft) as Record<string, unknown>) : blankDocument(pid, n);
+  const row = {
+    ...newRow(src.project_id, n, JSON.stringify({ ...doc, id: pid }), src.display, who),
+    id: pid,
+  };
+  await db.insertInto('pages').values(row).execute();
+  return row;
+}
+
+/** Remove a page with its versions and co-editing history; nothing names it afterwards. */
+export async function removePage(db: Kysely<DB>, projectId: string, pageId: string): Promise<void> {
+  await db.transaction().execute(async (trx) => {
+    await forgetPage(trx, projectId, pageId);
+    await trx.deleteFrom('page_versions').where('page_id', '=', pageId).execute();
+    await trx.deleteFrom('page_updates').where('doc_id', '=', pageId).execute();
+    await trx.deleteFrom('pages').where('id', '=', pageId).where('project_id', '=', projectId).execute();
+  });
+}
+
+/** Publish the draft as the next version; answers the page's summary after. */
+export async function publishPage(
+  db: Kysely<DB>,
+  row: PageRow,
+  note: string,
+  who: string | null,
+): Promise<PageSummaryRow> {
+  const now = Math.max(Date.now(), row.updated_at);
+  // One statement hands out the number (the row lock orders concurrent publishes on PostgreSQL)
+  // and copies the draft as it is at that moment.
+  return db.transaction().execute(async (trx) => {
+    const r = await trx
+      .updateTable('pages')
+      .set((eb) => ({
+        published: eb.ref('draft'),
+        published_version: eb('last_version', '+', 1),
+        last_version: eb('last_version', '+', 1),
+        published_at: now,
+      }))
+      .where('id', '=', row.id)
+      .where('project_id', '=', row.project_id)
+      .returning(SUMMARY_COLUMNS)
+      .returning('draft')
+      .executeTakeFirst();
+    if (!r) fail(E.PAGE_NOT_FOUND);
+    await trx
+      .insertInto('page_versions')
+      .values({
+        page_id: row.id,
+        version: r.last_version,
+        document: r.draft || JSON.stringify(blankDocument(row.id, row.name)),
+        note,
+        created_by: who,
+        created_at: now,
+      })
+      .execute();
+    return r;
+  });
+}
+
+/** The page's versions, newest first, with their authors' names. */
+export function listVersions(db: Kysely<DB>, pageId: string) {
+  return db
+    .selectFrom('page_versions as v')
+    .leftJoin('users as u', 'u.id', 'v.created_by')
+    .select(['v.version', 'v.note', 'v.created_at', 'v.created_by', 'u.nickname'])
+    .where('v.page_id', '=', pageId)
+    .orderBy('v.version', 'desc')
+    .execute();
+}
+
+export async function findVersion(db: Kysely<DB>, pageId: string, version: number) {
+  const v = await db
+    .selectFrom('page_versions')
+    .selectAll()
+    .where('page_id', '=', pageId)
+    .where('version', '=', version)
+    .executeTakeFirst();
+  if (!v) fail(E.PAGE_VERSION_NOT_FOUND, `version ${version}`);
+  return v;
+}
+
+/** Make an old version the draft again; answers the page after and the restored document. */
+export async function restoreVersion(
+  db: Kysely<DB>,
+  row: PageRow,
+  version: number,
+  who: string | null,
+): Promise<{ page: PageRow; document: LoadedPage['document'] }> {
+  const v = await findVersion(db, row.id, version);
+  const page: PageRow = { ...row, draft: v.document, updated_at: touched(row), updated_by: who };
+  await db
+    .updateTable('pages')
+    .set({ draft: page.draft, updated_at: page.updated_at, updated_by: page.updated_by })
+    .where('id', '=', row.id)
+    .where('project_id', '=', row.project_id)
+    .execute();
+  return { page, document: load(v.document, row).document };
+}
+
+/** Whether the page was ever opened for co-editing (it has stored updates). */
+export async function hasCoEditingHistory(db: Kysely<DB>, pageId: string): Promise<boolean> {
+  const r = await db
+    .selectFrom('page_updates')
+    .select('seq')
+    .where('doc_id', '=', pageId)
+    .limit(1)
+    .executeTakeFirst();
+  return !!r;
+}
+
+// ---- End-user side ---------------------------------------------------------------------------
+
+/** The project's published pages (optionally displays only), oldest first. */
+export async function listPublished(db: Kysely<DB>, projectId: string, displaysOnly: boolean) {
+  let q = db
+    .selectFrom('pages')
+    .select(SUMMARY_COLUMNS)
+    .where('project_id', '=', projectId)
+    .where('published_version', 'is not', null);
+  if (displaysOnly) q = q.where('display', '=', 1);
+  return q.orderBy('created_at').orderBy('id').execute();
+}
+
+/** What end-user calls read of one page before its document (undefined: not this project's). */
+export function findMeta(db: Kysely<DB>, projectId: string, pageId: string) {
+  return db
+    .selectFrom('pages')
+    .select(META_COLUMNS)
+    .where('id', '=', pageId)
+    .where('project_id', '=', projectId)
+    .executeTakeFirst();
+}
+
+/** The published ones among these pages of the project. */
+export async function findPublishedMetas(
+  db: Kysely<DB>,
+  projectId: string,
+  ids: readonly string[],
+): Promise<PublishedMeta[]> {
+  if (ids.length === 0) return [];
+  return (await db
+    .selectFrom('pages')
+    .select(META_COLUMNS)
+    .where('project_id', '=', projectId)
+    .where('id', 'in', ids)
+    .where('published_version', 'is not', null)
+    .execute()) as PublishedMeta[];
 }

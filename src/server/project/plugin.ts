@@ -1,18 +1,19 @@
 import type { FastifyInstance } from 'fastify';
-import { authorize, decide } from '../access/decide.ts';
+import { authorize, decide, projectAccess } from '../access/decide.ts';
 import { optionalUser } from '../access/guard.ts';
 import { caller, requireUser } from '../account/auth.ts';
 import { E, fail } from '../errors.ts';
 import { anyObj, bool, id, obj, ok, projectParams, projectSchema, str } from '../http/schemas.ts';
+import { findMeta } from '../page/service.ts';
 import {
   type CustomConfig,
   createProject,
   findProject,
   listProjects,
   parseJson,
-  projectAccess,
   projectOptions,
   publicProject,
+  setCustom,
 } from './service.ts';
 
 const customSchema = obj({
@@ -47,11 +48,19 @@ const initSchema = obj({
   page: { anyOf: [obj({ _id: str(), name: str() }), { type: 'null' }] },
 });
 
+/** Projects: /api/common/project (create, list, branding), /api/admin/project, /api/common/app (init). */
 export default async function projectPlugin(app: FastifyInstance): Promise<void> {
+  await app.register(accountRoutes, { prefix: '/api/common/project' });
+  await app.register(adminRoutes, { prefix: '/api/admin/project' });
+  await app.register(appRoutes, { prefix: '/api/common/app' });
+}
+
+/** The signed-in user's projects, and the branding anyone may read. */
+async function accountRoutes(app: FastifyInstance): Promise<void> {
   const { db } = app.database;
 
   app.post(
-    '/api/common/project/create',
+    '/create',
     {
       schema: {
         tags: ['project'],
@@ -69,7 +78,7 @@ export default async function projectPlugin(app: FastifyInstance): Promise<void>
   );
 
   app.get(
-    '/api/common/project/list',
+    '/list',
     {
       schema: { tags: ['project'], response: { 200: ok({ type: 'array', items: projectSchema }) } },
       preHandler: requireUser,
@@ -78,7 +87,22 @@ export default async function projectPlugin(app: FastifyInstance): Promise<void>
   );
 
   app.get(
-    '/api/admin/project/:project',
+    '/custom/:custom',
+    { schema: { tags: ['project'], params: obj({ custom: id() }), response: { 200: ok(anyObj()) } } },
+    async (request) => {
+      const { custom } = request.params as { custom: string };
+      const project = await findProject(db, custom);
+      if (!project) fail(E.PROJECT_NOT_FOUND);
+      return { error: 0, data: publicCustom(parseJson<CustomConfig>(project.custom, {})) };
+    },
+  );
+}
+
+async function adminRoutes(app: FastifyInstance): Promise<void> {
+  const { db } = app.database;
+
+  app.get(
+    '/:project',
     {
       schema: {
         tags: ['project'],
@@ -103,16 +127,39 @@ export default async function projectPlugin(app: FastifyInstance): Promise<void>
     },
   );
 
+  app.post(
+    '/:project/custom/set',
+    {
+      schema: {
+        tags: ['project'],
+        params: projectParams,
+        body: customSchema,
+        response: { 200: ok(anyObj()) },
+      },
+      preHandler: requireUser,
+    },
+    async (request) => {
+      const { project: pid } = request.params as { project: string };
+      const { project } = await projectAccess(request, pid, { admin: true });
+      const next: CustomConfig = {
+        ...parseJson<CustomConfig>(project.custom, {}),
+        ...(request.body as CustomConfig),
+      };
+      await setCustom(db, project.id, next);
+      return { error: 0, data: next };
+    },
+  );
+}
+
+/** What the end-user app loads first. */
+async function appRoutes(app: FastifyInstance): Promise<void> {
+  const { db } = app.database;
+
   async function appInit(projectId: string, pageId: string | null, request: Parameters<typeof caller>[0]) {
     const { project, actor } = await authorize(request, projectId, { kind: 'app' });
     let page: { _id: string; name: string } | null = null;
     if (pageId) {
-      const row = await db
-        .selectFrom('pages')
-        .select(['id', 'name'])
-        .where('id', '=', pageId)
-        .where('project_id', '=', project.id)
-        .executeTakeFirst();
+      const row = await findMeta(db, project.id, pageId);
       if (!row) fail(E.PAGE_NOT_FOUND);
       const d = decide(actor, project, { kind: 'page', id: row.id }, 'read');
       if (!d.allow) fail(d.error, d.reason);
@@ -130,7 +177,7 @@ export default async function projectPlugin(app: FastifyInstance): Promise<void>
   }
 
   app.get(
-    '/api/common/app/:project/init',
+    '/:project/init',
     {
       schema: { tags: ['project'], params: projectParams, response: { 200: ok(initSchema) } },
       preHandler: optionalUser,
@@ -139,7 +186,7 @@ export default async function projectPlugin(app: FastifyInstance): Promise<void>
   );
 
   app.get(
-    '/api/common/app/:project/:page/init',
+    '/:project/:page/init',
     {
       schema: {
         tags: ['project'],
@@ -151,44 +198,6 @@ export default async function projectPlugin(app: FastifyInstance): Promise<void>
     async (request) => {
       const { project, page } = request.params as { project: string; page: string };
       return appInit(project, page, request);
-    },
-  );
-
-  app.post(
-    '/api/admin/project/:project/custom/set',
-    {
-      schema: {
-        tags: ['project'],
-        params: projectParams,
-        body: customSchema,
-        response: { 200: ok(anyObj()) },
-      },
-      preHandler: requireUser,
-    },
-    async (request) => {
-      const { project: pid } = request.params as { project: string };
-      const { project } = await projectAccess(request, pid, { admin: true });
-      const next: CustomConfig = {
-        ...parseJson<CustomConfig>(project.custom, {}),
-        ...(request.body as CustomConfig),
-      };
-      await db
-        .updateTable('projects')
-        .set({ custom: JSON.stringify(next), updated_at: Date.now() })
-        .where('id', '=', project.id)
-        .execute();
-      return { error: 0, data: next };
-    },
-  );
-
-  app.get(
-    '/api/common/project/custom/:custom',
-    { schema: { tags: ['project'], params: obj({ custom: id() }), response: { 200: ok(anyObj()) } } },
-    async (request) => {
-      const { custom } = request.params as { custom: string };
-      const project = await findProject(db, custom);
-      if (!project) fail(E.PROJECT_NOT_FOUND);
-      return { error: 0, data: publicCustom(parseJson<CustomConfig>(project.custom, {})) };
     },
   );
 }

@@ -1,8 +1,6 @@
-import type { FastifyRequest } from 'fastify';
 import type { Kysely } from 'kysely';
 import { ACCURACY_DEFAULT, QUOTAS, type Tier } from '../../shared/constants.ts';
 import { newId } from '../../shared/id.ts';
-import { authorize, type Resource } from '../access/decide.ts';
 import type { DB, ProjectMembersTable, ProjectsTable } from '../db/schema.ts';
 import { E, fail } from '../errors.ts';
 
@@ -166,22 +164,11 @@ export async function joinByRegistration(
     .execute();
 }
 
-export interface ProjectAccess {
-  project: ProjectRow;
-  role: RoleType;
-}
-
-/**
- * The caller's access to a project, decided by the access module: with `admin` the management
- * area (owner or admin role; a limited project answers the limit code in dev mode), else the
- * end-user app (members, or anyone with the public role of a public project).
- */
-export async function projectAccess(
-  request: FastifyRequest,
-  projectId: string,
-  opts: { admin: boolean; dev?: boolean },
-): Promise<ProjectAccess> {
-  const resource: Resource = opts.admin ? { kind: 'admin', dev: opts.dev !== false } : { kind: 'app' };
-  const { project, actor } = await authorize(request, projectId, resource);
-  return { project, role: actor.kind };
+/** Store the project's custom configuration (branding, registration, setup code). */
+export async function setCustom(db: Kysely<DB>, projectId: string, custom: CustomConfig): Promise<void> {
+  await db
+    .updateTable('projects')
+    .set({ custom: JSON.stringify(custom), updated_at: Date.now() })
+    .where('id', '=', projectId)
+    .execute();
 }

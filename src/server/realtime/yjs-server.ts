@@ -7,7 +7,7 @@ import { applyPageToDoc } from '../../shared/page-ydoc.ts';
 import { CLOSE, YJS_MAX_FRAME, YJS_MAX_MESSAGE, YJS_PATH } from '../../shared/realtime.ts';
 import { resolveToken } from '../account/service.ts';
 import type { DB } from '../db/schema.ts';
-import { load } from '../page/service.ts';
+import { load } from '../page/document.ts';
 import { findProject, isLimited, membership } from '../project/service.ts';
 import type { FanKind, RedisFanout } from './fanout.ts';
 import type { DocStore } from './store.ts';

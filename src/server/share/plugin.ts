@@ -1,9 +1,21 @@
 import type { FastifyInstance, FastifyRequest } from 'fastify';
-import { type Actor, authorize } from '../access/decide.ts';
+import { type Actor, authorize, decide, type Resource } from '../access/decide.ts';
 import { optionalUser } from '../access/guard.ts';
-import type { ShareItemsTable } from '../db/schema.ts';
 import { E, fail } from '../errors.ts';
 import { anyObj, id, obj, ok, str } from '../http/schemas.ts';
+import type { ProjectRow } from '../project/service.ts';
+import {
+  findItem,
+  type ItemKey,
+  listItems,
+  nextNumber,
+  putItem,
+  removeItem,
+  resetCounter,
+  SHARE_TYPES,
+  type ShareType,
+  setCounters,
+} from './service.ts';
 
 /**
  * The shared key/value service (spec "Shared key/value service"): stored configuration items by
@@ -26,8 +38,6 @@ export const SHARE_MODELS = [
   'chart',
   'field',
 ] as const;
-export const SHARE_TYPES = ['project', 'public', 'private'] as const;
-type ShareType = (typeof SHARE_TYPES)[number];
 
 const MAX_VALUE = 256 * 1024;
 const keySchema = { type: 'string', minLength: 1, maxLength: 128, pattern: '^[^\\u0000-\\u001f]+$' };
@@ -44,8 +54,6 @@ const listParams = obj({
 });
 const tags = ['share'];
 
-const isManager = (a: Actor) => a.kind === 'owner' || a.kind === 'admin';
-
 /** The owner column: private items belong to the caller; others to nobody (''). */
 function ownerOf(type: ShareType, actor: Actor): string {
   if (type !== 'private') return '';
@@ -53,12 +61,10 @@ function ownerOf(type: ShareType, actor: Actor): string {
   return actor.userId;
 }
 
-function mayWrite(type: ShareType, actor: Actor, existing?: ShareItemsTable): void {
-  if (!actor.userId) fail(E.AUTH_REQUIRED);
-  if (type === 'project' && !isManager(actor)) fail(E.FORBIDDEN, 'project items are changed by builders');
-  if (type === 'public' && existing && existing.created_by !== actor.userId && !isManager(actor)) {
-    fail(E.FORBIDDEN, 'only its creator or a builder may change a public item');
-  }
+/** Throw access/decide.ts's denial, if any. */
+function allow(actor: Actor, project: ProjectRow, resource: Resource, action: 'read' | 'write'): void {
+  const d = decide(actor, project, resource, action);
+  if (!d.allow) fail(d.error, d.reason);
 }
 
 function encode(value: unknown): string {
@@ -85,23 +91,11 @@ function keyFilter(pattern: string | undefined): (key: string) => boolean {
 
 export default async function sharePlugin(app: FastifyInstance): Promise<void> {
   const { db } = app.database;
-  const base = '/api/app/share/:project';
   const actorOf = async (request: FastifyRequest) =>
     authorize(request, (request.params as { project: string }).project, { kind: 'app' });
 
-  const find = (projectId: string, model: string, type: string, owner: string, key: string) =>
-    db
-      .selectFrom('share_items')
-      .selectAll()
-      .where('project_id', '=', projectId)
-      .where('model', '=', model)
-      .where('type', '=', type as ShareType)
-      .where('owner_id', '=', owner)
-      .where('key', '=', key)
-      .executeTakeFirst();
-
   app.post(
-    `${base}/fetch`,
+    '/:project/fetch',
     {
       schema: {
         tags,
@@ -128,7 +122,14 @@ export default async function sharePlugin(app: FastifyInstance): Promise<void> {
           data[name] = null;
           continue;
         }
-        const row = await find(project.id, w.model, w.type, ownerOf(w.type, actor), w.key);
+        const k = {
+          projectId: project.id,
+          model: w.model,
+          type: w.type,
+          owner: ownerOf(w.type, actor),
+          key: w.key,
+        };
+        const row = await findItem(db, k);
         data[name] = row ? JSON.parse(row.value) : null;
       }
       return { error: 0, data };
@@ -136,7 +137,7 @@ export default async function sharePlugin(app: FastifyInstance): Promise<void> {
   );
 
   app.post(
-    `${base}/:model/:type/query`,
+    '/:project/:model/:type/query',
     {
       schema: {
         tags,
@@ -151,16 +152,7 @@ export default async function sharePlugin(app: FastifyInstance): Promise<void> {
       const { model, type } = request.params as { model: string; type: ShareType };
       const match = keyFilter((request.body as { key?: string }).key);
       if (type === 'private' && !actor.userId) return { error: 0, data: [] };
-      const rows = await db
-        .selectFrom('share_items')
-        .select(['key', 'value'])
-        .where('project_id', '=', project.id)
-        .where('model', '=', model)
-        .where('type', '=', type)
-        .where('owner_id', '=', ownerOf(type, actor))
-        .orderBy('key')
-        .limit(1000)
-        .execute();
+      const rows = await listItems(db, { projectId: project.id, model, type, owner: ownerOf(type, actor) });
       return {
         error: 0,
         data: rows.filter((r) => match(r.key)).map((r) => ({ _key: r.key, _value: JSON.parse(r.value) })),
@@ -168,46 +160,26 @@ export default async function sharePlugin(app: FastifyInstance): Promise<void> {
     },
   );
 
-  async function write(request: FastifyRequest, mustExist: boolean) {
+  /** The item named in the path, for the caller, with the stored row if there is one. */
+  async function item(request: FastifyRequest) {
     const { project, actor } = await actorOf(request);
     const { model, type, key } = request.params as { model: string; type: ShareType; key: string };
-    const owner = ownerOf(type, actor);
-    const existing = await find(project.id, model, type, owner, key);
-    mayWrite(type, actor, existing);
+    const k: ItemKey = { projectId: project.id, model, type, owner: ownerOf(type, actor), key };
+    return { project, actor, k, existing: await findItem(db, k) };
+  }
+
+  async function write(request: FastifyRequest, mustExist: boolean) {
+    const { project, actor, k, existing } = await item(request);
+    allow(actor, project, { kind: 'share', type: k.type, createdBy: existing?.created_by }, 'write');
     if (mustExist && !existing) fail(E.SHARE_NOT_FOUND);
     const value = encode((request.body as { value?: unknown }).value);
-    const now = Date.now();
-    if (existing) {
-      await db
-        .updateTable('share_items')
-        .set({ value, updated_at: now })
-        .where('project_id', '=', project.id)
-        .where('model', '=', model)
-        .where('type', '=', type)
-        .where('owner_id', '=', owner)
-        .where('key', '=', key)
-        .execute();
-    } else {
-      await db
-        .insertInto('share_items')
-        .values({
-          project_id: project.id,
-          model,
-          type,
-          owner_id: owner,
-          key,
-          value,
-          created_by: actor.userId,
-          updated_at: now,
-        })
-        .execute();
-    }
-    return { error: 0, data: { _key: key, _value: JSON.parse(value) } };
+    await putItem(db, k, value, !!existing, actor.userId);
+    return { error: 0, data: { _key: k.key, _value: JSON.parse(value) } };
   }
 
   const valueBody = obj({ 'value?': {} });
   app.post(
-    `${base}/:model/:type/:key`,
+    '/:project/:model/:type/:key',
     {
       schema: { tags, params: itemParams, body: valueBody, response: { 200: ok(anyObj()) } },
       preHandler: optionalUser,
@@ -215,7 +187,7 @@ export default async function sharePlugin(app: FastifyInstance): Promise<void> {
     (request) => write(request, false),
   );
   app.post(
-    `${base}/:model/:type/:key/update`,
+    '/:project/:model/:type/:key/update',
     {
       schema: { tags, params: itemParams, body: valueBody, response: { 200: ok(anyObj()) } },
       preHandler: optionalUser,
@@ -223,23 +195,13 @@ export default async function sharePlugin(app: FastifyInstance): Promise<void> {
     (request) => write(request, true),
   );
   app.get(
-    `${base}/:model/:type/:key/remove`,
+    '/:project/:model/:type/:key/remove',
     { schema: { tags, params: itemParams, response: { 200: ok(anyObj()) } }, preHandler: optionalUser },
     async (request) => {
-      const { project, actor } = await actorOf(request);
-      const { model, type, key } = request.params as { model: string; type: ShareType; key: string };
-      const owner = ownerOf(type, actor);
-      const existing = await find(project.id, model, type, owner, key);
+      const { project, actor, k, existing } = await item(request);
       if (!existing) fail(E.SHARE_NOT_FOUND);
-      mayWrite(type, actor, existing);
-      await db
-        .deleteFrom('share_items')
-        .where('project_id', '=', project.id)
-        .where('model', '=', model)
-        .where('type', '=', type)
-        .where('owner_id', '=', owner)
-        .where('key', '=', key)
-        .execute();
+      allow(actor, project, { kind: 'share', type: k.type, createdBy: existing.created_by }, 'write');
+      await removeItem(db, k);
       return { error: 0, data: { removed: true } };
     },
   );
@@ -247,49 +209,35 @@ export default async function sharePlugin(app: FastifyInstance): Promise<void> {
   // Auto-numbering: `next` takes the following number atomically; builders reset counters.
   const incBody = obj({ key: keySchema });
   app.post(
-    `${base}/increment/next`,
+    '/:project/increment/next',
     {
       schema: { tags, params: obj({ project: id() }), body: incBody, response: { 200: ok(anyObj()) } },
       preHandler: optionalUser,
     },
     async (request) => {
       const { project, actor } = await actorOf(request);
-      if (!actor.userId) fail(E.AUTH_REQUIRED);
+      allow(actor, project, { kind: 'counter' }, 'write');
       const { key } = request.body as { key: string };
-      const row = await db
-        .insertInto('share_increments')
-        .values({ project_id: project.id, key, value: 1 })
-        .onConflict((oc) =>
-          oc
-            .columns(['project_id', 'key'])
-            .doUpdateSet((eb) => ({ value: eb('share_increments.value', '+', 1) })),
-        )
-        .returning('value')
-        .executeTakeFirstOrThrow();
-      return { error: 0, data: { _key: key, _value: Number(row.value) } };
+      return { error: 0, data: { _key: key, _value: await nextNumber(db, project.id, key) } };
     },
   );
   app.post(
-    `${base}/increment/reset`,
+    '/:project/increment/reset',
     {
       schema: { tags, params: obj({ project: id() }), body: incBody, response: { 200: ok(anyObj()) } },
       preHandler: optionalUser,
     },
     async (request) => {
       const { project, actor } = await actorOf(request);
-      if (!isManager(actor)) fail(actor.userId ? E.FORBIDDEN : E.AUTH_REQUIRED);
+      allow(actor, project, { kind: 'counter', reset: true }, 'write');
       const { key } = request.body as { key: string };
-      await db
-        .deleteFrom('share_increments')
-        .where('project_id', '=', project.id)
-        .where('key', '=', key)
-        .execute();
+      await resetCounter(db, project.id, key);
       return { error: 0, data: { _key: key, _value: 0 } };
     },
   );
   // Restore counters from the values a client kept (e.g. after an import): {map: {key: value}}.
   app.post(
-    `${base}/increment/resetFromCache`,
+    '/:project/increment/resetFromCache',
     {
       schema: {
         tags,
@@ -307,19 +255,11 @@ export default async function sharePlugin(app: FastifyInstance): Promise<void> {
     },
     async (request) => {
       const { project, actor } = await actorOf(request);
-      if (!isManager(actor)) fail(actor.userId ? E.FORBIDDEN : E.AUTH_REQUIRED);
+      allow(actor, project, { kind: 'counter', reset: true }, 'write');
       const { map } = request.body as { map: Record<string, number> };
       for (const key of Object.keys(map))
         if (key.length < 1 || key.length > 128) fail(E.INVALID_FIELD, 'map: key length');
-      await db.transaction().execute(async (trx) => {
-        for (const [key, value] of Object.entries(map)) {
-          await trx
-            .insertInto('share_increments')
-            .values({ project_id: project.id, key, value })
-            .onConflict((oc) => oc.columns(['project_id', 'key']).doUpdateSet({ value }))
-            .execute();
-        }
-      });
+      await setCounters(db, project.id, map);
       return { error: 0, data: map };
     },
   );

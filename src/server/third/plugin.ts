@@ -10,7 +10,7 @@ import { obj, ok, str } from '../http/schemas.ts';
 
 export default async function thirdPlugin(app: FastifyInstance): Promise<void> {
   app.post(
-    '/api/common/user/oauth/id',
+    '/id',
     {
       schema: {
         tags: ['third'],

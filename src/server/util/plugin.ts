@@ -87,69 +87,76 @@ export default async function utilPlugin(app: FastifyInstance): Promise<void> {
     throw err;
   });
 
-  app.get(
-    '/api/app/util/:project/upload',
-    {
-      schema: {
-        tags,
-        params: obj({ project: id() }),
-        querystring: typeQuery,
-        response: { 200: ok(anyObj()) },
-        description:
-          'Where to post a file: `uploadAction` (POST multipart/form-data with one file part, or the bytes as ' +
-          'application/octet-stream with ?name=), `maxSize` in bytes (spec: 20480 KB). type image accepts PNG, JPEG, ' +
-          'GIF and WebP (checked by content).',
-      },
-      preHandler: optionalUser,
-    },
-    async (request) => {
-      const project = await member(request);
-      const type = (request.query as { type?: UploadType }).type ?? 'file';
-      return {
-        error: 0,
-        data: {
-          uploadAction: `/api/app/util/${project.id}/upload?type=${type}`,
-          field: 'file',
-          maxSize: UPLOAD_MAX_BYTES,
-          type,
-        },
-      };
-    },
-  );
-
-  app.post(
-    '/api/app/util/:project/upload',
-    {
-      bodyLimit: limit,
-      schema: {
-        tags,
-        params: obj({ project: id() }),
-        querystring: typeQuery,
-        body: {
-          content: {
-            'multipart/form-data': { schema: { description: 'one file part' } },
-            'application/octet-stream': { schema: { description: 'the file itself; name it with ?name=' } },
+  await app.register(
+    async (uploads) => {
+      uploads.get(
+        '/:project/upload',
+        {
+          schema: {
+            tags,
+            params: obj({ project: id() }),
+            querystring: typeQuery,
+            response: { 200: ok(anyObj()) },
+            description:
+              'Where to post a file: `uploadAction` (POST multipart/form-data with one file part, or the bytes as ' +
+              'application/octet-stream with ?name=), `maxSize` in bytes (spec: 20480 KB). type image accepts PNG, JPEG, ' +
+              'GIF and WebP (checked by content).',
           },
+          preHandler: optionalUser,
         },
-        response: { 200: ok(anyObj()) },
-        description:
-          'Stores the file; answers `{url, name, size, type}`. Too large: 1470; empty, wrong type or no file part: 1469.',
-      },
-      preHandler: optionalUser,
+        async (request) => {
+          const project = await member(request);
+          const type = (request.query as { type?: UploadType }).type ?? 'file';
+          return {
+            error: 0,
+            data: {
+              uploadAction: `/api/app/util/${project.id}/upload?type=${type}`,
+              field: 'file',
+              maxSize: UPLOAD_MAX_BYTES,
+              type,
+            },
+          };
+        },
+      );
+
+      uploads.post(
+        '/:project/upload',
+        {
+          bodyLimit: limit,
+          schema: {
+            tags,
+            params: obj({ project: id() }),
+            querystring: typeQuery,
+            body: {
+              content: {
+                'multipart/form-data': { schema: { description: 'one file part' } },
+                'application/octet-stream': {
+                  schema: { description: 'the file itself; name it with ?name=' },
+                },
+              },
+            },
+            response: { 200: ok(anyObj()) },
+            description:
+              'Stores the file; answers `{url, name, size, type}`. Too large: 1470; empty, wrong type or no file part: 1469.',
+          },
+          preHandler: optionalUser,
+        },
+        async (request) => {
+          const project = await member(request);
+          const q = request.query as { type?: UploadType; name?: string };
+          const body = request.body;
+          if (!Buffer.isBuffer(body)) fail(E.UPLOAD_INVALID, 'no file');
+          const ct = String(request.headers['content-type'] ?? '');
+          const part = ct.startsWith('multipart/')
+            ? multipartFile(body, ct)
+            : { name: q.name ?? 'file', data: body };
+          if (!part) fail(E.UPLOAD_INVALID, 'no file part');
+          const saved = await store.save(project.id, q.type ?? 'file', part.name, part.data);
+          return { error: 0, data: { url: saved.url, name: saved.name, size: saved.size, type: saved.type } };
+        },
+      );
     },
-    async (request) => {
-      const project = await member(request);
-      const q = request.query as { type?: UploadType; name?: string };
-      const body = request.body;
-      if (!Buffer.isBuffer(body)) fail(E.UPLOAD_INVALID, 'no file');
-      const ct = String(request.headers['content-type'] ?? '');
-      const part = ct.startsWith('multipart/')
-        ? multipartFile(body, ct)
-        : { name: q.name ?? 'file', data: body };
-      if (!part) fail(E.UPLOAD_INVALID, 'no file part');
-      const saved = await store.save(project.id, q.type ?? 'file', part.name, part.data);
-      return { error: 0, data: { url: saved.url, name: saved.name, size: saved.size, type: saved.type } };
-    },
+    { prefix: '/api/app/util' },
   );
 
   // Stored files: public to whoever holds the (unguessable) URL; images inline, the rest as downloads.
