@@ -155,15 +155,19 @@ describe.each(dialects)('project utilities on %s', (dialect) => {
       .execute();
     expect((await loadMeta(db, project, e.data._id)).fields.map((f) => f.name)).toContain('Label');
     expect(
-      (await call(t.app, 'POST', `/api/app/util/${project}/cache/clear`, { token: stranger })).error,
+      (await call(t.app, 'POST', `/api/app/util/${project}/cache/clear`, { token: stranger, body: {} }))
+        .error,
     ).toBe(1201);
-    expect((await call(t.app, 'POST', `/api/app/util/${project}/cache/clear`, {})).error).not.toBe(0);
+    expect((await call(t.app, 'POST', `/api/app/util/${project}/cache/clear`, { body: {} })).error).not.toBe(
+      0,
+    );
     const r = await call<{ cleared: Record<string, number> }>(
       t.app,
       'POST',
       `/api/app/util/${project}/cache/clear`,
       {
         token: owner,
+        body: {},
       },
     );
     expect(r.error, r.raw).toBe(0);

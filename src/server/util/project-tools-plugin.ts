@@ -88,6 +88,7 @@ export default async function projectToolsPlugin(app: FastifyInstance): Promise<
       schema: {
         tags,
         params: obj({ project: id() }),
+        body: obj({}),
         response: {
           200: ok(obj({ cleared: { type: 'object', additionalProperties: { type: 'integer' } } })),
         },
