@@ -115,6 +115,18 @@ export const E = {
     'messaging-app login is not configured on this server',
     '本服务器未配置第三方登录',
   ),
+  // Payment (1750–1769).
+  PAYMENT_NOT_CONFIGURED: def(
+    1750,
+    501,
+    'this payment method is not configured on this server',
+    '本服务器未配置该支付方式',
+  ),
+  ORDER_NOT_FOUND: def(1751, 404, 'order not found', '订单不存在'),
+  ORDER_PAID: def(1752, 409, 'order already paid', '订单已支付'),
+  PAYMENT_GATEWAY: def(1753, 502, 'payment gateway failed', '支付网关请求失败'),
+  NOTIFY_INVALID: def(1754, 400, 'payment notification refused', '支付通知无效'),
+  ONLY_OWNER_PAYS: def(1755, 403, 'only the project owner can upgrade it', '只有系统所有者可以升级'),
   // Shared key/value service.
   SHARE_NOT_FOUND: def(1700, 404, 'shared item not found', '配置项不存在'),
   SHARE_TOO_LARGE: def(1701, 413, 'shared value too large', '配置内容过大'),
