@@ -291,6 +291,9 @@ describe.each(dialects)('payment on %s', (dialect) => {
       // Alipay is not configured on that app.
       const a = await call(t2.app, 'POST', `/api/payment/trade/pay/${o2._id}/alipay`, { token: u.token });
       expect([a.status, a.error]).toEqual([501, E.PAYMENT_NOT_CONFIGURED.code]);
+      const cfg = await call(t2.app, 'GET', '/api/payment/config', { token: u.token });
+      expect(cfg.data).toEqual({ alipay: false, wxpay: true });
+      expect((await call(t2.app, 'GET', '/api/payment/config')).error).toBe(E.AUTH_REQUIRED.code);
       const n = await fetch(`${base}/api/payment/notify/alipay`, {
         method: 'POST',
         headers: { 'content-type': 'application/x-www-form-urlencoded' },

@@ -8,7 +8,14 @@
  * client opens the Alipay cashier URL in a new window, or shows the WeChat code_url as a QR code.
  */
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
-import { ORDER_PAID, PACKAGES, PAY_TYPES, type PackageType, type PayType } from '../../shared/api/payment.ts';
+import {
+  ORDER_PAID,
+  PACKAGE_TIER,
+  PACKAGES,
+  PAY_TYPES,
+  type PackageType,
+  type PayType,
+} from '../../shared/api/payment.ts';
 import { TIER_NAMES } from '../../shared/constants.ts';
 import { authorize } from '../access/decide.ts';
 import { caller, requireUser } from '../account/auth.ts';
@@ -74,6 +81,22 @@ export default async function paymentPlugin(app: FastifyInstance): Promise<void>
   );
 
   app.get(
+    '/api/payment/config',
+    {
+      schema: {
+        tags: ['payment'],
+        description: 'Which pay types this server can take (our addition: the wizard offers only those).',
+        response: { 200: ok(obj({ alipay: { type: 'boolean' }, wxpay: { type: 'boolean' } })) },
+      },
+      preHandler: requireUser,
+    },
+    async () => {
+      const on = (p: PayType) => Boolean(providers[p] && config.publicUrl);
+      return { error: 0, data: { alipay: on('alipay'), wxpay: on('wxpay') } };
+    },
+  );
+
+  app.get(
     '/api/payment/order/list',
     {
       schema: { tags: ['payment'], response: { 200: ok({ type: 'array', items: orderSchema }) } },
@@ -103,7 +126,7 @@ export default async function paymentPlugin(app: FastifyInstance): Promise<void>
       url = await provider.start({
         orderId: order.id,
         amount: order.amount,
-        subject: `${TIER_NAMES[({ basics: 1, enterprise: 2, custom: 3 } as const)[order.package]].zh} ${order.package}`,
+        subject: `${TIER_NAMES[PACKAGE_TIER[order.package]].zh} (${order.package})`,
         notifyUrl: `${config.publicUrl}/api/payment/notify/${payType}`,
         returnUrl: `${config.publicUrl}/upgrade?order=${order.id}`,
       });
