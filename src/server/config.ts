@@ -41,6 +41,17 @@ export interface Config {
   alipay: AlipayConfig | undefined;
   /** WeChat Pay API v3 (native pay); undefined when WXPAY_MCH_ID is unset. */
   wxpay: WxpayConfig | undefined;
+  /** WeChat website sign-in (OAuth 2, QR connect); undefined when WEIXIN_APPID is unset. */
+  weixin: WeixinConfig | undefined;
+}
+
+export interface WeixinConfig {
+  appId: string;
+  secret: string;
+  /** API host (code → access token); a local fake in tests. */
+  apiBase: string;
+  /** Where the user authorises (qrconnect page). */
+  openBase: string;
 }
 
 export interface AlipayConfig {
@@ -81,6 +92,16 @@ function alipayConfig(env: NodeJS.ProcessEnv): AlipayConfig | undefined {
     privateKey: pem(env.ALIPAY_PRIVATE_KEY),
     alipayPublicKey: pem(env.ALIPAY_PUBLIC_KEY),
     gateway: env.ALIPAY_GATEWAY || 'https://openapi.alipay.com/gateway.do',
+  };
+}
+
+function weixinConfig(env: NodeJS.ProcessEnv): WeixinConfig | undefined {
+  if (!env.WEIXIN_APPID) return undefined;
+  return {
+    appId: env.WEIXIN_APPID,
+    secret: env.WEIXIN_SECRET || '',
+    apiBase: (env.WEIXIN_API_BASE || 'https://api.weixin.qq.com').replace(/\/+$/, ''),
+    openBase: (env.WEIXIN_OPEN_BASE || 'https://open.weixin.qq.com').replace(/\/+$/, ''),
   };
 }
 
@@ -136,6 +157,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env, overrides: Part
     publicUrl: env.PUBLIC_URL ? env.PUBLIC_URL.replace(/\/+$/, '') : undefined,
     alipay: alipayConfig(env),
     wxpay: wxpayConfig(env),
+    weixin: weixinConfig(env),
     ...overrides,
   };
 }

@@ -127,6 +127,19 @@ export const E = {
   PAYMENT_GATEWAY: def(1753, 502, 'payment gateway failed', '支付网关请求失败'),
   NOTIFY_INVALID: def(1754, 400, 'payment notification refused', '支付通知无效'),
   ONLY_OWNER_PAYS: def(1755, 403, 'only the project owner can upgrade it', '只有系统所有者可以升级'),
+  THIRD_STATE_INVALID: def(
+    1681,
+    400,
+    'sign-in link invalid, expired or already used',
+    '登录链接无效、已过期或已使用',
+  ),
+  THIRD_TOKEN_INVALID: def(
+    1682,
+    400,
+    'sign-in code invalid, expired or already used',
+    '登录凭证无效、已过期或已使用',
+  ),
+  THIRD_PROVIDER: def(1683, 502, 'the messaging app refused the sign-in', '第三方登录失败'),
   // Shared key/value service.
   SHARE_NOT_FOUND: def(1700, 404, 'shared item not found', '配置项不存在'),
   SHARE_TOO_LARGE: def(1701, 413, 'shared value too large', '配置内容过大'),
