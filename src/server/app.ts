@@ -27,6 +27,7 @@ import { ProjectCaches } from './ops/caches.ts';
 import { installHealth } from './ops/health.ts';
 import { installMetrics } from './ops/metrics.ts';
 import pagePlugin from './page/plugin.ts';
+import paymentPlugin from './payment/plugin.ts';
 import projectPlugin from './project/plugin.ts';
 import { installRealtime, type RealtimeOptions } from './realtime/index.ts';
 import routePlugin from './route/plugin.ts';
@@ -161,6 +162,7 @@ export async function buildApp(config: Config, options: BuildOptions = {}): Prom
   await app.register(toolsPlugin);
   await app.register(projectToolsPlugin);
   await app.register(lbsPlugin);
+  await app.register(paymentPlugin);
   await installRealtime(app, options.realtime);
 
   app.get('/api/health', { schema: { hide: true } }, async () => ({ error: 0, data: { ok: true } }));

@@ -1,3 +1,4 @@
+import fs from 'node:fs';
 import path from 'node:path';
 
 /** Server settings, read once from the environment. */
@@ -38,6 +39,88 @@ export interface Config {
   metricsToken: string | undefined;
   /** Behind a reverse proxy (TRUST_PROXY=1): client addresses come from X-Forwarded-For. */
   trustProxy: boolean;
+  /** Where providers reach this server (notify URLs, OAuth redirects): PUBLIC_URL, e.g. https://app.example.com. */
+  publicUrl: string | undefined;
+  /** Alipay (page pay, RSA2); undefined when ALIPAY_APP_ID is unset. */
+  alipay: AlipayConfig | undefined;
+  /** WeChat Pay API v3 (native pay); undefined when WXPAY_MCH_ID is unset. */
+  wxpay: WxpayConfig | undefined;
+  /** WeChat website sign-in (OAuth 2, QR connect); undefined when WEIXIN_APPID is unset. */
+  weixin: WeixinConfig | undefined;
+}
+
+export interface WeixinConfig {
+  appId: string;
+  secret: string;
+  /** API host (code → access token); a local fake in tests. */
+  apiBase: string;
+  /** Where the user authorises (qrconnect page). */
+  openBase: string;
+}
+
+export interface AlipayConfig {
+  appId: string;
+  /** The application's private key (PEM, PKCS#1 or PKCS#8). */
+  privateKey: string;
+  /** Alipay's public key (PEM) that notifies are verified with. */
+  alipayPublicKey: string;
+  gateway: string;
+}
+
+export interface WxpayConfig {
+  mchId: string;
+  appId: string;
+  /** Serial number of the merchant API certificate (sent in the Authorization header). */
+  serialNo: string;
+  /** Merchant API private key (PEM). */
+  privateKey: string;
+  /** APIv3 key: 32 bytes, decrypts notify resources (AES-256-GCM). */
+  apiV3Key: string;
+  /** The platform's public key (PEM) and its serial / key id: answers and notifies must be signed by it. */
+  platformPublicKey: string;
+  platformSerial: string;
+  baseUrl: string;
+}
+
+/** A key given either as PEM text (\n escapes allowed) or as the path of a PEM file. */
+function pem(v: string | undefined): string {
+  if (!v) return '';
+  if (v.includes('-----BEGIN')) return v.replace(/\\n/g, '\n');
+  return fs.readFileSync(path.resolve(v), 'utf8');
+}
+
+function alipayConfig(env: NodeJS.ProcessEnv): AlipayConfig | undefined {
+  if (!env.ALIPAY_APP_ID) return undefined;
+  return {
+    appId: env.ALIPAY_APP_ID,
+    privateKey: pem(env.ALIPAY_PRIVATE_KEY),
+    alipayPublicKey: pem(env.ALIPAY_PUBLIC_KEY),
+    gateway: env.ALIPAY_GATEWAY || 'https://openapi.alipay.com/gateway.do',
+  };
+}
+
+function weixinConfig(env: NodeJS.ProcessEnv): WeixinConfig | undefined {
+  if (!env.WEIXIN_APPID) return undefined;
+  return {
+    appId: env.WEIXIN_APPID,
+    secret: env.WEIXIN_SECRET || '',
+    apiBase: (env.WEIXIN_API_BASE || 'https://api.weixin.qq.com').replace(/\/+$/, ''),
+    openBase: (env.WEIXIN_OPEN_BASE || 'https://open.weixin.qq.com').replace(/\/+$/, ''),
+  };
+}
+
+function wxpayConfig(env: NodeJS.ProcessEnv): WxpayConfig | undefined {
+  if (!env.WXPAY_MCH_ID) return undefined;
+  return {
+    mchId: env.WXPAY_MCH_ID,
+    appId: env.WXPAY_APP_ID || '',
+    serialNo: env.WXPAY_SERIAL_NO || '',
+    privateKey: pem(env.WXPAY_PRIVATE_KEY),
+    apiV3Key: env.WXPAY_API_V3_KEY || '',
+    platformPublicKey: pem(env.WXPAY_PLATFORM_PUBLIC_KEY),
+    platformSerial: env.WXPAY_PLATFORM_SERIAL || '',
+    baseUrl: (env.WXPAY_BASE_URL || 'https://api.mch.weixin.qq.com').replace(/\/+$/, ''),
+  };
 }
 
 function int(v: string | undefined, fallback: number): number {
@@ -92,6 +175,10 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env, overrides: Part
     importLimit: int(env.IMPORT_LIMIT, 20 * 1024 * 1024),
     metricsToken: env.METRICS_TOKEN || undefined,
     trustProxy: env.TRUST_PROXY === '1',
+    publicUrl: env.PUBLIC_URL ? env.PUBLIC_URL.replace(/\/+$/, '') : undefined,
+    alipay: alipayConfig(env),
+    wxpay: wxpayConfig(env),
+    weixin: weixinConfig(env),
     ...overrides,
   };
 }

@@ -115,36 +115,61 @@ export const E = {
     'messaging-app login is not configured on this server',
     '本服务器未配置第三方登录',
   ),
+  // Payment (1750–1769).
+  PAYMENT_NOT_CONFIGURED: def(
+    1750,
+    501,
+    'this payment method is not configured on this server',
+    '本服务器未配置该支付方式',
+  ),
+  ORDER_NOT_FOUND: def(1751, 404, 'order not found', '订单不存在'),
+  ORDER_PAID: def(1752, 409, 'order already paid', '订单已支付'),
+  PAYMENT_GATEWAY: def(1753, 502, 'payment gateway failed', '支付网关请求失败'),
+  NOTIFY_INVALID: def(1754, 400, 'payment notification refused', '支付通知无效'),
+  ONLY_OWNER_PAYS: def(1755, 403, 'only the project owner can upgrade it', '只有系统所有者可以升级'),
+  THIRD_STATE_INVALID: def(
+    1681,
+    400,
+    'sign-in link invalid, expired or already used',
+    '登录链接无效、已过期或已使用',
+  ),
+  THIRD_TOKEN_INVALID: def(
+    1682,
+    400,
+    'sign-in code invalid, expired or already used',
+    '登录凭证无效、已过期或已使用',
+  ),
+  THIRD_PROVIDER: def(1683, 502, 'the messaging app refused the sign-in', '第三方登录失败'),
   // Shared key/value service.
   SHARE_NOT_FOUND: def(1700, 404, 'shared item not found', '配置项不存在'),
   SHARE_TOO_LARGE: def(1701, 413, 'shared value too large', '配置内容过大'),
-  // Utilities: short links, the remote-image proxy, points of interest (1750–1769).
-  SHORT_URL_INVALID: def(1750, 400, 'only absolute http(s) links can be shortened', '只能缩短 http(s) 链接'),
-  SHORT_NOT_FOUND: def(1751, 404, 'short link not found', '短链接不存在'),
-  RES_URL_INVALID: def(1752, 400, 'only http(s) image links can be fetched', '只能获取 http(s) 图片链接'),
+  // Utilities: short links, the remote-image proxy, points of interest, formulas (1800–1819).
+  SHORT_URL_INVALID: def(1800, 400, 'only absolute http(s) links can be shortened', '只能缩短 http(s) 链接'),
+  SHORT_NOT_FOUND: def(1801, 404, 'short link not found', '短链接不存在'),
+  RES_URL_INVALID: def(1802, 400, 'only http(s) image links can be fetched', '只能获取 http(s) 图片链接'),
   RES_ADDRESS_REFUSED: def(
-    1753,
+    1803,
     403,
     'that address is not reachable from this server (loopback, private or reserved)',
     '不允许访问该地址(本机、内网或保留地址)',
   ),
-  RES_FETCH_FAILED: def(1754, 502, 'the remote resource could not be fetched', '远程资源获取失败'),
+  RES_FETCH_FAILED: def(1804, 502, 'the remote resource could not be fetched', '远程资源获取失败'),
   RES_TYPE_REFUSED: def(
-    1755,
+    1805,
     415,
     'the remote resource is not an allowed image type',
     '远程资源不是允许的图片类型',
   ),
-  RES_TOO_LARGE: def(1756, 413, 'the remote resource is too large', '远程资源过大'),
+  RES_TOO_LARGE: def(1806, 413, 'the remote resource is too large', '远程资源过大'),
   LBS_NOT_CONFIGURED: def(
-    1757,
+    1807,
     501,
     'this map provider is not configured on this server',
     '本服务器未配置该地图服务',
   ),
-  LBS_FAILED: def(1758, 502, 'the map provider did not answer', '地图服务请求失败'),
-  FORMULA_INVALID: def(1759, 400, 'the formula does not parse', '公式无法解析'),
-  FORMULA_TOO_HEAVY: def(1760, 422, 'the formula needs too much time or memory', '公式计算耗时或内存过大'),
+  LBS_FAILED: def(1808, 502, 'the map provider did not answer', '地图服务请求失败'),
+  FORMULA_INVALID: def(1809, 400, 'the formula does not parse', '公式无法解析'),
+  FORMULA_TOO_HEAVY: def(1810, 422, 'the formula needs too much time or memory', '公式计算耗时或内存过大'),
 } as const satisfies Record<string, ErrorDef>;
 
 export type ErrorName = keyof typeof E;

@@ -26,11 +26,13 @@ export class OwnServer {
   private constructor(
     readonly port: number,
     readonly dataDir: string,
+    readonly env: Record<string, string>,
   ) {}
 
-  static async create(): Promise<OwnServer> {
+  /** `env`: settings of the test's own (e.g. payment providers pointing at local fakes). */
+  static async create(env: Record<string, string> = {}): Promise<OwnServer> {
     const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'lc-e2e-own-'));
-    return new OwnServer(await freePort(), dataDir);
+    return new OwnServer(await freePort(), dataDir, env);
   }
 
   get url(): string {
@@ -57,6 +59,7 @@ export class OwnServer {
         RATE_CAPTCHA: '1000',
         RATE_LOGIN_ADDRESS: '1000',
         RATE_LOGIN_ACCOUNT: '1000',
+        ...this.env,
       },
     });
     const end = Date.now() + 60_000;

@@ -1,4 +1,4 @@
-/** Third-party login: the token exchange answers a coded "not configured" error and signs nobody in. */
+/** Third-party login when no messaging app is configured: coded "not configured" answers, nobody signed in. */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { E } from '../../src/shared/errors.ts';
 import { call, createTestApp, type TestApp } from '../helpers/app.ts';
@@ -24,6 +24,14 @@ describe.each(dialects)('POST /api/common/user/oauth/id on %s', (dialect) => {
       sealed: true,
     });
     expect(sealed.error).toBe(E.THIRD_NOT_CONFIGURED.code);
+  });
+
+  it('answers THIRD_NOT_CONFIGURED for the WeChat sign-in and its callback, redirecting nowhere', async () => {
+    for (const url of ['/api/third/weixin/main/login', '/api/third/weixin/main/callback?code=a&state=b']) {
+      const r = await t.app.inject({ method: 'GET', url });
+      expect([r.statusCode, JSON.parse(r.body).error]).toEqual([501, E.THIRD_NOT_CONFIGURED.code]);
+      expect(r.headers.location).toBeUndefined();
+    }
   });
 
   it('refuses a missing or empty token as a bad request', async () => {

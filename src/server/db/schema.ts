@@ -233,4 +233,38 @@ export interface DB {
   share_items: ShareItemsTable;
   share_increments: ShareIncrementsTable;
   short_links: ShortLinksTable;
+  orders: OrdersTable;
+  third_identities: ThirdIdentitiesTable;
+  third_states: ThirdStatesTable;
+}
+
+export interface OrdersTable {
+  id: string;
+  user_id: string;
+  project_id: string;
+  package: 'basics' | 'enterprise' | 'custom';
+  /** In fen. */
+  amount: number;
+  /** 0 unpaid, 1 paid. */
+  status: number;
+  pay_type: 'alipay' | 'wxpay' | null;
+  trade_no: string | null;
+  paid_at: number | null;
+  created_at: number;
+}
+
+export interface ThirdIdentitiesTable {
+  provider: 'weixin' | 'wxwork';
+  subject: string;
+  user_id: string;
+  created_at: number;
+}
+
+export interface ThirdStatesTable {
+  hash: string;
+  purpose: 'login' | 'bind' | 'token';
+  provider: 'weixin' | 'wxwork';
+  user_id: string | null;
+  data: string;
+  expires_at: number;
 }

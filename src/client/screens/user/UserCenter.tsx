@@ -35,6 +35,7 @@ import { useShell } from '../../stores/shell.ts';
 import { useWorkbench } from '../../stores/workbench.ts';
 import { PhoneCodeFields } from '../login/PhoneCodeFields.tsx';
 import { sameAs, shared } from '../login/rules.ts';
+import { Orders } from './Orders.tsx';
 
 /** The text of a failed call in the current language. */
 function errorText(err: unknown): string {
@@ -272,6 +273,7 @@ export default function UserCenter() {
     { key: 'security', label: t('user.security'), children: <Security /> },
     { key: 'language', label: t('user.language'), children: <Language /> },
     { key: 'projects', label: t('user.projects'), children: <Projects /> },
+    { key: 'orders', label: t('pay.orders'), children: <Orders /> },
   ];
   return (
     <div className="user-center" data-testid="user-center">
