@@ -151,7 +151,7 @@ export async function buildApp(config: Config, options: BuildOptions = {}): Prom
   await app.register(schemaPlugin);
   await app.register(recordsPlugin);
   await app.register(appRecordsPlugin);
-  await app.register(accessPlugin);
+  await app.register(accessPlugin, { prefix: '/api/admin/auth' });
   await app.register(memberPlugin);
   await app.register(routePlugin);
   await app.register(pagePlugin);

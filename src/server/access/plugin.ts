@@ -1,4 +1,4 @@
-/** Roles and grants: /api/admin/auth/{project}/main/role/… */
+/** Roles and grants: /api/admin/auth/{project}/main/role/… (registered under the /api/admin/auth prefix). */
 import type { FastifyInstance } from 'fastify';
 import { requireUser } from '../account/auth.ts';
 import { sessionsChanged } from '../account/session-cache.ts';
@@ -17,11 +17,13 @@ import {
 import {
   checkGrants,
   createRole,
-  endDemotedChildTokens,
+  enablePublicRole,
   findRole,
   listRoles,
   mergeGrants,
-  syncMemberTypes,
+  removeRole,
+  saveGrants,
+  saveRole,
 } from './roles.ts';
 
 const ref = () => str(64, { minLength: 1 });
@@ -57,7 +59,7 @@ export default async function accessPlugin(app: FastifyInstance): Promise<void> 
     if (reply.statusCode === 200 && !/\/(list|children)$/.test(request.url.split('?')[0]!)) sessionsChanged();
   });
   const { db } = app.database;
-  const base = '/api/admin/auth/:project/main/role';
+  const base = '/:project/main/role';
   const tags = ['access'];
 
   app.get(
@@ -138,21 +140,7 @@ export default async function accessPlugin(app: FastifyInstance): Promise<void> 
         ...(b.home !== undefined ? { home: b.home ? JSON.stringify(b.home) : null } : {}),
         updated_at: Date.now(),
       };
-      await db.transaction().execute(async (trx) => {
-        await trx
-          .updateTable('roles')
-          .set({
-            name: next.name,
-            type: next.type,
-            options: next.options,
-            home: next.home,
-            updated_at: next.updated_at,
-          })
-          .where('id', '=', role.id)
-          .where('project_id', '=', project.id)
-          .execute();
-        if (next.type !== role.type) await syncMemberTypes(trx, project.id, next);
-      });
+      await saveRole(db, project.id, role, next);
       return { error: 0, data: publicRole(next) };
     },
   );
@@ -167,29 +155,7 @@ export default async function accessPlugin(app: FastifyInstance): Promise<void> 
       const p = request.params as { project: string; id: string };
       const { project } = await authorize(request, p.project, { kind: 'admin' });
       const role = await findRole(db, project.id, p.id);
-      await db.transaction().execute(async (trx) => {
-        // Members keep their place in the project, with no grants, until given another role.
-        if (role.type === 'admin') await endDemotedChildTokens(trx, project.id, role.id);
-        await trx
-          .updateTable('project_members')
-          .set({ role_id: null, role_type: 'common' })
-          .where('project_id', '=', project.id)
-          .where('role_id', '=', role.id)
-          .where('role_type', '!=', 'owner')
-          .execute();
-        await trx
-          .deleteFrom('roles')
-          .where('id', '=', role.id)
-          .where('project_id', '=', project.id)
-          .execute();
-        if (role.type === 'public') {
-          await trx
-            .updateTable('projects')
-            .set({ auth: 'admin', updated_at: Date.now() })
-            .where('id', '=', project.id)
-            .execute();
-        }
-      });
+      await removeRole(db, project.id, role);
       return { error: 0, data: { removed: true } };
     },
   );
@@ -204,21 +170,7 @@ export default async function accessPlugin(app: FastifyInstance): Promise<void> 
       const { project } = await authorize(request, (request.params as { project: string }).project, {
         kind: 'admin',
       });
-      const role = await db.transaction().execute(async (trx) => {
-        const existing = await trx
-          .selectFrom('roles')
-          .selectAll()
-          .where('project_id', '=', project.id)
-          .where('type', '=', 'public')
-          .executeTakeFirst();
-        const r = existing ?? (await createRole(trx, project.id, { name: 'public', type: 'public' }));
-        await trx
-          .updateTable('projects')
-          .set({ auth: 'public', updated_at: Date.now() })
-          .where('id', '=', project.id)
-          .execute();
-        return r;
-      });
+      const role = await enablePublicRole(db, project.id);
       return { error: 0, data: publicRole(role) };
     },
   );
@@ -246,12 +198,7 @@ export default async function accessPlugin(app: FastifyInstance): Promise<void> 
         ...(b.home !== undefined ? { home: b.home ? JSON.stringify(b.home) : null } : {}),
         updated_at: Date.now(),
       };
-      await db
-        .updateTable('roles')
-        .set({ grants: next.grants, home: next.home, updated_at: next.updated_at })
-        .where('id', '=', role.id)
-        .where('project_id', '=', project.id)
-        .execute();
+      await saveGrants(db, project.id, next);
       return { error: 0, data: publicRole(next) };
     },
   );

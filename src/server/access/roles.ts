@@ -152,3 +152,81 @@ export async function endDemotedChildTokens(
     .where('project_id', '=', projectId)
     .execute();
 }
+
+/** Store a role's name, type, options and home; a changed type moves its members' role type along. */
+export async function saveRole(
+  db: Kysely<DB>,
+  projectId: string,
+  before: RoleRow,
+  next: RoleRow,
+): Promise<void> {
+  await db.transaction().execute(async (trx) => {
+    await trx
+      .updateTable('roles')
+      .set({
+        name: next.name,
+        type: next.type,
+        options: next.options,
+        home: next.home,
+        updated_at: next.updated_at,
+      })
+      .where('id', '=', before.id)
+      .where('project_id', '=', projectId)
+      .execute();
+    if (next.type !== before.type) await syncMemberTypes(trx, projectId, next);
+  });
+}
+
+/** Store a role's grants and home. */
+export async function saveGrants(db: Kysely<DB>, projectId: string, next: RoleRow): Promise<void> {
+  await db
+    .updateTable('roles')
+    .set({ grants: next.grants, home: next.home, updated_at: next.updated_at })
+    .where('id', '=', next.id)
+    .where('project_id', '=', projectId)
+    .execute();
+}
+
+/**
+ * Remove a role. Members keep their place in the project, with no grants, until given another role;
+ * without its public role a project is closed to visitors again.
+ */
+export async function removeRole(db: Kysely<DB>, projectId: string, role: RoleRow): Promise<void> {
+  await db.transaction().execute(async (trx) => {
+    if (role.type === 'admin') await endDemotedChildTokens(trx, projectId, role.id);
+    await trx
+      .updateTable('project_members')
+      .set({ role_id: null, role_type: 'common' })
+      .where('project_id', '=', projectId)
+      .where('role_id', '=', role.id)
+      .where('role_type', '!=', 'owner')
+      .execute();
+    await trx.deleteFrom('roles').where('id', '=', role.id).where('project_id', '=', projectId).execute();
+    if (role.type === 'public') {
+      await trx
+        .updateTable('projects')
+        .set({ auth: 'admin', updated_at: Date.now() })
+        .where('id', '=', projectId)
+        .execute();
+    }
+  });
+}
+
+/** Open the project to visitors: its public role (made on first use) and `auth: public`. */
+export function enablePublicRole(db: Kysely<DB>, projectId: string): Promise<RoleRow> {
+  return db.transaction().execute(async (trx) => {
+    const existing = await trx
+      .selectFrom('roles')
+      .selectAll()
+      .where('project_id', '=', projectId)
+      .where('type', '=', 'public')
+      .executeTakeFirst();
+    const r = existing ?? (await createRole(trx, projectId, { name: 'public', type: 'public' }));
+    await trx
+      .updateTable('projects')
+      .set({ auth: 'public', updated_at: Date.now() })
+      .where('id', '=', projectId)
+      .execute();
+    return r;
+  });
+}

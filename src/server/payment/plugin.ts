@@ -105,14 +105,15 @@ export default async function paymentPlugin(app: FastifyInstance): Promise<void>
     async (request) => ({ error: 0, data: (await listOrders(db, caller(request).id)).map(orderView) }),
   );
 
-  const payRoute = {
+  const payRoute = (post: boolean) => ({
     schema: {
       tags: ['payment'],
       params: obj({ orderId: id(), payType: { type: 'string', enum: [...PAY_TYPES] } }),
+      ...(post ? { body: obj({}) } : {}),
       response: { 200: ok(obj({ payType: str(), url: str(4096) })) },
     },
     preHandler: requireUser,
-  };
+  });
   const pay = async (request: FastifyRequest) => {
     const { orderId, payType } = request.params as { orderId: string; payType: PayType };
     const order = await findOrder(db, orderId);
@@ -137,8 +138,8 @@ export default async function paymentPlugin(app: FastifyInstance): Promise<void>
     await markStarted(db, order.id, payType);
     return { error: 0, data: { payType, url } };
   };
-  app.get('/api/payment/trade/pay/:orderId/:payType', payRoute, pay);
-  app.post('/api/payment/trade/pay/:orderId/:payType', payRoute, pay);
+  app.get('/api/payment/trade/pay/:orderId/:payType', payRoute(false), pay);
+  app.post('/api/payment/trade/pay/:orderId/:payType', payRoute(true), pay);
 
   // Notifies: their own context, so their bodies stay the exact text the signature covers.
   await app.register(async (notify) => {
@@ -163,6 +164,13 @@ export default async function paymentPlugin(app: FastifyInstance): Promise<void>
           description:
             'Signed asynchronous notify from the provider. Refused (signature, merchant, order, amount) → 400, logged, nothing changed; a repeated notify of a paid order is acknowledged again and changes nothing.',
           params: obj({ payType: { type: 'string', enum: [...PAY_TYPES] } }),
+          body: { type: 'string', description: 'the exact text the provider signed (form or JSON)' },
+          response: {
+            200: { type: 'string', description: 'Alipay notify taken: `success`' },
+            204: { type: 'null', description: 'WeChat Pay notify taken' },
+            400: { type: 'string', description: 'refused (logged): `{code: FAIL, error, message}`' },
+            404: { type: 'string', description: 'that provider is not configured' },
+          },
         },
       },
       async (request, reply) => {

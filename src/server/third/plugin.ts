@@ -56,6 +56,7 @@ export default async function thirdPlugin(app: FastifyInstance): Promise<void> {
         tags: ['third'],
         description: 'Redirects (302) to WeChat QR connect; `redirect` is the path to come back to.',
         querystring: obj({ 'redirect?': str(512) }),
+        response: { 200: { description: 'never: a 302 on success, else a coded error' } },
       },
     },
     async (request, reply) => {
@@ -81,6 +82,7 @@ export default async function thirdPlugin(app: FastifyInstance): Promise<void> {
         tags: ['third'],
         description: "WeChat's return: the state is taken once; on success a redirect with `?wx_token=`.",
         querystring: obj({ 'code?': str(256), 'state?': str(128) }),
+        response: { 200: { description: 'never: a 302 on success, else a coded error' } },
       },
     },
     async (request, reply) => {
