@@ -6,6 +6,7 @@ import fastifySwaggerUi from '@fastify/swagger-ui';
 import Fastify, { type FastifyInstance } from 'fastify';
 import { E } from '../shared/errors.ts';
 import accessPlugin from './access/plugin.ts';
+import roleJoinPlugin from './access/role-join-plugin.ts';
 import { installAuth } from './account/auth.ts';
 import accountPlugin from './account/plugin.ts';
 import { LogSmsProvider, type OutboxEntry, type SmsProvider } from './account/sms.ts';
@@ -140,6 +141,7 @@ export async function buildApp(config: Config, options: BuildOptions = {}): Prom
   await app.register(appRecordsPlugin);
   await app.register(accessPlugin);
   await app.register(memberPlugin);
+  await app.register(roleJoinPlugin);
   await app.register(routePlugin);
   await app.register(pagePlugin);
   await app.register(sharePlugin);
