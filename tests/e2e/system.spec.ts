@@ -220,3 +220,52 @@ test('a colleague joins by an invitation link; a renamed menu entry reaches the 
     await shot(page, `system-${section}-phone`);
   }
 });
+
+test('role options act: a member switches to an enable role and applies for an apply role, which the owner approves', async ({
+  page,
+  browser,
+}) => {
+  test.setTimeout(240_000);
+  await signInUi(page, 'builder', 'builder123');
+  await expect(page).toHaveURL(/\/$/);
+  await openSystem(page, '/system/auth');
+  for (const [name, option] of [
+    ['Reviewer', 'enable'],
+    ['Editor', 'apply'],
+  ] as const) {
+    await page.getByTestId('new-role').click();
+    const dialog = page.getByRole('dialog');
+    await dialog.getByLabel('Role name').fill(name);
+    await dialog.getByTestId(`opt-${option}`).click();
+    await dialog.getByRole('button', { name: 'OK' }).click();
+    await expect(page.getByTestId(`role-row-${name}`)).toBeVisible();
+  }
+  await expect(page.getByTestId('role-row-Reviewer')).toContainText('Switch to');
+  await expect(page.getByTestId('role-row-Editor')).toContainText('Apply to join');
+
+  // The member (Clerk) sees both in the user center: switches to Reviewer, applies for Editor.
+  const m = await memberPage(browser);
+  await signInUi(m.page, S.member, PWD);
+  await expect(m.page.locator('.lc-page').getByText(S.welcome)).toBeVisible();
+  await m.page.goto('/user');
+  await m.page.getByRole('tab', { name: 'Joined systems' }).click();
+  const choices = m.page.getByTestId('role-choices');
+  await choices.getByTestId('role-choice-Reviewer').click();
+  await expect(m.page.getByText('Change role succeeded')).toBeVisible();
+  await expect(choices.getByText('In use')).toBeVisible();
+  await choices.getByTestId('role-choice-Editor').click();
+  await expect(m.page.getByText('Application submitted')).toBeVisible();
+  await expect(choices.getByText('Awaiting approval')).toBeVisible();
+  await shot(m.page, 'system-role-choices-desktop');
+
+  // The owner sees the switch and the application in /system/user, and approves it.
+  await page.getByRole('tab', { name: 'Members' }).click();
+  const row = page.getByTestId(`member-row-${S.member}`);
+  await expect(row.getByTestId('member-role')).toContainText('Reviewer');
+  const apps = page.locator('.system-applications');
+  await expect(apps).toContainText('Editor');
+  await apps.getByRole('button', { name: 'Approve' }).click();
+  await expect(page.getByText('Approve succeeded')).toBeVisible();
+  await expect(row.getByTestId('member-role')).toContainText('Editor');
+  await m.context.close();
+});

@@ -37,6 +37,9 @@ export interface RegisterInput {
   phone: string;
   verify: string;
   nickname: string;
+  /** Register into this project (its reg config, or a role whose reg option is on). */
+  project?: string;
+  role?: string;
 }
 
 export const api = {

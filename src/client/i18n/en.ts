@@ -455,6 +455,11 @@ export const en = {
     restored: 'Version {{version}} restored as the draft',
   },
   sys: {
+    myRoles: 'Roles you can take',
+    applyFor: 'Apply',
+    appliedOk: 'Application submitted',
+    pending: 'Awaiting approval',
+    regLink: 'Registration link',
     menu: 'Menus',
     auth: 'Permissions',
     user: 'Members',

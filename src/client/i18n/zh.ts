@@ -450,6 +450,11 @@ export const zh: Messages = {
     restored: '已将版本 {{version}} 恢复为草稿',
   },
   sys: {
+    myRoles: '可加入的角色',
+    applyFor: '申请',
+    appliedOk: '申请已提交',
+    pending: '待审批',
+    regLink: '注册链接',
     menu: '菜单管理',
     auth: '权限管理',
     user: '用户管理',

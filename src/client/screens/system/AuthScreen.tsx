@@ -1,4 +1,4 @@
-import { DeleteOutlined, EditOutlined, PlusOutlined, SafetyOutlined } from '@ant-design/icons';
+import { DeleteOutlined, EditOutlined, LinkOutlined, PlusOutlined, SafetyOutlined } from '@ant-design/icons';
 import { App, Button, Form, Input, Modal, Select, Space, Spin, Switch, Table, Tag } from 'antd';
 import { useCallback, useEffect, useState } from 'react';
 import { useTranslation } from 'react-i18next';
@@ -38,6 +38,17 @@ export default function AuthScreen() {
         await reload();
       },
     });
+  }
+
+  /** The link new users register through straight into a role whose reg option is on. */
+  function copyRegLink(r: Role) {
+    const url = `${window.location.origin}/login/register?project=${p}&role=${r._id}`;
+    modal.info({
+      title: t('sys.regLink'),
+      content: <span data-testid="reg-link">{url}</span>,
+      okText: t('common.ok'),
+    });
+    navigator.clipboard?.writeText(url).catch(() => {});
   }
 
   async function activatePublic() {
@@ -105,6 +116,17 @@ export default function AuthScreen() {
                 >
                   {t('sys.grants')}
                 </Button>
+                {r.options.reg && r.type === 'common' ? (
+                  <Button
+                    type="text"
+                    size="small"
+                    icon={<LinkOutlined />}
+                    title={t('sys.regLink')}
+                    aria-label={t('sys.regLink')}
+                    onClick={() => copyRegLink(r)}
+                    data-testid="role-reg-link"
+                  />
+                ) : null}
                 <Button
                   type="text"
                   size="small"

@@ -35,6 +35,7 @@ import { useShell } from '../../stores/shell.ts';
 import { useWorkbench } from '../../stores/workbench.ts';
 import { PhoneCodeFields } from '../login/PhoneCodeFields.tsx';
 import { sameAs, shared } from '../login/rules.ts';
+import { RoleChoices } from './RoleChoices.tsx';
 
 /** The text of a failed call in the current language. */
 function errorText(err: unknown): string {
@@ -257,6 +258,7 @@ function Projects() {
           </List.Item>
         )}
       />
+      {current ? <RoleChoices key={current._id} project={current._id} /> : null}
     </Card>
   );
 }
