@@ -51,11 +51,14 @@ const S = {
 };
 const PWD = 'secret123';
 
-/** Opens a system's settings in this browser: it becomes the current system first. */
+/** Opens a system's settings in this browser: picked on home (it becomes current), then the path. */
 async function openSystem(page: Page, path: string) {
-  await page.evaluate((p) => localStorage.setItem('lc_project', p), S.project);
+  await page.goto('/');
+  await page.getByTestId('project-list').getByText(`Office ${suffix}`, { exact: true }).click();
+  await expect(page.getByTestId('shell-title')).toHaveText(`Office ${suffix}`);
   await page.goto(path);
   await expect(page.getByTestId('system-area')).toBeVisible();
+  await expect(page.getByTestId('shell-title')).toHaveText(`Office ${suffix}`);
 }
 
 async function chooseOption(page: Page, select: ReturnType<Page['getByTestId']>, label: string) {
