@@ -1,6 +1,6 @@
 /** The route table (runtime spec §2), screens loaded lazily. */
 import { type ComponentType, Suspense, useState } from 'react';
-import { createBrowserRouter, type RouteObject, redirect } from 'react-router';
+import { createBrowserRouter, Navigate, type RouteObject, redirect } from 'react-router';
 import {
   appPageScreen,
   appPrintScreen,
@@ -105,8 +105,22 @@ const rootChildren = (app = false): RouteObject[] => [
   { path: 'user', element: screen(() => import('./screens/user/UserCenter.tsx')) },
   { path: 'upgrade', element: screen(() => import('./screens/home/UpgradeScreen.tsx')) },
   { path: 'no-authority', element: screen(() => import('./screens/home/NoAuthority.tsx')) },
-  // Administration area (second document): placeholders until its screens land.
-  { path: 'system/*', element: screen(() => import('./screens/system/SystemPlaceholder.tsx')) },
+  // Administration area (second document): owners and admins; sections not built yet say so.
+  {
+    path: 'system',
+    element: screen(() => import('./screens/system/SystemLayout.tsx')),
+    children: [
+      { index: true, element: <Navigate to="auth" replace /> },
+      { path: 'menu', element: screen(() => import('./screens/workbench/MenusScreen.tsx')) },
+      { path: 'auth', element: screen(() => import('./screens/system/AuthScreen.tsx')) },
+      // The brief's name for the permission screen; the spec's route is /system/auth.
+      { path: 'role', element: <Navigate to="../auth" replace /> },
+      { path: 'user', element: screen(() => import('./screens/system/UserScreen.tsx')) },
+      { path: '*', element: screen(() => import('./screens/system/SystemPlaceholder.tsx')) },
+    ],
+  },
+  // Joining a system by an invitation's link, or by its code.
+  { path: 'join/:link?', element: screen(() => import('./screens/system/JoinScreen.tsx')) },
   {
     path: 'page/:id',
     loader: ({ params }) => pageLoader([rootLayout, pageScreen], shownProject(params.custom), params.id),

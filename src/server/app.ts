@@ -6,6 +6,7 @@ import fastifySwaggerUi from '@fastify/swagger-ui';
 import Fastify, { type FastifyInstance } from 'fastify';
 import { E } from '../shared/errors.ts';
 import accessPlugin from './access/plugin.ts';
+import roleJoinPlugin from './access/role-join-plugin.ts';
 import { installAuth } from './account/auth.ts';
 import accountPlugin from './account/plugin.ts';
 import { LogSmsProvider, type OutboxEntry, type SmsProvider } from './account/sms.ts';
@@ -153,12 +154,14 @@ export async function buildApp(config: Config, options: BuildOptions = {}): Prom
   await app.register(appRecordsPlugin);
   await app.register(accessPlugin, { prefix: '/api/admin/auth' });
   await app.register(memberPlugin);
+  await app.register(roleJoinPlugin);
   await app.register(routePlugin);
   await app.register(pagePlugin);
   await app.register(sharePlugin, { prefix: '/api/app/share' });
   await app.register(xlsxPlugin);
   await app.register(utilPlugin);
-  await app.register(thirdPlugin, { prefix: '/api/common/user/oauth' });
+  // Several URL bases (oauth/id, /api/third/weixin/…): full paths in the plugin.
+  await app.register(thirdPlugin);
   await app.register(toolsPlugin);
   await app.register(projectToolsPlugin);
   await app.register(lbsPlugin);

@@ -102,6 +102,10 @@ export const E = {
     '只能对本系统的子用户执行此操作',
   ),
   GRANT_INVALID: def(1310, 400, 'grant names something not in this project', '授权项不属于该系统'),
+  // Role options (apply, enable, reg) acted on: 1320–1329.
+  ROLE_CLOSED: def(1320, 403, 'this role is not open for that', '该角色未开放此操作'),
+  APPLICATION_NOT_FOUND: def(1321, 404, 'application not found', '申请不存在'),
+  APPLICATION_DECIDED: def(1322, 409, 'application already decided', '申请已处理'),
   PAGE_INVALID: def(1203, 400, 'page document invalid', '页面数据校验失败'),
   // Pages (1600–1619).
   PAGE_NOT_PUBLISHED: def(1600, 404, 'page not published yet', '页面尚未发布'),

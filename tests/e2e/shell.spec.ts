@@ -130,9 +130,9 @@ test('a common-role user: granted menu only, list rows, /no-authority, language,
   await expect(page).toHaveURL(/\/no-authority$/);
   await expect(page.getByTestId('no-authority')).toContainText('No permission');
 
-  // The admin area is a placeholder with a way back, not a blank.
+  // The admin area is for the owner and administrators: a member is told so, not shown a blank.
   await page.goto('/system/menu');
-  await expect(page.getByTestId('system-placeholder')).toContainText('Not yet available');
+  await expect(page.getByTestId('system-refused')).toContainText('Only its owner and administrators');
 
   // Chinese: the shell is translated.
   await page.goto('/');

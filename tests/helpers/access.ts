@@ -146,10 +146,36 @@ export async function seedInvite(app: FastifyInstance, projectId: string, create
   return id;
 }
 
+/** A pending application of a fresh user to a fresh `apply` role of the project. */
+export async function seedApplication(app: FastifyInstance, projectId: string) {
+  const u = await seedUser(app);
+  const role = await createRole(app.database.db, projectId, {
+    name: `ap${++seq}`,
+    type: 'common',
+    options: { apply: true },
+  });
+  const now = Date.now();
+  const id = newId(now);
+  await app.database.db
+    .insertInto('role_applications')
+    .values({
+      id,
+      project_id: projectId,
+      user_id: u.id,
+      role_id: role.id,
+      status: 'pending',
+      created_at: now,
+      decided_at: null,
+      decided_by: null,
+    })
+    .execute();
+  return id;
+}
+
 /** Everything access calls may change, as one comparable string. */
 export async function digest(app: FastifyInstance): Promise<string> {
   const db = app.database.db;
-  const [projects, roles, routes, members, invites, users, sessions] = await Promise.all([
+  const [projects, roles, routes, members, invites, users, sessions, applications] = await Promise.all([
     db.selectFrom('projects').select(['id', 'auth', 'custom', 'updated_at']).orderBy('id').execute(),
     db.selectFrom('roles').selectAll().orderBy('id').execute(),
     db.selectFrom('routes').selectAll().orderBy('id').execute(),
@@ -157,6 +183,7 @@ export async function digest(app: FastifyInstance): Promise<string> {
     db.selectFrom('invitations').selectAll().orderBy('id').execute(),
     db.selectFrom('users').select(['id', 'status', 'pwd', 'nickname']).orderBy('id').execute(),
     db.selectFrom('sessions').select(['token_hash']).orderBy('token_hash').execute(),
+    db.selectFrom('role_applications').selectAll().orderBy('id').execute(),
   ]);
   // Builder tables, pages and the rows of every builder table: denied data and page calls must
   // leave these alone too.
@@ -187,6 +214,7 @@ export async function digest(app: FastifyInstance): Promise<string> {
     invites,
     users,
     sessions,
+    applications,
     entities,
     fields,
     pages,

@@ -306,6 +306,72 @@ const ENDPOINTS: Record<string, Endpoint> = {
       },
     ],
   },
+  rolesOpen: {
+    method: 'GET',
+    path: (c) => `/api/common/project/${c.project}/roles/open`,
+    auth: false,
+    ids: [{ name: 'project', path: (_c, v) => `/api/common/project/${v}/roles/open`, unknown: 1200 }],
+  },
+  roleSwitch: {
+    method: 'POST',
+    path: (c) => `/api/common/project/${c.project}/role/switch`,
+    auth: true,
+    body: () => ({ role: 'e'.repeat(24) }),
+    ids: [
+      {
+        name: 'project',
+        path: (_c, v) => `/api/common/project/${v}/role/switch`,
+        unknown: 1200,
+        foreign: (c) => c.foreign,
+      },
+    ],
+    extra: [['role not an id', () => ({ body: { role: 'admin' } }), 1000]],
+  },
+  roleApply: {
+    method: 'POST',
+    path: (c) => `/api/common/project/${c.project}/role/apply`,
+    auth: true,
+    body: () => ({ role: 'e'.repeat(24), note: 'hi' }),
+    optional: ['note'],
+    ids: [{ name: 'project', path: (_c, v) => `/api/common/project/${v}/role/apply`, unknown: 1200 }],
+    extra: [
+      ['note over 200 characters', () => ({ body: { role: 'e'.repeat(24), note: 'x'.repeat(201) } }), 1000],
+    ],
+  },
+  applyList: {
+    method: 'GET',
+    path: (c) => `/api/admin/user/${c.project}/apply/list`,
+    auth: true,
+    ids: [
+      {
+        name: 'project',
+        path: (_c, v) => `/api/admin/user/${v}/apply/list`,
+        unknown: 1200,
+        foreign: (c) => c.foreign,
+      },
+    ],
+    extra: [
+      ['unknown status', (c) => ({ path: `/api/admin/user/${c.project}/apply/list?status=all` }), 1000],
+    ],
+  },
+  applyApprove: {
+    method: 'GET',
+    path: (c) => `/api/admin/user/${c.project}/apply/${'e'.repeat(24)}/approve`,
+    auth: true,
+    ids: [
+      {
+        name: 'project',
+        path: (_c, v) => `/api/admin/user/${v}/apply/${'e'.repeat(24)}/approve`,
+        unknown: 1200,
+        foreign: (c) => c.foreign,
+      },
+      {
+        name: 'application',
+        path: (c, v) => `/api/admin/user/${c.project}/apply/${v}/approve`,
+        unknown: 1321,
+      },
+    ],
+  },
   customRead: {
     method: 'GET',
     path: (c) => `/api/common/project/custom/${c.project}`,

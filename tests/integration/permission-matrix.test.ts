@@ -10,6 +10,7 @@ import { createEntity, createField } from '../../src/server/data/schema-service.
 import {
   digest,
   freshAccount,
+  seedApplication,
   seedInvite,
   seedMember,
   seedPage,
@@ -350,6 +351,26 @@ const ENDPOINTS: Ep[] = [
       url: `/api/admin/user/${f.pid}/invite/${await seedInvite(a, g.pid, g.ownerId)}/close`,
     }),
   },
+  // Role applications (role option apply), decided by managers.
+  {
+    name: 'role application list',
+    level: 'admin',
+    mutating: false,
+    ids: false,
+    build: async (_a, f) => ({ method: 'GET', url: `/api/admin/user/${f.pid}/apply/list` }),
+  },
+  ...(['approve', 'reject'] as const).map(
+    (op): Ep => ({
+      name: `role application ${op}`,
+      level: 'admin',
+      mutating: true,
+      ids: true,
+      build: async (a, f, g) => ({
+        method: 'GET',
+        url: `/api/admin/user/${f.pid}/apply/${await seedApplication(a, g.pid)}/${op}`,
+      }),
+    }),
+  ),
   // Menus.
   {
     name: 'route list (admin)',

@@ -11,6 +11,12 @@ export interface User {
   avatar: string | null;
   status: string;
   createdAt: number;
+  /** The user who owns this account (sub-users), else null. */
+  owner?: string | null;
+  wechat?: boolean;
+  /** Role and standing in the project named to login / userInfo, else null. */
+  role?: { _id: string; name: string; type: string; home: { type: string; value: string } | null } | null;
+  auth?: string | null;
 }
 
 export interface Project {
@@ -31,6 +37,9 @@ export interface RegisterInput {
   phone: string;
   verify: string;
   nickname: string;
+  /** Register into this project (its reg config, or a role whose reg option is on). */
+  project?: string;
+  role?: string;
 }
 
 export const api = {
@@ -39,6 +48,12 @@ export const api = {
   register: (input: RegisterInput) =>
     post<{ user: User; project: string | null }>('/api/common/user/reg', input),
   userInfo: () => get<User>('/api/common/user/userInfo', { quiet: true }),
+  /** The user with their role and standing in one project (role home, spec User entity). */
+  userIn: (project: string) =>
+    get<User>(`/api/common/user/userInfo?project=${project}`, { quiet: true, share: false }),
+  /** Join a project by an invitation's link or code. */
+  join: (by: { link: string } | { code: string }) =>
+    post<{ project: string; role: string | null }>('/api/common/project/join', by),
   logout: () => get<{ logout: boolean }>('/api/common/user/logout', { quiet: true }),
   captcha: () => get<{ ticket: string; img: string }>('/api/common/utils/captcha', { share: false }),
   verifyCode: (phone: string, ticket: string, randstr: string, type: VerifyType) =>

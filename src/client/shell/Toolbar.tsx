@@ -102,8 +102,8 @@ export function Toolbar({
             key: 'system',
             label: t('shell.system'),
             icon: <SettingOutlined />,
-            // The administration area is desktop-only (spec: desktop layout minimum width 1000).
-            onClick: () => navigate(mode === 'mobile' ? '/pc-only' : withPrefix('/system', custom)),
+            // The administration area works on a phone too (DESIGN: admin screens usable on a phone).
+            onClick: () => navigate(withPrefix('/system', custom)),
             testId: 'tool-system',
           },
         ]

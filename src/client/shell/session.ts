@@ -13,6 +13,7 @@ export async function signIn(user: string, pwd: string): Promise<void> {
   const answer = await api.login(user, pwd);
   setToken(answer.token);
   useSession.getState().setUser(answer.user);
+  useSession.getState().setLanding(true);
 }
 
 /** Load the user when signed in; a failure clears the token (spec navigation rule 6). */

@@ -6,6 +6,9 @@ interface SessionState {
   user: User | null;
   /** Quota reached (code 104) or project expired. */
   limited: boolean;
+  /** Set by a sign-in: the home screen then opens the role's home once (spec: role home). */
+  landing: boolean;
+  setLanding(landing: boolean): void;
   setUser(user: User | null): void;
   setLimited(limited: boolean): void;
 }
@@ -13,6 +16,8 @@ interface SessionState {
 export const useSession = create<SessionState>()((set) => ({
   user: null,
   limited: false,
+  landing: false,
+  setLanding: (landing) => set({ landing }),
   setUser: (user) => set({ user }),
   setLimited: (limited) => set({ limited }),
 }));

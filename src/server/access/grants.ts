@@ -1,20 +1,16 @@
 /** What a role grants and where it lands: the defensive parse of the JSON columns of `roles`. */
+
+import {
+  GRANT_KINDS,
+  type Grants,
+  HOME_TYPES,
+  type RoleHome,
+  type RoleOptions,
+} from '../../shared/api/access.ts';
 import type { RolesTable } from '../db/schema.ts';
 
-export const GRANT_KINDS = ['route', 'program', 'entity', 'shortcut', 'dataset', 'page', 'simple'] as const;
-export type GrantKind = (typeof GRANT_KINDS)[number];
-export type Grants = Record<GrantKind, string[]>;
-
-export const HOME_TYPES = ['route', 'dataset', 'page', 'function'] as const;
-export interface RoleHome {
-  type: (typeof HOME_TYPES)[number];
-  value: string;
-}
-export interface RoleOptions {
-  apply: boolean;
-  enable: boolean;
-  reg: boolean;
-}
+export type { GrantKind, Grants, RoleHome, RoleOptions } from '../../shared/api/access.ts';
+export { GRANT_KINDS, HOME_TYPES };
 
 export type RoleRow = RolesTable;
 

@@ -14,6 +14,7 @@ import {
   type RoleHome,
   type RoleOptions,
 } from './grants.ts';
+import { checkRoleOptions } from './role-join.ts';
 import {
   checkGrants,
   createRole,
@@ -98,6 +99,7 @@ export default async function accessPlugin(app: FastifyInstance): Promise<void> 
         home?: RoleHome | null;
       };
       const name = cleanName(b.name);
+      checkRoleOptions(b.type ?? 'common', parseOptions(JSON.stringify(b.options ?? {})));
       await checkGrants(db, project.id, {}, b.home);
       const role = await createRole(db, project.id, {
         name,
@@ -140,6 +142,7 @@ export default async function accessPlugin(app: FastifyInstance): Promise<void> 
         ...(b.home !== undefined ? { home: b.home ? JSON.stringify(b.home) : null } : {}),
         updated_at: Date.now(),
       };
+      checkRoleOptions(next.type, parseOptions(next.options));
       await saveRole(db, project.id, role, next);
       return { error: 0, data: publicRole(next) };
     },

@@ -11,6 +11,7 @@ import {
   message,
   type RuleResult,
 } from '../../shared/validation.ts';
+import { standingIn } from '../access/standing.ts';
 import { E, fail } from '../errors.ts';
 import { requestToken } from '../http/envelope.ts';
 import { bool, id, obj, ok, str, userSchema } from '../http/schemas.ts';
@@ -29,6 +30,7 @@ import {
   resolveToken,
   revokeSession,
   setPassword,
+  type UserRow,
   updateUser,
   userChanged,
 } from './service.ts';
@@ -38,7 +40,7 @@ function rule(field: string, result: RuleResult): void {
   if (result) fail(E.INVALID_FIELD, `${field}: ${message(result)}`);
 }
 
-const loginBody = obj({ user: str(128), pwd: str(256) });
+const loginBody = obj({ user: str(128), pwd: str(256), 'project?': id() });
 const tokenAnswer = ok(obj({ token: str(), user: userSchema }));
 
 function limitKey(request: FastifyRequest, part?: unknown): string {
@@ -57,6 +59,12 @@ async function userRoutes(app: FastifyInstance): Promise<void> {
   const limits = app.config.rateLimits;
   const guard = new LoginGuard(app.config.loginLimits);
 
+  /** The user object with the role and standing in `project` when one is named (spec User entity). */
+  async function withStanding(u: UserRow, project: string | null | undefined) {
+    const base = publicUser(u);
+    return project ? { ...base, ...(await standingIn(db, u.id, project)) } : base;
+  }
+
   app.post(
     '/login',
     {
@@ -73,7 +81,7 @@ async function userRoutes(app: FastifyInstance): Promise<void> {
       },
     },
     async (request, reply) => {
-      const { user, pwd } = request.body as { user: string; pwd: string };
+      const { user, pwd, project } = request.body as { user: string; pwd: string; project?: string };
       const login = user.trim();
       const byToken = login === 'token';
       try {
@@ -90,7 +98,8 @@ async function userRoutes(app: FastifyInstance): Promise<void> {
           fail(E.TOKEN_INVALID);
         }
         if (found.user.status !== 'active') fail(E.BANNED);
-        return { error: 0, data: { token: pwd.trim(), user: publicUser(found.user) } };
+        const inProject = project ?? found.session.projectId;
+        return { error: 0, data: { token: pwd.trim(), user: await withStanding(found.user, inProject) } };
       }
       rule('user', checkRequired(login));
       rule('pwd', checkRequired(pwd));
@@ -107,7 +116,7 @@ async function userRoutes(app: FastifyInstance): Promise<void> {
       guard.succeeded(login);
       if (found.status !== 'active') fail(E.BANNED);
       const token = await createSession(db, found.id);
-      return { error: 0, data: { token, user: publicUser(found) } };
+      return { error: 0, data: { token, user: await withStanding(found, project ?? null) } };
     },
   );
 
@@ -165,8 +174,20 @@ async function userRoutes(app: FastifyInstance): Promise<void> {
 
   app.get(
     '/userInfo',
-    { schema: { tags: ['account'], response: { 200: ok(userSchema) } }, preHandler: requireUser },
-    async (request) => ({ error: 0, data: publicUser(caller(request)) }),
+    {
+      schema: {
+        tags: ['account'],
+        querystring: obj({ 'project?': id() }),
+        response: { 200: ok(userSchema) },
+      },
+      preHandler: requireUser,
+    },
+    async (request) => {
+      const { project } = request.query as { project?: string };
+      // A child token acts in its one project: that is the project it answers for by default.
+      const inProject = project ?? request.session?.projectId ?? null;
+      return { error: 0, data: await withStanding(caller(request), inProject) };
+    },
   );
 
   app.post(

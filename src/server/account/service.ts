@@ -46,8 +46,26 @@ export function publicUser(u: UserRow) {
     avatar: u.avatar,
     status: u.status,
     createdAt: u.created_at,
+    /** The user who owns this account (a sub-user's creator), else null. */
+    owner: u.parent_id,
+    /** Signed up through the messaging app (spec: wechat-user flag). */
+    wechat: isWechatAccount(u.account),
+    /** Role and standing in a project, filled where a project is known (login, userInfo). */
+    role: null as UserRole | null,
+    auth: null as string | null,
   };
 }
+
+/** A user's role in one project as the user object carries it. */
+export interface UserRole {
+  _id: string;
+  name: string;
+  type: string;
+  home: { type: string; value: string } | null;
+  options: { apply: boolean; enable: boolean; reg: boolean };
+}
+
+export const isWechatAccount = (account: string | null): boolean => !!account?.startsWith('weixin_');
 
 export async function findUserByLogin(db: Kysely<DB>, login: string): Promise<UserRow | undefined> {
   return db

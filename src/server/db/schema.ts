@@ -214,6 +214,18 @@ export interface ShortLinksTable {
   hits: Generated<number>;
 }
 
+export interface RoleApplicationsTable {
+  id: string;
+  project_id: string;
+  user_id: string;
+  role_id: string;
+  status: 'pending' | 'approved' | 'rejected';
+  note: Generated<string>;
+  created_at: number;
+  decided_at: number | null;
+  decided_by: string | null;
+}
+
 export interface DB {
   users: UsersTable;
   sessions: SessionsTable;
@@ -232,6 +244,7 @@ export interface DB {
   page_updates: PageUpdatesTable;
   share_items: ShareItemsTable;
   share_increments: ShareIncrementsTable;
+  role_applications: RoleApplicationsTable;
   short_links: ShortLinksTable;
   orders: OrdersTable;
   third_identities: ThirdIdentitiesTable;

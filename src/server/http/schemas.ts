@@ -60,6 +60,21 @@ export const userSchema: Schema = obj({
   avatar: { type: ['string', 'null'] },
   status: str(),
   createdAt: int(),
+  owner: { type: ['string', 'null'] },
+  wechat: bool(),
+  role: {
+    anyOf: [
+      obj({
+        _id: str(),
+        name: str(),
+        type: str(),
+        home: { anyOf: [obj({ type: str(), value: str() }), { type: 'null' }] },
+        options: obj({ apply: bool(), enable: bool(), reg: bool() }),
+      }),
+      { type: 'null' },
+    ],
+  },
+  auth: { type: ['string', 'null'] },
 });
 
 export const projectSchema: Schema = obj({

@@ -134,8 +134,10 @@ export async function assertMemberQuota(db: Kysely<DB>, project: ProjectRow): Pr
 }
 
 /**
- * Registration into a project (spec reg {enable, role}): allowed only when the project enables it,
- * within the member quota. With `dryRun` nothing is written (checks before the code is consumed).
+ * Registration into a project: the project's reg config {enable, role} opens registration into
+ * its chosen role (or none); a common role whose `reg` option is on may be joined this way too,
+ * named by `roleId`. Within the member quota. With `dryRun` nothing is written (checks before the
+ * code is consumed).
  */
 export async function joinByRegistration(
   db: Kysely<DB>,
@@ -147,8 +149,21 @@ export async function joinByRegistration(
   const project = await findProject(db, projectId);
   if (!project) fail(E.PROJECT_NOT_FOUND);
   const reg = parseJson<CustomConfig>(project.custom, {}).reg;
-  if (!reg?.enable) fail(E.FORBIDDEN, 'registration into this project is closed');
-  if (roleId && roleId !== (reg.role ?? null)) fail(E.FORBIDDEN, 'role is not open for registration');
+  let role: string | null;
+  if (roleId && !(reg?.enable && roleId === (reg.role ?? null))) {
+    const row = await db
+      .selectFrom('roles')
+      .select(['id', 'type', 'options'])
+      .where('id', '=', roleId)
+      .where('project_id', '=', project.id)
+      .executeTakeFirst();
+    const open = row?.type === 'common' && parseJson<{ reg?: unknown }>(row.options, {}).reg === true;
+    if (!open) fail(E.FORBIDDEN, 'role is not open for registration');
+    role = roleId;
+  } else {
+    if (!reg?.enable) fail(E.FORBIDDEN, 'registration into this project is closed');
+    role = reg.role ?? null;
+  }
   await assertMemberQuota(db, project);
   if (dryRun || !userId) return;
   await db
@@ -157,7 +172,7 @@ export async function joinByRegistration(
       project_id: projectId,
       user_id: userId,
       role_type: 'common',
-      role_id: reg.role ?? null,
+      role_id: role,
       status: 'active',
       created_at: Date.now(),
     })

@@ -30,7 +30,7 @@ export default async function thirdPlugin(app: FastifyInstance): Promise<void> {
   const weixin = config.weixin && config.publicUrl ? config.weixin : undefined;
 
   app.post(
-    '/id',
+    '/api/common/user/oauth/id',
     {
       schema: {
         tags: ['third'],

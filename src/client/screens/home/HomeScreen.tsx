@@ -5,6 +5,7 @@ import { useNavigate } from 'react-router';
 import { displayName } from '../../../shared/validation.ts';
 import type { Project } from '../../api/account.ts';
 import { homePath } from '../../shell/navigation.ts';
+import { roleHomePath } from '../../shell/role-home.ts';
 import { refreshProjects, useAppProject } from '../../shell/use-app-project.ts';
 import { useSession } from '../../stores/session.ts';
 import { useShell } from '../../stores/shell.ts';
@@ -31,6 +32,16 @@ export default function HomeScreen() {
   useEffect(() => {
     if (useShell.getState().projects !== null) void refreshProjects();
   }, []);
+  // Right after signing in, the role's home opens (when the role has one).
+  const landing = useSession((s) => s.landing);
+  useEffect(() => {
+    if (!landing || !current) return;
+    useSession.getState().setLanding(false);
+    roleHomePath(current._id, custom).then(
+      (path) => path && navigate(path, { replace: true }),
+      () => {},
+    );
+  }, [landing, current, custom, navigate]);
 
   const open = (p: Project) => {
     useWorkbench.getState().setProject(p._id);

@@ -1,7 +1,7 @@
 import { Button, Checkbox, Form, Input } from 'antd';
 import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
-import { Link, useNavigate } from 'react-router';
+import { Link, useNavigate, useSearchParams } from 'react-router';
 import {
   checkAccount,
   checkNickname,
@@ -10,7 +10,9 @@ import {
   checkTerms,
 } from '../../../shared/validation.ts';
 import { api, type RegisterInput } from '../../api/account.ts';
+import { PROJECT_ID } from '../../shell/navigation.ts';
 import { signIn } from '../../shell/session.ts';
+import { useWorkbench } from '../../stores/workbench.ts';
 import { PhoneCodeFields } from './PhoneCodeFields.tsx';
 import { sameAs, shared } from './rules.ts';
 
@@ -22,13 +24,29 @@ export default function RegisterForm() {
   const navigate = useNavigate();
   const [form] = Form.useForm<Values>();
   const [busy, setBusy] = useState(false);
+  // A role's registration link (?project=&role=, role option reg) registers straight into it.
+  const [params] = useSearchParams();
+  const into: { project?: string; role?: string } = PROJECT_ID.test(params.get('project') ?? '')
+    ? {
+        project: params.get('project')!,
+        ...(PROJECT_ID.test(params.get('role') ?? '') ? { role: params.get('role')! } : {}),
+      }
+    : {};
 
   async function submit(v: Values) {
     setBusy(true);
     try {
       const user = v.user.trim();
-      await api.register({ user, pwd: v.pwd, phone: v.phone, verify: v.verify, nickname: v.nickname.trim() });
+      await api.register({
+        user,
+        pwd: v.pwd,
+        phone: v.phone,
+        verify: v.verify,
+        nickname: v.nickname.trim(),
+        ...into,
+      });
       await signIn(user, v.pwd);
+      if (into.project) useWorkbench.getState().setProject(into.project);
       navigate('/', { replace: true });
     } catch {
       // The error notice shows the code and message.

@@ -36,6 +36,7 @@ import { useWorkbench } from '../../stores/workbench.ts';
 import { PhoneCodeFields } from '../login/PhoneCodeFields.tsx';
 import { sameAs, shared } from '../login/rules.ts';
 import { Orders } from './Orders.tsx';
+import { RoleChoices } from './RoleChoices.tsx';
 
 /** The text of a failed call in the current language. */
 function errorText(err: unknown): string {
@@ -258,6 +259,7 @@ function Projects() {
           </List.Item>
         )}
       />
+      {current ? <RoleChoices key={current._id} project={current._id} /> : null}
     </Card>
   );
 }

@@ -1,0 +1,80 @@
+/** Typed calls of the administration area (builder spec §7 "Roles", "Users"). */
+import type {
+  Grants,
+  Invitation,
+  Member,
+  Role,
+  RoleApplication,
+  RoleHome,
+  RoleOptions,
+} from '../../shared/api/access.ts';
+import { get, post, type RequestOptions } from './request.ts';
+
+export type { Grants, Invitation, Member, Role, RoleApplication, RoleHome, RoleOptions };
+
+const quiet: RequestOptions = { quiet: true };
+const fresh: RequestOptions = { share: false };
+const R = (p: string) => `/api/admin/auth/${p}/main/role`;
+const U = (p: string) => `/api/admin/user/${p}`;
+
+export interface RoleInput {
+  name?: string;
+  type?: 'admin' | 'common';
+  options?: Partial<RoleOptions>;
+  home?: RoleHome | null;
+}
+
+export const rolesApi = {
+  list: (p: string) => get<Role[]>(`${R(p)}/list`, fresh),
+  create: (p: string, input: RoleInput & { name: string }) => post<Role>(`${R(p)}/create`, input, quiet),
+  update: (p: string, id: string, input: RoleInput) => post<Role>(`${R(p)}/${id}/update`, input, quiet),
+  remove: (p: string, id: string) => get<{ removed: boolean }>(`${R(p)}/${id}/remove`, fresh),
+  bind: (p: string, id: string, grants: Partial<Grants> & { home?: RoleHome | null }) =>
+    post<Role>(`${R(p)}/${id}/bind`, grants),
+  /** Activates public users (the project becomes public) and answers the public role. */
+  activatePublic: (p: string) => get<Role>(`${R(p)}/public`, fresh),
+};
+
+export interface MemberList {
+  list: Member[];
+  size: number;
+  quota: number | null;
+}
+
+export const membersApi = {
+  list: (p: string) => post<MemberList>(`${U(p)}/list`, {}, fresh),
+  create: (
+    p: string,
+    input: { role: string; account: string; pwd: string; name: string; phone?: string | null },
+  ) => post<Member>(`${U(p)}/create`, input, quiet),
+  bind: (p: string, input: { role: string; account?: string; phone?: string }) =>
+    post<Member>(`${U(p)}/bind`, input, quiet),
+  update: (p: string, id: string, input: { role?: string; pwd?: string; name?: string }) =>
+    post<Member>(`${U(p)}/${id}/update`, input, quiet),
+  kick: (p: string, id: string) => get<Member>(`${U(p)}/${id}/kick`, fresh),
+  ban: (p: string, id: string) => get<Member>(`${U(p)}/${id}/ban`, fresh),
+  unban: (p: string, id: string) => get<Member>(`${U(p)}/${id}/active`, fresh),
+  remove: (p: string, id: string) => get<{ removed: boolean }>(`${U(p)}/${id}/remove`, fresh),
+  invite: (p: string, role: string | null, days: number) =>
+    post<Invitation>(`${U(p)}/invite`, { role, days }, quiet),
+  invites: (p: string) => get<Invitation[]>(`${U(p)}/invite/list`, fresh),
+  setInvite: (p: string, id: string, open: boolean) =>
+    get<Invitation>(`${U(p)}/invite/${id}/${open ? 'open' : 'close'}`, fresh),
+  applications: (p: string) => get<RoleApplication[]>(`${U(p)}/apply/list?status=pending`, fresh),
+  decide: (p: string, id: string, approve: boolean) =>
+    get<{ status: string }>(`${U(p)}/apply/${id}/${approve ? 'approve' : 'reject'}`, fresh),
+};
+
+/** A member's own side of role options: roles open to them, switch (enable) and apply. */
+export const roleJoinApi = {
+  open: (p: string) =>
+    get<{
+      roles: Pick<Role, '_id' | 'name' | 'type' | 'options'>[];
+      member: boolean;
+      pending: string | null;
+    }>(`/api/common/project/${p}/roles/open`, fresh),
+  switchTo: (p: string, role: string) =>
+    post<{ role: string }>(`/api/common/project/${p}/role/switch`, { role }),
+  apply: (p: string, role: string, note = '') =>
+    post<{ _id: string; status: string }>(`/api/common/project/${p}/role/apply`, { role, note }),
+};

@@ -1,0 +1,29 @@
+/** Where a role's home (spec: route, dataset, custom page or function) opens in the shell. */
+import { api } from '../api/account.ts';
+import { type RouteEntry, shellApi } from '../api/shell.ts';
+import { menuPath } from './navigation.ts';
+
+function findRoute(list: RouteEntry[], id: string): RouteEntry | null {
+  for (const e of list) {
+    if (e._id === id) return e;
+    const inner = e._children ? findRoute(e._children, id) : null;
+    if (inner) return inner;
+  }
+  return null;
+}
+
+/**
+ * The path of the signed-in user's role home in a project, or null (no home, or a dataset or
+ * function home, which have no screen of their own yet: the user stays on home).
+ */
+export async function roleHomePath(project: string, custom: string | null): Promise<string | null> {
+  const user = await api.userIn(project);
+  const home = user.role?.home;
+  if (!home?.value) return null;
+  if (home.type === 'page') return `/app/${project}/${home.value}`;
+  if (home.type === 'route') {
+    const entry = findRoute(await shellApi.routes(project), home.value);
+    return entry ? menuPath(entry, project, custom) : null;
+  }
+  return null;
+}
