@@ -115,6 +115,24 @@ export const E = {
     'messaging-app login is not configured on this server',
     '本服务器未配置第三方登录',
   ),
+  // Programs (1800–1819): the message names the step or the path at fault.
+  PROGRAM_NOT_FOUND: def(1800, 404, 'program not found', '程序不存在'),
+  PROGRAM_INVALID: def(1801, 400, 'program invalid', '程序定义无效'),
+  PROGRAM_NOT_RELEASED: def(1802, 404, 'program not released yet', '程序尚未发布'),
+  PROGRAM_STEP_FAILED: def(
+    1803,
+    400,
+    'program step failed; nothing was changed',
+    '程序步骤执行失败,未做任何修改',
+  ),
+  PROGRAM_LIMIT: def(
+    1804,
+    400,
+    'program run limit reached; nothing was changed',
+    '程序运行超出限制,未做任何修改',
+  ),
+  PROGRAM_INPUT: def(1805, 400, 'program input invalid', '程序输入有误'),
+  PROGRAM_VERSION_NOT_FOUND: def(1806, 404, 'program version not found', '程序版本不存在'),
   // Shared key/value service.
   SHARE_NOT_FOUND: def(1700, 404, 'shared item not found', '配置项不存在'),
   SHARE_TOO_LARGE: def(1701, 413, 'shared value too large', '配置内容过大'),

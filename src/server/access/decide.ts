@@ -31,6 +31,8 @@ export type Resource =
   /** One menu entry, one custom page. */
   | { kind: 'route'; id: string }
   | { kind: 'page'; id: string }
+  /** One program (flow): run it, or learn what it asks before running. */
+  | { kind: 'program'; id: string }
   /** Records of one builder table (end-user data calls). */
   | { kind: 'entity'; id: string }
   /** A member being managed (kick, ban, role change …), by its role type in the project. */
@@ -123,6 +125,13 @@ export function decide(actor: Actor, project: ProjectRow, resource: Resource, ac
       if (isManager(actor)) return ok;
       const granted = actor.grants.entity.includes(resource.id) || actor.grants.simple.includes(resource.id);
       return granted ? ok : deny(E.FORBIDDEN, 'data table not granted to this role');
+    }
+    case 'program': {
+      // Programs act with their own rights on tables: only the program grant is asked for.
+      if (isManager(actor)) return ok;
+      return actor.grants.program.includes(resource.id)
+        ? ok
+        : deny(E.FORBIDDEN, 'program not granted to this role');
     }
     case 'route':
     case 'page': {
