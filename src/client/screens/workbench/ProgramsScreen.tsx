@@ -13,12 +13,19 @@ import { type Entity, wb } from '../../api/workbench.ts';
 import { useProject } from './workbench-context.ts';
 
 interface Draft {
+  /** A key for React that stays with the step when steps move. */
+  uid: number;
   step: FlowStep;
   /** The settings as the builder types them (JSON). */
   text: string;
 }
 
-const toDraft = (s: FlowStep): Draft => ({ step: s, text: JSON.stringify(s._procedure, null, 2) });
+let nextUid = 0;
+const toDraft = (s: FlowStep): Draft => ({
+  uid: ++nextUid,
+  step: s,
+  text: JSON.stringify(s._procedure, null, 2),
+});
 
 export default function ProgramsScreen() {
   const { t, i18n } = useTranslation();
@@ -222,7 +229,7 @@ export default function ProgramsScreen() {
               const def = stepType(d.step._type);
               return (
                 <Card
-                  key={`${d.step._handle}-${i}`}
+                  key={d.uid}
                   size="small"
                   style={{ marginBottom: 8 }}
                   data-testid={`step-${i}`}
