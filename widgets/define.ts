@@ -147,9 +147,14 @@ export interface WidgetDef<P extends Props = Props> {
   /** The custom property panel (designer only: loaded lazily, never by the runtime). */
   panel?: LazyView<PanelProps>;
   form?: FormBehaviour<P>;
+  /** Actions an event runs when the page gives it none of its own (a program button runs its program). */
+  defaultActions?: DefaultActions;
   migrations: Migration[];
   meta: WidgetMeta;
 }
+
+/** Event name → the action list (events-schema objects) built from the event's payload. */
+export type DefaultActions = Record<string, (payload: unknown) => Record<string, unknown>[]>;
 
 /** The data half of a kind: all the validator and restore need, nothing of React. */
 export type WidgetSpec = Pick<WidgetDef, 'kind' | 'version' | 'schema' | 'defaults' | 'migrations' | 'meta'>;
@@ -169,6 +174,7 @@ export interface WidgetInput<P extends Props> {
   data?: DataRole;
   live?: (props: P) => boolean;
   form?: FormBehaviour<P>;
+  defaultActions?: DefaultActions;
   migrations?: Migration[];
   meta: WidgetMeta;
 }
@@ -242,6 +248,7 @@ export function defineWidget<P extends Props>(input: WidgetInput<P>): WidgetDef<
     ...(input.live ? { live: input.live } : {}),
     ...(input.panel ? { panel: lazyView(input.panel) } : {}),
     ...(input.form ? { form: input.form } : {}),
+    ...(input.defaultActions ? { defaultActions: input.defaultActions } : {}),
     migrations,
     meta: input.meta,
   };

@@ -29,6 +29,8 @@ import { installHealth } from './ops/health.ts';
 import { installMetrics } from './ops/metrics.ts';
 import pagePlugin from './page/plugin.ts';
 import paymentPlugin from './payment/plugin.ts';
+import programAdminPlugin from './program/admin-plugin.ts';
+import programAppPlugin from './program/app-plugin.ts';
 import projectPlugin from './project/plugin.ts';
 import { installRealtime, type RealtimeOptions } from './realtime/index.ts';
 import routePlugin from './route/plugin.ts';
@@ -158,6 +160,8 @@ export async function buildApp(config: Config, options: BuildOptions = {}): Prom
   await app.register(routePlugin);
   await app.register(pagePlugin);
   await app.register(sharePlugin, { prefix: '/api/app/share' });
+  await app.register(programAdminPlugin, { prefix: '/api/admin/flow/:project' });
+  await app.register(programAppPlugin, { prefix: '/api/common/program/:project' });
   await app.register(xlsxPlugin);
   await app.register(utilPlugin);
   // Several URL bases (oauth/id, /api/third/weixin/…): full paths in the plugin.

@@ -144,36 +144,54 @@ export const E = {
     '登录凭证无效、已过期或已使用',
   ),
   THIRD_PROVIDER: def(1683, 502, 'the messaging app refused the sign-in', '第三方登录失败'),
+  // Programs (1800–1819): the message names the step or the path at fault.
+  PROGRAM_NOT_FOUND: def(1800, 404, 'program not found', '程序不存在'),
+  PROGRAM_INVALID: def(1801, 400, 'program invalid', '程序定义无效'),
+  PROGRAM_NOT_RELEASED: def(1802, 404, 'program not released yet', '程序尚未发布'),
+  PROGRAM_STEP_FAILED: def(
+    1803,
+    400,
+    'program step failed; nothing was changed',
+    '程序步骤执行失败,未做任何修改',
+  ),
+  PROGRAM_LIMIT: def(
+    1804,
+    400,
+    'program run limit reached; nothing was changed',
+    '程序运行超出限制,未做任何修改',
+  ),
+  PROGRAM_INPUT: def(1805, 400, 'program input invalid', '程序输入有误'),
+  PROGRAM_VERSION_NOT_FOUND: def(1806, 404, 'program version not found', '程序版本不存在'),
   // Shared key/value service.
   SHARE_NOT_FOUND: def(1700, 404, 'shared item not found', '配置项不存在'),
   SHARE_TOO_LARGE: def(1701, 413, 'shared value too large', '配置内容过大'),
-  // Utilities: short links, the remote-image proxy, points of interest, formulas (1800–1819).
-  SHORT_URL_INVALID: def(1800, 400, 'only absolute http(s) links can be shortened', '只能缩短 http(s) 链接'),
-  SHORT_NOT_FOUND: def(1801, 404, 'short link not found', '短链接不存在'),
-  RES_URL_INVALID: def(1802, 400, 'only http(s) image links can be fetched', '只能获取 http(s) 图片链接'),
+  // Utilities: short links, the remote-image proxy, points of interest, formulas (1850–1869).
+  SHORT_URL_INVALID: def(1850, 400, 'only absolute http(s) links can be shortened', '只能缩短 http(s) 链接'),
+  SHORT_NOT_FOUND: def(1851, 404, 'short link not found', '短链接不存在'),
+  RES_URL_INVALID: def(1852, 400, 'only http(s) image links can be fetched', '只能获取 http(s) 图片链接'),
   RES_ADDRESS_REFUSED: def(
-    1803,
+    1853,
     403,
     'that address is not reachable from this server (loopback, private or reserved)',
     '不允许访问该地址(本机、内网或保留地址)',
   ),
-  RES_FETCH_FAILED: def(1804, 502, 'the remote resource could not be fetched', '远程资源获取失败'),
+  RES_FETCH_FAILED: def(1854, 502, 'the remote resource could not be fetched', '远程资源获取失败'),
   RES_TYPE_REFUSED: def(
-    1805,
+    1855,
     415,
     'the remote resource is not an allowed image type',
     '远程资源不是允许的图片类型',
   ),
-  RES_TOO_LARGE: def(1806, 413, 'the remote resource is too large', '远程资源过大'),
+  RES_TOO_LARGE: def(1856, 413, 'the remote resource is too large', '远程资源过大'),
   LBS_NOT_CONFIGURED: def(
-    1807,
+    1857,
     501,
     'this map provider is not configured on this server',
     '本服务器未配置该地图服务',
   ),
-  LBS_FAILED: def(1808, 502, 'the map provider did not answer', '地图服务请求失败'),
-  FORMULA_INVALID: def(1809, 400, 'the formula does not parse', '公式无法解析'),
-  FORMULA_TOO_HEAVY: def(1810, 422, 'the formula needs too much time or memory', '公式计算耗时或内存过大'),
+  LBS_FAILED: def(1858, 502, 'the map provider did not answer', '地图服务请求失败'),
+  FORMULA_INVALID: def(1859, 400, 'the formula does not parse', '公式无法解析'),
+  FORMULA_TOO_HEAVY: def(1860, 422, 'the formula needs too much time or memory', '公式计算耗时或内存过大'),
 } as const satisfies Record<string, ErrorDef>;
 
 export type ErrorName = keyof typeof E;

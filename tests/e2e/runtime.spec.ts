@@ -210,7 +210,7 @@ test('code commands run in the sandbox: api.notify shows a notice, fetch is not 
 
   // The programs API answers a coded error: it is shown and the list stops there.
   await page.getByRole('button', { name: 'Run program' }).click();
-  await expect(page.getByText(/^1003: not found: POST \/api\/common\/program\//)).toBeVisible();
+  await expect(page.getByText(/^1800: program not found/)).toBeVisible();
   await shot(page, 'runtime-program-error');
   await expect(page.getByText('should not show')).toHaveCount(0);
 

@@ -184,10 +184,10 @@ const ENDPOINTS: Record<string, Endpoint> = {
     auth: true,
     body: () => ({ url: 'https://example.com/x' }),
     extra: [
-      ['a javascript: link', () => ({ body: { url: 'javascript:alert(1)' } }), 1800],
-      ['a link with credentials', () => ({ body: { url: 'https://u:p@example.com/' } }), 1800],
-      ['a relative link', () => ({ body: { url: '/a/b' } }), 1800],
-      ['a link with a newline', () => ({ body: { url: 'https://example.com/\nx' } }), 1800],
+      ['a javascript: link', () => ({ body: { url: 'javascript:alert(1)' } }), 1850],
+      ['a link with credentials', () => ({ body: { url: 'https://u:p@example.com/' } }), 1850],
+      ['a relative link', () => ({ body: { url: '/a/b' } }), 1850],
+      ['a link with a newline', () => ({ body: { url: 'https://example.com/\nx' } }), 1850],
     ],
   },
   poi: {
@@ -199,7 +199,7 @@ const ENDPOINTS: Record<string, Endpoint> = {
       ['latitude past the pole', () => ({ body: { lat: 90.5, lng: 0 } }), 1000],
       ['unknown datum', () => ({ body: { lat: 1, lng: 1, map: 'bd09' } }), 1000],
       ['unknown provider', () => ({ path: '/api/third/lbs/nope/poi', body: { lat: 1, lng: 1 } }), 1000],
-      ['no provider key on this server', () => ({ body: { lat: 1, lng: 1 } }), 1807],
+      ['no provider key on this server', () => ({ body: { lat: 1, lng: 1 } }), 1857],
     ],
   },
   sheetParse: {
@@ -216,8 +216,8 @@ const ENDPOINTS: Record<string, Endpoint> = {
       },
     ],
     extra: [
-      ['a formula that does not parse', () => ({ body: { formula: 'SUM((' } }), 1809],
-      ['a range past the cap', () => ({ body: { formula: 'SUM(A1:ZZ99999)' } }), 1810],
+      ['a formula that does not parse', () => ({ body: { formula: 'SUM((' } }), 1859],
+      ['a range past the cap', () => ({ body: { formula: 'SUM(A1:ZZ99999)' } }), 1860],
       ['cells that are objects', () => ({ body: { formula: '1', value: [[{ $ne: 1 }]] } }), 1000],
     ],
   },

@@ -71,13 +71,13 @@ describe.each(dialects)('project utilities on %s', (dialect) => {
   it('answers coded errors for formulas that do not parse or need too much, and recovers', async () => {
     for (const formula of ['SUM(A1:', '1+*2', '"unclosed', ')']) {
       const r = await parse({ formula });
-      expect(r.error, formula).toBe(1809);
+      expect(r.error, formula).toBe(1859);
       expect(r.status).toBe(400);
     }
-    expect((await parse({ formula: 'SUM(A1:ZZ99999)' })).error).toBe(1810);
+    expect((await parse({ formula: 'SUM(A1:ZZ99999)' })).error).toBe(1860);
     // A result far over the worker's heap: the worker dies, the call is answered, the next one works.
     const huge = await parse({ formula: 'LEN(REPT(REPT("x",1000000),300))' });
-    expect([1810, 0]).toContain(huge.error);
+    expect([1860, 0]).toContain(huge.error);
     expect((await parse({ formula: '2+2' })).data.result).toBe(4);
     expect((await parse({ formula: 'x'.repeat(5000) })).error).toBe(1000);
     expect((await parse({ formula: '1', value: [['a'.repeat(40_000)]] })).error).toBe(1000);

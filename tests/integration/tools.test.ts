@@ -143,7 +143,7 @@ describe.each(dialects)('utilities on %s', (dialect) => {
       `https://example.com/${'a'.repeat(2100)}`,
     ]) {
       const r = await call(t.app, 'POST', '/api/common/utils/short', { token, body: { url } });
-      expect([1800, 1000], url).toContain(r.error);
+      expect([1850, 1000], url).toContain(r.error);
     }
     expect(await rows()).toBe(before);
     expect(
@@ -151,9 +151,9 @@ describe.each(dialects)('utilities on %s', (dialect) => {
     ).toBe(1100);
     const unknown = await t.app.inject({ method: 'GET', url: '/s/NoSuchCode' });
     expect(unknown.statusCode).toBe(404);
-    expect(JSON.parse(unknown.body).error).toBe(1801);
+    expect(JSON.parse(unknown.body).error).toBe(1851);
     expect(JSON.parse((await t.app.inject({ method: 'GET', url: '/s/..%2F..%2Fetc' })).body).error).toBe(
-      1801,
+      1851,
     );
   });
 
@@ -191,7 +191,7 @@ describe.each(dialects)('utilities on %s', (dialect) => {
     ];
     for (const url of refused) {
       const r = await res(url);
-      expect(JSON.parse(r.body).error, url).toBe(1803);
+      expect(JSON.parse(r.body).error, url).toBe(1853);
       expect(r.statusCode).toBe(403);
     }
     expect(other.hits['/secret.png']).toBeUndefined();
@@ -199,14 +199,14 @@ describe.each(dialects)('utilities on %s', (dialect) => {
 
   it('answers coded errors for bad schemes, wrong types, oversized bodies, loops and missing files', async () => {
     const code = async (url: string) => JSON.parse((await res(url)).body).error as number;
-    expect(await code('file:///etc/passwd')).toBe(1802);
-    expect(await code('gopher://127.0.0.1/x')).toBe(1802);
-    expect(await code('not a url')).toBe(1802);
-    expect(await code(`http://u:p@127.0.0.1:${images.port}/a.png`)).toBe(1802);
-    expect(await code(`http://127.0.0.1:${images.port}/page.html`)).toBe(1805);
-    expect(await code(`http://127.0.0.1:${images.port}/huge.png`)).toBe(1806);
-    expect(await code(`http://127.0.0.1:${images.port}/loop`)).toBe(1804);
-    expect(await code(`http://127.0.0.1:${images.port}/missing.png`)).toBe(1804);
+    expect(await code('file:///etc/passwd')).toBe(1852);
+    expect(await code('gopher://127.0.0.1/x')).toBe(1852);
+    expect(await code('not a url')).toBe(1852);
+    expect(await code(`http://u:p@127.0.0.1:${images.port}/a.png`)).toBe(1852);
+    expect(await code(`http://127.0.0.1:${images.port}/page.html`)).toBe(1855);
+    expect(await code(`http://127.0.0.1:${images.port}/huge.png`)).toBe(1856);
+    expect(await code(`http://127.0.0.1:${images.port}/loop`)).toBe(1854);
+    expect(await code(`http://127.0.0.1:${images.port}/missing.png`)).toBe(1854);
     expect((await t.app.inject({ method: 'GET', url: '/api/common/utils/res' })).statusCode).toBe(400);
   });
 
@@ -243,7 +243,7 @@ describe.each(dialects)('utilities on %s', (dialect) => {
 });
 
 describe('points of interest without a provider key', () => {
-  it('answers not configured, and a refusing provider answers 1808', async () => {
+  it('answers not configured, and a refusing provider answers 1858', async () => {
     const maps = await localServer({
       '/ws/geocoder/v1/': (_q, s) =>
         s
@@ -260,14 +260,14 @@ describe('points of interest without a provider key', () => {
         token: a.token,
         body: { lat: 1, lng: 2 },
       });
-      expect(r.error).toBe(1807);
+      expect(r.error).toBe(1857);
       expect(r.status).toBe(501);
       const b = await registerUser(wrong.app, { user: 'tools3', pwd: 'abc12345', phone: '13600000093' });
       const w = await call(wrong.app, 'POST', '/api/third/lbs/weixin/poi', {
         token: b.token,
         body: { lat: 1, lng: 2 },
       });
-      expect(w.error).toBe(1808);
+      expect(w.error).toBe(1858);
       expect(w.msg).toContain('key invalid');
     } finally {
       await bare.close();

@@ -15,6 +15,13 @@ export default defineWidget({
       doc: { zh: '{ flow, name }：按钮的程序和名称', en: '{ flow, name }: the button’s program and name' },
     },
   ],
+  // A button with no actions of its own runs its program (on the row it sits in, if any).
+  defaultActions: {
+    onProgram: (payload) => {
+      const flow = (payload as { flow?: unknown } | null)?.flow;
+      return typeof flow === 'string' && flow ? [{ type: 'runProgram', program: flow }] : [];
+    },
+  },
   // The designer's panel, loaded only there (the runtime never fetches it).
   panel: () => import('./panel.tsx').then((m) => m.ProgramPanel),
   meta: {

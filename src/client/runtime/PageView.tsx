@@ -15,7 +15,7 @@ import type { WidgetInstance } from '../../shared/page-document.ts';
 import { obj, str } from '../../shared/props.ts';
 import { isSafeUrl } from '../../shared/sanitize.ts';
 import { ApiError } from '../api/api-error.ts';
-import { get, post } from '../api/request.ts';
+import { get } from '../api/request.ts';
 import { currentLang } from '../i18n/index.ts';
 import { useSession } from '../stores/session.ts';
 import { ActionError, type ActionHost, snapModalWidth } from './actions.ts';
@@ -28,6 +28,7 @@ import { PageRenderer } from './PageRenderer.tsx';
 import { type AppPageAnswer, fetchPage, takeArrived } from './page-prefetch.ts';
 import { bumpReload, type PageStore, setStateVar, setWidgetValue } from './page-store.ts';
 import { kindsLoaded, preloadKinds } from './preload.ts';
+import { runProgramFlow } from './program-runner.tsx';
 import { sandbox } from './sandbox.ts';
 import { createScriptHost } from './script-host.ts';
 
@@ -194,13 +195,11 @@ export function createHost(h: HostInput): ActionHost {
       else window.location.assign(url);
     },
     async runProgram(program, params) {
-      // The programs API (spec: POST /api/common/program/{project}/exec/{name}/{key}); its coded
-      // error, if any, stops the action list and is shown as a notice.
-      return post(
-        `/api/common/program/${encodeURIComponent(h.project)}/exec/${encodeURIComponent(program)}/${encodeURIComponent(h.pageId)}`,
-        { data: params },
-        { quiet: true },
-      );
+      // prepare → input form → exec → display, on the row in scope (a button in a list copy or a
+      // table row); its coded error, if any, stops the action list and is shown as a notice.
+      const row = obj(h.scope().record);
+      const record = typeof row._id === 'string' ? row._id : undefined;
+      return runProgramFlow(h.project, program, h.pageId, { params, record });
     },
     refreshWidget(widget) {
       bumpReload(h.store, widget);

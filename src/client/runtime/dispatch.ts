@@ -38,6 +38,10 @@ export function pageDispatcher(page: {
     } else if (submits) {
       // A form without its own onSubmit actions saves to its table.
       void runActions([{ type: 'submitForm', form: e.widget }], h, { payload: e.payload });
+    } else if (def?.defaultActions?.[e.event]) {
+      const actions = def.defaultActions[e.event]!(e.payload);
+      if (actions.length)
+        void runActions(actions as never, h, { extra: record ? { record } : undefined, payload: e.payload });
     }
   };
 }

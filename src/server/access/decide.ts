@@ -31,6 +31,8 @@ export type Resource =
   /** One menu entry, one custom page. */
   | { kind: 'route'; id: string }
   | { kind: 'page'; id: string }
+  /** One program (flow): run it, or learn what it asks before running. */
+  | { kind: 'program'; id: string }
   /** Records of one builder table (end-user data calls). */
   | { kind: 'entity'; id: string }
   /** A member being managed (kick, ban, role change …), by its role type in the project. */
@@ -161,6 +163,13 @@ export function decide(actor: Actor, project: ProjectRow, resource: Resource, ac
           : deny(E.AUTH_REQUIRED, 'sign-in required');
       }
       return signedIn(actor) ? ok : deny(E.AUTH_REQUIRED, 'sign-in required');
+    case 'program': {
+      // Programs act with their own rights on tables: only the program grant is asked for.
+      if (isManager(actor)) return ok;
+      return actor.grants.program.includes(resource.id)
+        ? ok
+        : deny(E.FORBIDDEN, 'program not granted to this role');
+    }
     case 'route':
     case 'page': {
       // Changing menus and pages is management-area work; this answers who may see one.

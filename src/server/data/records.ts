@@ -304,62 +304,85 @@ export async function getRecord(db: Kysely<DB>, meta: EntityMeta, id: string): P
   return rec;
 }
 
-export async function saveRecord(db: Kysely<DB>, meta: EntityMeta, input: Raw, userId: string | null) {
+/**
+ * Insert a record inside the caller's transaction (the `$` marks functions that must run in one);
+ * answers its id. Program runs call these so all their writes commit or roll back together.
+ */
+export async function $insertRecord(
+  trx: Kysely<DB>,
+  meta: EntityMeta,
+  input: Raw,
+  userId: string | null,
+): Promise<string> {
   const p = prepare(meta, input, false);
-  await checkTargets(db, meta, p);
+  await checkTargets(trx, meta, p);
   const now = Date.now();
   const id = newId(now);
-  await db.transaction().execute(async (trx) => {
-    await any(trx)
-      .insertInto(meta.table)
-      .values({ _id: id, _created_at: now, _updated_at: now, _creator: userId, ...p.columns })
-      .execute();
-    await writeLinks(trx, id, p.links);
-  });
+  await any(trx)
+    .insertInto(meta.table)
+    .values({ _id: id, _created_at: now, _updated_at: now, _creator: userId, ...p.columns })
+    .execute();
+  await writeLinks(trx, id, p.links);
+  return id;
+}
+
+/** Update a record inside the caller's transaction (RECORD_NOT_FOUND when it is not there). */
+export async function $updateRecord(
+  trx: Kysely<DB>,
+  meta: EntityMeta,
+  id: string,
+  input: Raw,
+): Promise<void> {
+  await getRecord(trx, meta, id);
+  const p = prepare(meta, input, true);
+  await checkTargets(trx, meta, p);
+  await any(trx)
+    .updateTable(meta.table)
+    .set({ ...p.columns, _updated_at: Date.now() })
+    .where('_id', '=', id)
+    .execute();
+  await writeLinks(trx, id, p.links);
+}
+
+/** Remove a record, its links, and references to it elsewhere, inside the caller's transaction. */
+export async function $removeRecord(trx: Kysely<DB>, meta: EntityMeta, id: string): Promise<void> {
+  await getRecord(trx, meta, id);
+  const pointing = await trx
+    .selectFrom('data_fields')
+    .selectAll()
+    .where('relate_id', '=', meta.entity.id)
+    .execute();
+  for (const f of meta.fields) {
+    if (f.type === 'collection')
+      await any(trx).deleteFrom(linkTable(f.id)).where('owner_id', '=', id).execute();
+  }
+  for (const f of pointing) {
+    if (f.type === 'collection')
+      await any(trx).deleteFrom(linkTable(f.id)).where('target_id', '=', id).execute();
+    else {
+      await any(trx)
+        .updateTable(entityTable(f.entity_id))
+        .set({ [fieldColumn(f.id)]: null })
+        .where(fieldColumn(f.id), '=', id)
+        .execute();
+    }
+  }
+  await any(trx).deleteFrom(meta.table).where('_id', '=', id).execute();
+}
+
+export async function saveRecord(db: Kysely<DB>, meta: EntityMeta, input: Raw, userId: string | null) {
+  const id = await db.transaction().execute((trx) => $insertRecord(trx, meta, input, userId));
   return getRecord(db, meta, id);
 }
 
 export async function updateRecord(db: Kysely<DB>, meta: EntityMeta, id: string, input: Raw) {
-  await getRecord(db, meta, id);
-  const p = prepare(meta, input, true);
-  await checkTargets(db, meta, p);
-  await db.transaction().execute(async (trx) => {
-    await any(trx)
-      .updateTable(meta.table)
-      .set({ ...p.columns, _updated_at: Date.now() })
-      .where('_id', '=', id)
-      .execute();
-    await writeLinks(trx, id, p.links);
-  });
+  await db.transaction().execute((trx) => $updateRecord(trx, meta, id, input));
   return getRecord(db, meta, id);
 }
 
 /** Remove a record, its links, and references to it from relate and collection fields elsewhere. */
 export async function removeRecord(db: Kysely<DB>, meta: EntityMeta, id: string): Promise<void> {
-  await getRecord(db, meta, id);
-  const pointing = await db
-    .selectFrom('data_fields')
-    .selectAll()
-    .where('relate_id', '=', meta.entity.id)
-    .execute();
-  await db.transaction().execute(async (trx) => {
-    for (const f of meta.fields) {
-      if (f.type === 'collection')
-        await any(trx).deleteFrom(linkTable(f.id)).where('owner_id', '=', id).execute();
-    }
-    for (const f of pointing) {
-      if (f.type === 'collection')
-        await any(trx).deleteFrom(linkTable(f.id)).where('target_id', '=', id).execute();
-      else {
-        await any(trx)
-          .updateTable(entityTable(f.entity_id))
-          .set({ [fieldColumn(f.id)]: null })
-          .where(fieldColumn(f.id), '=', id)
-          .execute();
-      }
-    }
-    await any(trx).deleteFrom(meta.table).where('_id', '=', id).execute();
-  });
+  await db.transaction().execute((trx) => $removeRecord(trx, meta, id));
 }
 
 /** Summaries in SQL (GROUP BY), rounded in JS with the reference rounding. */

@@ -3,6 +3,7 @@ import { projectAccess } from '../access/decide.ts';
 import { requireUser } from '../account/auth.ts';
 import { E, fail } from '../errors.ts';
 import { anyObj, bool, id, int, obj, ok, str } from '../http/schemas.ts';
+import { apiFlow, listFlows } from '../program/service.ts';
 import { FIELD_TYPES, type FieldType } from './ddl.ts';
 import {
   apiEntity,
@@ -111,13 +112,13 @@ export default async function schemaPlugin(app: FastifyInstance): Promise<void> 
       return { error: 0, data: (await listEntities(db, p.id)).map(apiEntity) };
     },
   );
-  // Programs and datasets (flows) arrive with the programs work; until then a project has none.
+  // The project's flows (programs), drafts included; their own calls are under /api/admin/flow.
   app.get(
     `${P}/flow`,
     { schema: { tags, params: obj({ project: id() }), response: { 200: list } }, preHandler: requireUser },
     async (request) => {
-      await admin(request);
-      return { error: 0, data: [] };
+      const p = await admin(request);
+      return { error: 0, data: (await listFlows(db, p.id)).map(apiFlow) };
     },
   );
   app.get(

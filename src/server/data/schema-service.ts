@@ -25,8 +25,8 @@ export const CODE = /^[A-Za-z][A-Za-z0-9_]{0,31}$/;
 const RESERVED = new Set(['_id', 'id', '__name', '__entity', 'createdAt', 'updatedAt', 'creator']);
 
 /** A module as the admin API answers it (the client reads the same type). */
-export function apiModule(m: ModuleRow, entities: string[]): Module {
-  return { _id: m.id, _name: m.name, _sort: m.sort, _entity: entities, _flow: [], _api: [] };
+export function apiModule(m: ModuleRow, entities: string[], flows: string[] = []): Module {
+  return { _id: m.id, _name: m.name, _sort: m.sort, _entity: entities, _flow: flows, _api: [] };
 }
 
 /** A table as the admin API answers it (the client reads the same type). */
@@ -67,7 +67,7 @@ export async function bumpEntityVersion(db: Kysely<DB>, entityIds: string[]): Pr
 }
 
 export async function listModules(db: Kysely<DB>, projectId: string) {
-  const [mods, ents] = await Promise.all([
+  const [mods, ents, flows] = await Promise.all([
     db
       .selectFrom('data_modules')
       .selectAll()
@@ -76,11 +76,19 @@ export async function listModules(db: Kysely<DB>, projectId: string) {
       .orderBy('id')
       .execute(),
     db.selectFrom('data_entities').select(['id', 'module_id']).where('project_id', '=', projectId).execute(),
+    db
+      .selectFrom('flows')
+      .select(['id', 'module_id'])
+      .where('project_id', '=', projectId)
+      .orderBy('sort')
+      .orderBy('id')
+      .execute(),
   ]);
   return mods.map((m) =>
     apiModule(
       m,
       ents.filter((e) => e.module_id === m.id).map((e) => e.id),
+      flows.filter((f) => f.module_id === m.id).map((f) => f.id),
     ),
   );
 }
@@ -150,7 +158,7 @@ export async function findField(db: Kysely<DB>, entity: EntityRow, fieldId: stri
   return f;
 }
 
-async function assertModule(db: Kysely<DB>, projectId: string, moduleId: string | null | undefined) {
+export async function assertModule(db: Kysely<DB>, projectId: string, moduleId: string | null | undefined) {
   if (!moduleId) return;
   const m = await db
     .selectFrom('data_modules')
@@ -203,6 +211,7 @@ export async function removeModule(db: Kysely<DB>, projectId: string, id: string
   await assertModule(db, projectId, id);
   await db.transaction().execute(async (trx) => {
     await trx.updateTable('data_entities').set({ module_id: null }).where('module_id', '=', id).execute();
+    await trx.updateTable('flows').set({ module_id: null }).where('module_id', '=', id).execute();
     await trx.deleteFrom('data_modules').where('id', '=', id).execute();
   });
 }

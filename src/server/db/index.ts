@@ -9,6 +9,7 @@ import * as m003 from './migrations/003-realtime.ts';
 import * as m004 from './migrations/004-data.ts';
 import * as m005 from './migrations/005-pages.ts';
 import * as m006 from './migrations/006-share.ts';
+import * as m007 from './migrations/007-programs.ts';
 import * as m008 from './migrations/008-role-applications.ts';
 import * as m009 from './migrations/009-payment-third.ts';
 import * as m010 from './migrations/010-tools.ts';
@@ -105,6 +106,7 @@ const MIGRATIONS: Record<string, { up(db: Kysely<unknown>, dialect: Dialect): Pr
   '004-data': m004,
   '005-pages': m005,
   '006-share': m006,
+  '007-programs': m007,
   '008-role-applications': m008,
   '010-tools': m010,
   '009-payment-third': m009,

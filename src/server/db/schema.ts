@@ -226,6 +226,47 @@ export interface RoleApplicationsTable {
   decided_by: string | null;
 }
 
+export interface FlowsTable {
+  id: string;
+  project_id: string;
+  module_id: string | null;
+  type: 'program' | 'dataset';
+  name: string;
+  sort: number;
+  /** JSON {_process, _option}. */
+  draft: string;
+  released: string | null;
+  released_version: number | null;
+  last_version: number;
+  created_at: number;
+  updated_at: number;
+}
+
+export interface FlowVersionsTable {
+  flow_id: string;
+  version: number;
+  document: string;
+  created_by: string | null;
+  created_at: number;
+}
+
+export interface ProgramRunsTable {
+  id: string;
+  project_id: string;
+  flow_id: string;
+  version: number | null;
+  user_id: string | null;
+  trigger: 'exec' | 'test' | 'display';
+  input: string;
+  status: 'ok' | 'failed' | 'rolled-back';
+  error_code: number | null;
+  error_step: string | null;
+  message: string | null;
+  duration_ms: number;
+  trace: string;
+  created_at: number;
+}
+
 export interface DB {
   users: UsersTable;
   sessions: SessionsTable;
@@ -249,6 +290,9 @@ export interface DB {
   orders: OrdersTable;
   third_identities: ThirdIdentitiesTable;
   third_states: ThirdStatesTable;
+  flows: FlowsTable;
+  flow_versions: FlowVersionsTable;
+  program_runs: ProgramRunsTable;
 }
 
 export interface OrdersTable {

@@ -32,7 +32,7 @@ export default async function lbsPlugin(app: FastifyInstance): Promise<void> {
         description:
           'Places near a point from a map provider (weixin: the Tencent location service; key LBS_WEIXIN_KEY). ' +
           "`map` is the coordinates' system: gcj02 (default) or wgs84. Signed-in users only. Not configured: " +
-          '1807; the provider failing or refusing: 1808.',
+          '1857; the provider failing or refusing: 1858.',
       },
       preHandler: requireUser,
       config: {

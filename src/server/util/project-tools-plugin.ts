@@ -56,7 +56,7 @@ export default async function projectToolsPlugin(app: FastifyInstance): Promise<
           'Evaluates a spreadsheet formula (Excel syntax and functions, leading `=` optional). `value` gives the ' +
           'cells: rows of values (`value[0][0]` is A1) or an object by reference (`{"A1": 2, "rate": 0.1}`, names ' +
           'usable as variables). Spreadsheet errors are results (`"#DIV/0!"`). A formula that does not parse: ' +
-          '1809; one needing more than 2 s or its small heap, or a range over 100,000 cells: 1810. ' +
+          '1859; one needing more than 2 s or its small heap, or a range over 100,000 cells: 1860. ' +
           `At most ${CELLS_MAX} cells.`,
       },
       preHandler: optionalUser,

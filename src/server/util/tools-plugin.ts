@@ -31,7 +31,7 @@ export default async function toolsPlugin(app: FastifyInstance): Promise<void> {
         description:
           'A short link for an absolute http(s) URL (no credentials, at most 2048 characters): `short` is ' +
           '`/s/{code}` on this server, followed by a redirect. The same URL always answers the same code. ' +
-          `Signed-in users only; at most RATE_SHORT (${limits.short}) per minute each. Bad URL: 1800.`,
+          `Signed-in users only; at most RATE_SHORT (${limits.short}) per minute each. Bad URL: 1850.`,
       },
       preHandler: requireUser,
       config: { rateLimit: { max: limits.short, timeWindow: 60_000, hook: 'preHandler', keyGenerator: who } },
@@ -68,9 +68,9 @@ export default async function toolsPlugin(app: FastifyInstance): Promise<void> {
         description:
           'A remote image through this server (the spec rewrites file-host URLs to it). http(s) only; every ' +
           'address the host resolves to, and every redirect (at most 3), is checked: loopback, private, ' +
-          'link-local, metadata and reserved addresses are refused (1803) before anything is fetched. Only ' +
-          `image types (1805), at most RES_MAX_BYTES (${app.config.res.maxBytes}) bytes (1806), within ` +
-          `RES_TIMEOUT_MS (${app.config.res.timeoutMs}) ms; other failures 1804. Cached for 10 minutes. ` +
+          'link-local, metadata and reserved addresses are refused (1853) before anything is fetched. Only ' +
+          `image types (1855), at most RES_MAX_BYTES (${app.config.res.maxBytes}) bytes (1856), within ` +
+          `RES_TIMEOUT_MS (${app.config.res.timeoutMs}) ms; other failures 1854. Cached for 10 minutes. ` +
           'Images appear in pages anonymous visitors may open, so no sign-in is needed; a sent token must be live.',
       },
       preHandler: optionalUser,

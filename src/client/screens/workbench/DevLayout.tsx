@@ -6,6 +6,7 @@ import {
   LogoutOutlined,
   MenuOutlined,
   SettingOutlined,
+  ThunderboltOutlined,
 } from '@ant-design/icons';
 import { Button, Layout, Menu, Result, Space, Spin, Switch, Tag } from 'antd';
 import { Suspense, useCallback, useEffect, useMemo, useState } from 'react';
@@ -89,11 +90,16 @@ export default function DevLayout() {
     navigate('/login', { replace: true });
   }
 
-  const area = /^\/dev\/(data|pages|menus)(\/|$)/.exec(pathname)?.[1] ?? '';
+  const area = /^\/dev\/(data|pages|menus|programs)(\/|$)/.exec(pathname)?.[1] ?? '';
   const menu = [
     { key: 'data', icon: <DatabaseOutlined />, label: <Link to="/dev/data">{t('wb.data')}</Link> },
     { key: 'pages', icon: <FileOutlined />, label: <Link to="/dev/pages">{t('pages.area')}</Link> },
     { key: 'menus', icon: <MenuOutlined />, label: <Link to="/dev/menus">{t('wb.menus')}</Link> },
+    {
+      key: 'programs',
+      icon: <ThunderboltOutlined />,
+      label: <Link to="/dev/programs">{t('program.programs')}</Link>,
+    },
     { key: 'settings', icon: <SettingOutlined />, label: <a href="/system/project">{t('wb.settings')}</a> },
     {
       key: 'preview',

@@ -1,0 +1,88 @@
+/** What a run carries from step to step, and the signals and errors of the engine. */
+import type { Kysely } from 'kysely';
+import type { ExprScope } from '../../shared/expr/index.ts';
+import { evaluate, renderTemplate } from '../../shared/expr/index.ts';
+import type { DisplayItem, FlowStep, RecordChange, TraceEntry } from '../../shared/program/index.ts';
+import { PROGRAM_LIMITS } from '../../shared/program/index.ts';
+import type { EntityMeta } from '../data/meta.ts';
+import type { Dialect } from '../db/index.ts';
+import type { DB } from '../db/schema.ts';
+import { AppError, E } from '../errors.ts';
+
+export interface OutboxNotice {
+  step: string;
+  users: string[];
+  roles: string[];
+  message: string;
+}
+
+export interface RunContext {
+  /** The run's transaction: every query of a run goes through it. */
+  trx: Kysely<DB>;
+  dialect: Dialect;
+  projectId: string;
+  flowId: string;
+  test: boolean;
+  user: { _id: string; account: string | null; nickname: string; phone: string | null } | null;
+  input: Record<string, unknown>;
+  record: Record<string, unknown> | null;
+  state: Record<string, unknown>;
+  /** Metas of the tables the flow names, by the reference written in `_entity`. */
+  metas: Map<string, EntityMeta>;
+  deadline: number;
+  executed: number;
+  trace: TraceEntry[];
+  changes: RecordChange[];
+  display: DisplayItem[];
+  outbox: OutboxNotice[];
+  /** Runs a nested step list (branches, loop bodies). */
+  runSteps(list: FlowStep[]): Promise<void>;
+}
+
+/** Thrown by a return step: ends the run with a value. */
+export class ReturnSignal {
+  constructor(readonly value: unknown) {}
+}
+
+export function limitError(what: string): AppError {
+  return new AppError(E.PROGRAM_LIMIT, what);
+}
+
+export function checkClock(ctx: RunContext): void {
+  if (Date.now() > ctx.deadline) throw limitError(`the run took longer than ${PROGRAM_LIMITS.maxRunMs} ms`);
+}
+
+export function scopeOf(ctx: RunContext): ExprScope {
+  return { user: ctx.user, params: ctx.input, record: ctx.record, state: ctx.state };
+}
+
+/** The value of an expression in the run's scope; a failing expression fails the step. */
+export function evalExpr(ctx: RunContext, src: unknown, what: string): unknown {
+  if (src === undefined || src === '') return undefined;
+  const r = evaluate(src, scopeOf(ctx));
+  if (!r.ok) throw new AppError(E.PROGRAM_INVALID, `${what}: ${r.error.message}`);
+  return r.value;
+}
+
+export function fillTemplate(ctx: RunContext, text: unknown): string {
+  return typeof text === 'string' ? renderTemplate(text, scopeOf(ctx)) : '';
+}
+
+/** `{ "$expr": "…" }` parts of a filter tree replaced by their values. */
+export function resolveBindings(ctx: RunContext, v: unknown, what: string): unknown {
+  if (Array.isArray(v)) return v.map((x) => resolveBindings(ctx, x, what));
+  if (typeof v === 'object' && v !== null) {
+    const o = v as Record<string, unknown>;
+    if (typeof o.$expr === 'string') return evalExpr(ctx, o.$expr, what);
+    return Object.fromEntries(Object.entries(o).map(([k, x]) => [k, resolveBindings(ctx, x, what)]));
+  }
+  return v;
+}
+
+export function metaFor(ctx: RunContext, step: FlowStep): EntityMeta {
+  const m = step._entity ? ctx.metas.get(step._entity) : undefined;
+  if (!m) throw new AppError(E.ENTITY_NOT_FOUND, step._entity ?? '');
+  return m;
+}
+
+export type Executor = (step: FlowStep, ctx: RunContext) => Promise<unknown>;

@@ -1,0 +1,358 @@
+/** Flows as documents (draft, numbered releases, restore) and the run log: the SQL of the programs area. */
+import type { Kysely } from 'kysely';
+import { newId } from '../../shared/id.ts';
+import type {
+  Flow,
+  FlowDocument,
+  FlowStep,
+  InputField,
+  RunLogEntry,
+  RunResult,
+  TraceEntry,
+} from '../../shared/program/index.ts';
+import { PROGRAM_LIMITS } from '../../shared/program/index.ts';
+import { parseDate } from '../data/records.ts';
+import { assertModule } from '../data/schema-service.ts';
+import type { DB, FlowsTable } from '../db/schema.ts';
+import { E, fail } from '../errors.ts';
+import { parseFlowDocument } from './validate.ts';
+
+export type FlowRow = FlowsTable;
+const ID = /^[0-9a-f]{24}$/;
+
+function parseDoc(text: string | null): FlowDocument {
+  if (!text) return { _process: [], _option: {} };
+  try {
+    const v = JSON.parse(text) as Partial<FlowDocument>;
+    return { _process: Array.isArray(v._process) ? v._process : [], _option: v._option ?? {} };
+  } catch {
+    return { _process: [], _option: {} };
+  }
+}
+
+/** The released document end users run (null before the first release). */
+export function releasedDoc(row: FlowRow): FlowDocument | null {
+  return row.released === null ? null : parseDoc(row.released);
+}
+
+export function draftDoc(row: FlowRow): FlowDocument {
+  return parseDoc(row.draft);
+}
+
+export function apiFlow(row: FlowRow): Flow {
+  return {
+    _id: row.id,
+    _type: row.type,
+    _name: row.name,
+    _sort: row.sort,
+    _module: row.module_id,
+    _version: row.released_version,
+    _lastVersion: Number(row.last_version),
+    _updatedAt: Number(row.updated_at),
+    ...draftDoc(row),
+  };
+}
+
+export async function listFlows(db: Kysely<DB>, projectId: string): Promise<FlowRow[]> {
+  return db
+    .selectFrom('flows')
+    .selectAll()
+    .where('project_id', '=', projectId)
+    .orderBy('sort')
+    .orderBy('id')
+    .execute();
+}
+
+/** A flow of this project (another project's id is not found). */
+export async function findFlow(db: Kysely<DB>, projectId: string, id: string): Promise<FlowRow> {
+  if (!ID.test(id)) fail(E.PROGRAM_NOT_FOUND);
+  const row = await db
+    .selectFrom('flows')
+    .selectAll()
+    .where('id', '=', id)
+    .where('project_id', '=', projectId)
+    .executeTakeFirst();
+  if (!row) fail(E.PROGRAM_NOT_FOUND);
+  return row;
+}
+
+function checkName(name: string): string {
+  const n = name.trim();
+  if (!n) fail(E.BAD_REQUEST, 'name must not be empty');
+  return n;
+}
+
+export interface FlowPatch {
+  name?: string;
+  sort?: number;
+  module?: string | null;
+  _process?: unknown;
+  _option?: unknown;
+}
+
+/** Check the tables a document names belong to the project. */
+async function checkTables(db: Kysely<DB>, projectId: string, doc: FlowDocument): Promise<void> {
+  const refs = new Set<string>();
+  const walk = (list: FlowStep[]) => {
+    for (const s of list) {
+      if (s._entity) refs.add(s._entity);
+      for (const v of Object.values(s._procedure))
+        if (Array.isArray(v) && v.every((x) => x && typeof x === 'object' && '_type' in x))
+          walk(v as FlowStep[]);
+    }
+  };
+  walk(doc._process);
+  if (doc._option._entity) refs.add(doc._option._entity);
+  if (!refs.size) return;
+  const rows = await db
+    .selectFrom('data_entities')
+    .select(['id', 'code'])
+    .where('project_id', '=', projectId)
+    .execute();
+  const known = new Set(rows.flatMap((r) => [r.id, r.code]));
+  for (const r of refs)
+    if (!known.has(r)) fail(E.PROGRAM_INVALID, `_entity: no data table ${r} in this project`);
+}
+
+async function cleanDoc(db: Kysely<DB>, projectId: string, patch: FlowPatch, base: FlowDocument) {
+  const doc = parseFlowDocument({
+    _process: patch._process ?? base._process,
+    _option: patch._option ?? base._option,
+  });
+  await checkTables(db, projectId, doc);
+  return doc;
+}
+
+export async function createFlow(
+  db: Kysely<DB>,
+  projectId: string,
+  input: FlowPatch & { name: string; type?: 'program' | 'dataset' },
+): Promise<FlowRow> {
+  await assertModule(db, projectId, input.module);
+  const doc = await cleanDoc(db, projectId, input, { _process: [], _option: {} });
+  const now = Date.now();
+  const row: FlowRow = {
+    id: newId(now),
+    project_id: projectId,
+    module_id: input.module || null,
+    type: input.type ?? 'program',
+    name: checkName(input.name),
+    sort: input.sort ?? 0,
+    draft: JSON.stringify(doc),
+    released: null,
+    released_version: null,
+    last_version: 0,
+    created_at: now,
+    updated_at: now,
+  };
+  await db.insertInto('flows').values(row).execute();
+  return row;
+}
+
+/** Rename, sort, move between modules, or save the draft (validated). */
+export async function updateFlow(db: Kysely<DB>, row: FlowRow, patch: FlowPatch): Promise<FlowRow> {
+  const set: Partial<FlowRow> = { updated_at: Date.now() };
+  if (patch.name !== undefined) set.name = checkName(patch.name);
+  if (patch.sort !== undefined) set.sort = patch.sort;
+  if (patch.module !== undefined) {
+    await assertModule(db, row.project_id, patch.module);
+    set.module_id = patch.module || null;
+  }
+  if (patch._process !== undefined || patch._option !== undefined)
+    set.draft = JSON.stringify(await cleanDoc(db, row.project_id, patch, draftDoc(row)));
+  await db.updateTable('flows').set(set).where('id', '=', row.id).execute();
+  return { ...row, ...set };
+}
+
+export async function removeFlow(db: Kysely<DB>, row: FlowRow): Promise<void> {
+  await db.transaction().execute(async (trx) => {
+    await trx.deleteFrom('flow_versions').where('flow_id', '=', row.id).execute();
+    await trx.deleteFrom('program_runs').where('flow_id', '=', row.id).execute();
+    await trx.deleteFrom('flows').where('id', '=', row.id).execute();
+  });
+}
+
+/** Release the draft as the next numbered version: end users run it from now on. */
+export async function releaseFlow(db: Kysely<DB>, row: FlowRow, userId: string | null): Promise<FlowRow> {
+  // The draft is checked again: a table it names may have been removed since it was saved.
+  const doc = await cleanDoc(db, row.project_id, {}, draftDoc(row));
+  const text = JSON.stringify(doc);
+  const now = Date.now();
+  return db.transaction().execute(async (trx) => {
+    const cur = await trx
+      .selectFrom('flows')
+      .select('last_version')
+      .where('id', '=', row.id)
+      .executeTakeFirstOrThrow();
+    const version = Number(cur.last_version) + 1;
+    await trx
+      .insertInto('flow_versions')
+      .values({ flow_id: row.id, version, document: text, created_by: userId, created_at: now })
+      .execute();
+    const set = { released: text, released_version: version, last_version: version, updated_at: now };
+    await trx.updateTable('flows').set(set).where('id', '=', row.id).execute();
+    return { ...row, ...set };
+  });
+}
+
+export async function listVersions(db: Kysely<DB>, row: FlowRow) {
+  const rows = await db
+    .selectFrom('flow_versions')
+    .select(['version', 'created_by', 'created_at'])
+    .where('flow_id', '=', row.id)
+    .orderBy('version', 'desc')
+    .execute();
+  return rows.map((r) => ({ version: r.version, createdBy: r.created_by, createdAt: Number(r.created_at) }));
+}
+
+/** Put a released version back into the draft (release again to make it live). */
+export async function restoreVersion(db: Kysely<DB>, row: FlowRow, version: number): Promise<FlowRow> {
+  const v = await db
+    .selectFrom('flow_versions')
+    .select('document')
+    .where('flow_id', '=', row.id)
+    .where('version', '=', version)
+    .executeTakeFirst();
+  if (!v) fail(E.PROGRAM_VERSION_NOT_FOUND);
+  const set = { draft: v.document, updated_at: Date.now() };
+  await db.updateTable('flows').set(set).where('id', '=', row.id).execute();
+  return { ...row, ...set };
+}
+
+/** The fields of a document's input steps (top level only). */
+export function inputFields(doc: FlowDocument): InputField[] {
+  return doc._process
+    .filter((s) => s._type === 'input')
+    .flatMap((s) => (s._procedure.fields ?? []) as InputField[]);
+}
+
+/** The input checked against the input steps' fields again on the server; other keys are dropped. */
+export function checkInput(doc: FlowDocument, data: unknown): Record<string, unknown> {
+  const raw = (typeof data === 'object' && data !== null && !Array.isArray(data) ? data : {}) as Record<
+    string,
+    unknown
+  >;
+  const out: Record<string, unknown> = {};
+  for (const f of inputFields(doc)) {
+    const v = raw[f.key];
+    const empty = v === undefined || v === null || v === '';
+    if (empty) {
+      if (f.required) fail(E.PROGRAM_INPUT, `${f.key}: required`);
+      out[f.key] = null;
+      continue;
+    }
+    if (f.type === 'number') {
+      const n = typeof v === 'number' ? v : typeof v === 'string' ? Number(v) : Number.NaN;
+      if (!Number.isFinite(n)) fail(E.PROGRAM_INPUT, `${f.key}: expected a number`);
+      out[f.key] = n;
+    } else if (f.type === 'date') {
+      const t = parseDate(v);
+      if (t === null) fail(E.PROGRAM_INPUT, `${f.key}: expected a date`);
+      out[f.key] = t;
+    } else if (f.type === 'boolean') {
+      if (typeof v !== 'boolean') fail(E.PROGRAM_INPUT, `${f.key}: expected true or false`);
+      out[f.key] = v;
+    } else {
+      if (typeof v !== 'string' || v.length > 20_000) fail(E.PROGRAM_INPUT, `${f.key}: expected text`);
+      if (f.type === 'select' && !(f.options ?? []).includes(v as string))
+        fail(E.PROGRAM_INPUT, `${f.key}: not one of the options`);
+      out[f.key] = v;
+    }
+  }
+  return out;
+}
+
+function cutJson(v: unknown, max: number): string {
+  const s = JSON.stringify(v ?? null);
+  return s.length > max ? JSON.stringify({ truncated: s.slice(0, max) }) : s;
+}
+
+/** Log a run, and drop what is past the retention (age, and count per flow). */
+export async function logRun(
+  db: Kysely<DB>,
+  entry: {
+    projectId: string;
+    flowId: string;
+    version: number | null;
+    userId: string | null;
+    trigger: RunLogEntry['trigger'];
+    input: unknown;
+    result: RunResult;
+    errorCode?: number | undefined;
+    errorStep?: string | undefined;
+    message?: string | undefined;
+  },
+): Promise<void> {
+  const now = Date.now();
+  await db
+    .insertInto('program_runs')
+    .values({
+      id: entry.result.run,
+      project_id: entry.projectId,
+      flow_id: entry.flowId,
+      version: entry.version,
+      user_id: entry.userId,
+      trigger: entry.trigger,
+      input: cutJson(entry.input, PROGRAM_LIMITS.traceChars),
+      status: entry.result.status,
+      error_code: entry.errorCode ?? null,
+      error_step: entry.errorStep ?? null,
+      message: entry.message ?? null,
+      duration_ms: entry.result.ms,
+      trace: JSON.stringify(entry.result.trace),
+      created_at: now,
+    })
+    .execute();
+  await db
+    .deleteFrom('program_runs')
+    .where('flow_id', '=', entry.flowId)
+    .where('created_at', '<', now - PROGRAM_LIMITS.logKeepMs)
+    .execute();
+  const nth = await db
+    .selectFrom('program_runs')
+    .select('created_at')
+    .where('flow_id', '=', entry.flowId)
+    .orderBy('created_at', 'desc')
+    .offset(PROGRAM_LIMITS.logKeepRuns)
+    .limit(1)
+    .executeTakeFirst();
+  if (nth)
+    await db
+      .deleteFrom('program_runs')
+      .where('flow_id', '=', entry.flowId)
+      .where('created_at', '<=', nth.created_at)
+      .execute();
+}
+
+export async function listRuns(db: Kysely<DB>, row: FlowRow, limit = 50): Promise<RunLogEntry[]> {
+  const rows = await db
+    .selectFrom('program_runs')
+    .selectAll()
+    .where('flow_id', '=', row.id)
+    .orderBy('created_at', 'desc')
+    .orderBy('id', 'desc')
+    .limit(limit)
+    .execute();
+  const parse = (t: string): unknown => {
+    try {
+      return JSON.parse(t);
+    } catch {
+      return null;
+    }
+  };
+  return rows.map((r) => ({
+    _id: r.id,
+    flow: r.flow_id,
+    version: r.version,
+    user: r.user_id,
+    trigger: r.trigger,
+    input: parse(r.input),
+    status: r.status,
+    errorCode: r.error_code,
+    errorStep: r.error_step,
+    message: r.message,
+    ms: r.duration_ms,
+    trace: (parse(r.trace) as TraceEntry[] | null) ?? [],
+    createdAt: Number(r.created_at),
+  }));
+}

@@ -1,0 +1,3 @@
+export * from './limits.ts';
+export * from './steps.ts';
+export type * from './types.ts';

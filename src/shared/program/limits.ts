@@ -1,0 +1,27 @@
+/** Limits of flows and program runs: one home, read by the server engine, the editor and tests. */
+export const PROGRAM_LIMITS = {
+  /** Steps in one flow document, counting nested ones. */
+  maxDefinedSteps: 200,
+  /** Nesting of branches and loops. */
+  maxNesting: 8,
+  /** Steps executed in one run (loop bodies count every time). */
+  maxExecutedSteps: 5000,
+  /** Iterations of one loop step. */
+  maxLoopIterations: 1000,
+  /** Wall time of one run. */
+  maxRunMs: 10_000,
+  /** Rows one query step reads. */
+  maxQueryRows: 1000,
+  /** JSON size of a run's answer (output, displays). */
+  maxOutputBytes: 1_000_000,
+  /** JSON size of one flow document. */
+  maxDocumentBytes: 500_000,
+  /** Characters of step data kept per step in the run trace. */
+  traceChars: 2000,
+  /** Runs kept per flow in the log, and their age. */
+  logKeepRuns: 500,
+  logKeepMs: 30 * 24 * 3600_000,
+} as const;
+
+/** A step handle names the step's output in `state`: a short identifier. */
+export const HANDLE = /^[A-Za-z_][A-Za-z0-9_]{0,63}$/;

@@ -1,0 +1,100 @@
+/** A flow document as stored and sent: the spec's `_process` steps and `_option`. */
+export interface FlowStep {
+  _type: string;
+  /** The step's name in `state` (its output) and in traces and errors. */
+  _handle: string;
+  /** The table a data step works on (id or code). */
+  _entity?: string;
+  /** The step's settings (its type's schema). */
+  _procedure: Record<string, unknown>;
+  /** A label shown in the editor. */
+  _name?: string;
+}
+
+export interface FlowDocument {
+  _process: FlowStep[];
+  _option: { _entity?: string; [k: string]: unknown };
+}
+
+export interface FlowSummary {
+  _id: string;
+  _type: 'program' | 'dataset';
+  _name: string;
+  _sort: number;
+  _module: string | null;
+  _version: number | null;
+  _lastVersion: number;
+  _updatedAt: number;
+}
+
+export interface Flow extends FlowSummary, FlowDocument {}
+
+/** One row a run wrote (or, in a test run, would have written). */
+export interface RecordChange {
+  step: string;
+  entity: string;
+  op: 'create' | 'update' | 'remove';
+  id: string;
+  before: Record<string, unknown> | null;
+  after: Record<string, unknown> | null;
+}
+
+export interface TraceEntry {
+  step: string;
+  type: string;
+  ms: number;
+  /** The step's output, cut to PROGRAM_LIMITS.traceChars as JSON text. */
+  data?: string;
+  error?: string;
+}
+
+export interface DisplayItem {
+  step: string;
+  message?: string;
+  rows?: Record<string, unknown>[];
+}
+
+export interface InputField {
+  key: string;
+  name: string;
+  type: 'string' | 'number' | 'date' | 'boolean' | 'select';
+  required?: boolean;
+  options?: string[];
+}
+
+/** What a run answers. */
+export interface RunResult {
+  run: string;
+  status: 'ok' | 'failed' | 'rolled-back';
+  output: unknown;
+  display: DisplayItem[];
+  changes: RecordChange[];
+  /** Tables written (for refreshing widgets bound to them). */
+  entities: string[];
+  trace: TraceEntry[];
+  ms: number;
+}
+
+/** What prepare answers: what the client must ask the user before exec. */
+export interface PreparedProgram {
+  _id: string;
+  _name: string;
+  _version: number;
+  input: InputField[];
+}
+
+export interface RunLogEntry {
+  _id: string;
+  flow: string;
+  version: number | null;
+  user: string | null;
+  trigger: 'exec' | 'test' | 'display';
+  input: unknown;
+  status: RunResult['status'];
+  errorCode: number | null;
+  errorStep: string | null;
+  message: string | null;
+  ms: number;
+  trace: TraceEntry[];
+  createdAt: number;
+}
