@@ -13,42 +13,8 @@ import {
   operatorsOfType,
   queryTypeOfType,
 } from '../../src/shared/query/conditions.ts';
+import { OPERATOR_LABELS } from '../../src/shared/query/operator-labels.ts';
 import type { FieldMeta } from './widget-context.ts';
-
-const OPS = {
-  zh: {
-    contain: '包含',
-    notcontain: '不包含',
-    eq: '等于',
-    ne: '不等于',
-    start: '开头是',
-    end: '结尾是',
-    isnull: '为空',
-    notnull: '不为空',
-    gt: '大于',
-    lt: '小于',
-    gte: '大于等于',
-    lte: '小于等于',
-    between: '介于',
-    notbetween: '不介于',
-  },
-  en: {
-    contain: 'contains',
-    notcontain: 'does not contain',
-    eq: 'equals',
-    ne: 'does not equal',
-    start: 'starts with',
-    end: 'ends with',
-    isnull: 'is empty',
-    notnull: 'is not empty',
-    gt: 'greater than',
-    lt: 'less than',
-    gte: 'at least',
-    lte: 'at most',
-    between: 'between',
-    notbetween: 'not between',
-  },
-} as const;
 
 export const FILTER_TEXT = {
   zh: {
@@ -111,7 +77,7 @@ export function FilterControl(props: {
   onApply: (v: FilterValue) => void;
 }) {
   const t = FILTER_TEXT[props.lang] ?? FILTER_TEXT.en;
-  const ops = OPS[props.lang] ?? OPS.en;
+  const ops = OPERATOR_LABELS[props.lang] ?? OPERATOR_LABELS.en;
   const usable = props.fields.filter((f) => !f.hide && filterOperators(f.type).length > 0);
   const [draft, setDraft] = useState<Condition[]>(props.value.conditions);
   const [how, setHow] = useState<Match>(props.value.match);

@@ -1,3 +1,5 @@
+import { OPERATOR_LABELS } from '../../shared/query/operator-labels.ts';
+
 /** English strings of the shell. Keys mirror zh.ts. */
 export const en = {
   app: { title: 'Low-code builder' },
@@ -205,20 +207,7 @@ export const en = {
     search: 'Type to search',
     imageUrl: 'Image URL',
     ops: {
-      contain: 'contains',
-      notcontain: 'does not contain',
-      eq: 'equals',
-      ne: 'does not equal',
-      start: 'starts with',
-      end: 'ends with',
-      isnull: 'is empty',
-      notnull: 'is not empty',
-      gt: 'greater than',
-      lt: 'less than',
-      gte: 'at least',
-      lte: 'at most',
-      between: 'between',
-      notbetween: 'not between',
+      ...OPERATOR_LABELS.en,
       set: 'is one of',
       preset: 'in period',
     },

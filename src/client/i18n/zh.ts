@@ -1,3 +1,4 @@
+import { OPERATOR_LABELS } from '../../shared/query/operator-labels.ts';
 import type { Messages } from './index.ts';
 
 /** 界面中文文案。 */
@@ -205,20 +206,7 @@ export const zh: Messages = {
     search: '输入以搜索',
     imageUrl: '图片地址',
     ops: {
-      contain: '包含',
-      notcontain: '不包含',
-      eq: '等于',
-      ne: '不等于',
-      start: '开头是',
-      end: '结尾是',
-      isnull: '为空',
-      notnull: '不为空',
-      gt: '大于',
-      lt: '小于',
-      gte: '大于等于',
-      lte: '小于等于',
-      between: '介于',
-      notbetween: '不介于',
+      ...OPERATOR_LABELS.zh,
       set: '属于',
       preset: '时间段',
     },
