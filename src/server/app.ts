@@ -7,7 +7,7 @@ import Fastify, { type FastifyInstance } from 'fastify';
 import { E } from '../shared/errors.ts';
 import accessPlugin from './access/plugin.ts';
 import roleJoinPlugin from './access/role-join-plugin.ts';
-import { installAuth } from './account/auth.ts';
+import authPlugin from './account/auth.ts';
 import accountPlugin from './account/plugin.ts';
 import { LogSmsProvider, type OutboxEntry, type SmsProvider } from './account/sms.ts';
 import type { Config } from './config.ts';
@@ -18,15 +18,16 @@ import schemaPlugin from './data/schema-plugin.ts';
 import xlsxPlugin from './data/xlsx/plugin.ts';
 import { type Database, openDatabase } from './db/index.ts';
 import { loadAppShell } from './http/app-shell.ts';
-import { installEnvelope } from './http/envelope.ts';
-import { frameworkErrors, installErrorHandling } from './http/errors.ts';
+import envelopePlugin from './http/envelope.ts';
+import errorsPlugin, { frameworkErrors } from './http/errors.ts';
 import { loggerOptions } from './http/log-redact.ts';
 import { installNativeEnvelope } from './http/native-envelope.ts';
-import { APP_SHELL_HEADERS, installSecurityHeaders } from './http/security-headers.ts';
+import { schemasPlugin } from './http/schemas.ts';
+import securityHeadersPlugin, { APP_SHELL_HEADERS } from './http/security-headers.ts';
 import memberPlugin from './member/plugin.ts';
 import { ProjectCaches } from './ops/caches.ts';
 import { installHealth } from './ops/health.ts';
-import { installMetrics } from './ops/metrics.ts';
+import metricsPlugin from './ops/metrics.ts';
 import pagePlugin from './page/plugin.ts';
 import paymentPlugin from './payment/plugin.ts';
 import programAdminPlugin from './program/admin-plugin.ts';
@@ -125,15 +126,19 @@ export async function buildApp(config: Config, options: BuildOptions = {}): Prom
     done(null, payload);
   });
 
-  installErrorHandling(app);
+  // Cross-cutting pieces (named; every area plugin declares them as dependencies, plugin-kit.ts).
+  await app.register(errorsPlugin);
   // Before the routes: the latency hook sees every one of them.
-  installMetrics(app);
-  installSecurityHeaders(app);
-  installEnvelope(app, config.allowDebug);
-  installAuth(app);
+  await app.register(metricsPlugin);
+  await app.register(securityHeadersPlugin);
+  await app.register(envelopePlugin);
+  await app.register(authPlugin);
+  await app.register(schemasPlugin);
 
   await app.register(fastifyRateLimit, { global: false });
   await app.register(fastifySwagger, {
+    // Shared schemas (http/schemas.ts) appear under their own names in components.schemas.
+    refResolver: { buildLocalReference: (json, _base, _fragment, i) => String(json.$id ?? `def-${i}`) },
     openapi: {
       info: {
         title: 'Low-code builder API',

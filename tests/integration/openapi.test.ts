@@ -78,6 +78,22 @@ describe('OpenAPI', () => {
     }
   });
 
+  it('shared schemas are defined once and referenced by the routes that use them', async () => {
+    const doc = JSON.parse((await t.app.inject({ method: 'GET', url: '/api/docs/json' })).body) as {
+      components: { schemas: Record<string, { properties?: Record<string, unknown> }> };
+      paths: Record<string, Record<string, { parameters?: { name: string; in: string }[] }>>;
+    };
+    for (const name of ['User', 'Project', 'ProjectParams'])
+      expect(Object.keys(doc.components.schemas)).toContain(name);
+    expect(doc.components.schemas.User!.properties).toHaveProperty('auth');
+    // A route whose params are the shared `{ project }` still documents that path parameter.
+    const params = doc.paths['/api/admin/project/{project}']!.get!.parameters ?? [];
+    expect(params).toContainEqual(expect.objectContaining({ name: 'project', in: 'path' }));
+    // And still validates it: a malformed project id is refused before the handler.
+    const bad = await t.app.inject({ method: 'GET', url: '/api/admin/project/not-an-id' });
+    expect(bad.json().error).toBe(1000);
+  });
+
   it('serves the UI at /api/docs', async () => {
     const res = await t.app.inject({ method: 'GET', url: '/api/docs/' });
     expect(res.statusCode).toBe(200);

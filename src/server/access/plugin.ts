@@ -1,8 +1,9 @@
 /** Roles and grants: /api/admin/auth/{project}/main/role/… (registered under the /api/admin/auth prefix). */
 import type { FastifyInstance } from 'fastify';
 import { requireUser } from '../account/auth.ts';
-import { sessionsChanged } from '../account/session-cache.ts';
+import { forgetSessionsAfterWrites } from '../account/session-cache.ts';
 import { E, fail } from '../errors.ts';
+import { area } from '../http/plugin-kit.ts';
 import { bool, id, obj, ok, projectParams, str } from '../http/schemas.ts';
 import { authorize } from './decide.ts';
 import {
@@ -53,12 +54,10 @@ function cleanName(name: string): string {
   return n;
 }
 
-export default async function accessPlugin(app: FastifyInstance): Promise<void> {
+async function accessPlugin(app: FastifyInstance): Promise<void> {
   // Membership, role and session changes here (bans, removals, demotions, child tokens) must
   // reach cached sessions; clear them once the change is committed and answered.
-  app.addHook('onResponse', async (request, reply) => {
-    if (reply.statusCode === 200 && !/\/(list|children)$/.test(request.url.split('?')[0]!)) sessionsChanged();
-  });
+  forgetSessionsAfterWrites(app);
   const { db } = app.database;
   const base = '/:project/main/role';
   const tags = ['access'];
@@ -206,3 +205,5 @@ export default async function accessPlugin(app: FastifyInstance): Promise<void> 
     },
   );
 }
+
+export default area('lc-access', accessPlugin);

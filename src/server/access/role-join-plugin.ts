@@ -7,6 +7,7 @@ import type { FastifyInstance, FastifyRequest } from 'fastify';
 import { caller, requireUser } from '../account/auth.ts';
 import { sessionsChanged } from '../account/session-cache.ts';
 import { E, fail } from '../errors.ts';
+import { area } from '../http/plugin-kit.ts';
 import { bool, id, int, obj, ok, projectParams, str } from '../http/schemas.ts';
 import { revokeChildTokensOpenedBy } from '../member/service.ts';
 import { findProject, membership } from '../project/service.ts';
@@ -34,7 +35,7 @@ const applicationSchema = obj({
 });
 const nullable = (s: Record<string, unknown>) => ({ anyOf: [s, { type: 'null' }] });
 
-export default async function roleJoinPlugin(app: FastifyInstance): Promise<void> {
+async function roleJoinPlugin(app: FastifyInstance): Promise<void> {
   const { db } = app.database;
   const tags = ['access'];
   app.addHook('onResponse', async (request, reply) => {
@@ -194,3 +195,5 @@ export default async function roleJoinPlugin(app: FastifyInstance): Promise<void
     );
   }
 }
+
+export default area('lc-role-join', roleJoinPlugin);

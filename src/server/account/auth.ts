@@ -1,6 +1,7 @@
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import { E, fail } from '../errors.ts';
 import { requestToken } from '../http/envelope.ts';
+import { CORE, crossCutting } from '../http/plugin-kit.ts';
 import { resolveToken, type Session, type UserRow } from './service.ts';
 
 declare module 'fastify' {
@@ -43,3 +44,5 @@ export function caller(request: FastifyRequest): UserRow {
   if (!request.user) fail(E.AUTH_REQUIRED);
   return request.user;
 }
+
+export default crossCutting(CORE.auth, installAuth, [CORE.envelope]);

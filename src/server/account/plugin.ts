@@ -14,6 +14,7 @@ import {
 import { standingIn } from '../access/standing.ts';
 import { E, fail } from '../errors.ts';
 import { requestToken } from '../http/envelope.ts';
+import { area } from '../http/plugin-kit.ts';
 import { bool, id, obj, ok, str, userSchema } from '../http/schemas.ts';
 import { joinByRegistration } from '../project/service.ts';
 import { caller, requireUser } from './auth.ts';
@@ -47,7 +48,7 @@ function limitKey(request: FastifyRequest, part?: unknown): string {
   return typeof part === 'string' ? `${request.ip}|${part.slice(0, 64)}` : request.ip;
 }
 /** Accounts: /api/common/user (sign-in, registration, profile), /api/common/utils (captcha, codes). */
-export default async function accountPlugin(app: FastifyInstance): Promise<void> {
+async function accountPlugin(app: FastifyInstance): Promise<void> {
   await app.register(userRoutes, { prefix: '/api/common/user' });
   await app.register(utilRoutes, { prefix: '/api/common/utils' });
   // Test mode only: what end-to-end tests may peek at.
@@ -385,3 +386,5 @@ async function testRoutes(app: FastifyInstance): Promise<void> {
     );
   }
 }
+
+export default area('lc-account', accountPlugin);

@@ -1,3 +1,4 @@
+import type { FastifyInstance } from 'fastify';
 import type { Session, UserRow } from './service.ts';
 
 /**
@@ -47,6 +48,16 @@ export function sessionsChanged(): void {
   generation++;
   byToken.clear();
   for (const l of listeners) l();
+}
+
+/**
+ * For areas whose every successful write may change who can do what (members, roles): after any
+ * answered call of the context that is not a list read, forget the cached sessions.
+ */
+export function forgetSessionsAfterWrites(app: FastifyInstance): void {
+  app.addHook('onResponse', async (request, reply) => {
+    if (reply.statusCode === 200 && !/\/(list|children)$/.test(request.url.split('?')[0]!)) sessionsChanged();
+  });
 }
 
 /** Be told of local changes (e.g. to broadcast them to other processes). */

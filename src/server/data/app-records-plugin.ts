@@ -3,6 +3,7 @@ import { authorize, decide } from '../access/decide.ts';
 import { optionalUser } from '../access/guard.ts';
 import { caller } from '../account/auth.ts';
 import { E, fail } from '../errors.ts';
+import { area } from '../http/plugin-kit.ts';
 import { anyObj, id, obj, ok } from '../http/schemas.ts';
 import { type EntityMeta, metaOf } from './meta.ts';
 import { removeRecord, saveRecord, updateRecord } from './records.ts';
@@ -40,7 +41,7 @@ export async function grantedEntity(
  * roles never see hidden fields, cannot filter or sort on them (the query is refused as naming an
  * unknown field), and cannot write them.
  */
-export default async function appRecordsPlugin(app: FastifyInstance): Promise<void> {
+async function appRecordsPlugin(app: FastifyInstance): Promise<void> {
   const { db } = app.database;
   const granted = (request: FastifyRequest, action: 'read' | 'write') => grantedEntity(request, action);
 
@@ -163,3 +164,5 @@ export default async function appRecordsPlugin(app: FastifyInstance): Promise<vo
     },
   );
 }
+
+export default area('lc-app-records', appRecordsPlugin);

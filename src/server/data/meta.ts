@@ -113,3 +113,23 @@ export function clearMetaCache(db: Kysely<DB>, projectId: string): number {
 export async function loadMeta(db: Kysely<DB>, projectId: string, ref: string): Promise<EntityMeta> {
   return metaOf(db, await findEntity(db, projectId, ref));
 }
+
+/** The metas of the tables `meta`'s collection fields point at (same project), by field code. */
+export async function collectionTargets(
+  db: Kysely<DB>,
+  meta: EntityMeta,
+  visibleOnly: boolean,
+): Promise<Map<string, EntityMeta>> {
+  const targets = new Map<string, EntityMeta>();
+  for (const f of meta.fields) {
+    if (f.type !== 'collection' || !f.relate_id) continue;
+    const entity = await db
+      .selectFrom('data_entities')
+      .selectAll()
+      .where('id', '=', f.relate_id)
+      .where('project_id', '=', meta.entity.project_id)
+      .executeTakeFirst();
+    if (entity) targets.set(f.code, await metaOf(db, entity, visibleOnly));
+  }
+  return targets;
+}

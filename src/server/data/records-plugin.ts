@@ -2,6 +2,7 @@ import type { FastifyInstance, FastifyRequest } from 'fastify';
 import { normalizeOrThrow, normalizeSummaryOrThrow } from '../../shared/query/index.ts';
 import { projectAccess } from '../access/decide.ts';
 import { caller, requireUser } from '../account/auth.ts';
+import { area } from '../http/plugin-kit.ts';
 import { anyObj, id, obj, ok } from '../http/schemas.ts';
 import { type ProjectRow, projectOptions } from '../project/service.ts';
 import { type EntityMeta, loadMeta } from './meta.ts';
@@ -51,7 +52,7 @@ export async function runQuery(
 }
 
 /** Admin data calls (builders): any table of the project. */
-export default async function recordsPlugin(app: FastifyInstance): Promise<void> {
+async function recordsPlugin(app: FastifyInstance): Promise<void> {
   const { db, dialect } = app.database;
   const P = '/api/admin/data/:project/:entity';
   const admin = async (request: FastifyRequest) => {
@@ -161,3 +162,5 @@ export default async function recordsPlugin(app: FastifyInstance): Promise<void>
     },
   );
 }
+
+export default area('lc-records', recordsPlugin);

@@ -2,6 +2,7 @@ import type { FastifyInstance, FastifyRequest } from 'fastify';
 import { projectAccess } from '../access/decide.ts';
 import { requireUser } from '../account/auth.ts';
 import { E, fail } from '../errors.ts';
+import { area } from '../http/plugin-kit.ts';
 import { anyObj, bool, id, int, obj, ok, str } from '../http/schemas.ts';
 import { apiFlow, listFlows } from '../program/service.ts';
 import { FIELD_TYPES, type FieldType } from './ddl.ts';
@@ -39,7 +40,7 @@ function confirmed(request: FastifyRequest): boolean {
 }
 
 /** Modules, entities and fields: the builder's data model; every entity a real table. */
-export default async function schemaPlugin(app: FastifyInstance): Promise<void> {
+async function schemaPlugin(app: FastifyInstance): Promise<void> {
   const { db, dialect } = app.database;
   const admin = async (request: FastifyRequest) =>
     (await projectAccess(request, (request.params as { project: string }).project, { admin: true })).project;
@@ -300,3 +301,5 @@ export default async function schemaPlugin(app: FastifyInstance): Promise<void> 
     },
   );
 }
+
+export default area('lc-data-schema', schemaPlugin);

@@ -2,6 +2,7 @@ import type { FastifyInstance, FastifyRequest } from 'fastify';
 import { ENVELOPE_HEADERS, EnvelopeError, openText, sealText } from '../../shared/envelope.ts';
 import { E } from '../../shared/errors.ts';
 import { AppError } from '../errors.ts';
+import { CORE, crossCutting } from './plugin-kit.ts';
 
 declare module 'fastify' {
   interface FastifyRequest {
@@ -80,3 +81,5 @@ export function installEnvelope(app: FastifyInstance, allowDebug: boolean): void
     );
   });
 }
+
+export default crossCutting(CORE.envelope, (app) => installEnvelope(app, app.config.allowDebug));

@@ -2,6 +2,7 @@ import type { FastifyError, FastifyInstance, FastifyReply, FastifyRequest } from
 import { E, type ErrorDef } from '../../shared/errors.ts';
 import { QueryError } from '../../shared/query/error.ts';
 import { AppError } from '../errors.ts';
+import { CORE, crossCutting } from './plugin-kit.ts';
 
 const FASTIFY_CODES: Record<string, ErrorDef> = {
   FST_ERR_CTP_INVALID_JSON: E.MALFORMED,
@@ -59,3 +60,5 @@ export function installErrorHandling(app: FastifyInstance): void {
       .send(data === undefined ? { error: def.code, msg } : { error: def.code, msg, data });
   });
 }
+
+export default crossCutting(CORE.errors, installErrorHandling);

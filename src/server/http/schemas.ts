@@ -1,5 +1,7 @@
 /** JSON Schema helpers for route declarations. */
 
+import { CORE, crossCutting } from './plugin-kit.ts';
+
 type Schema = Record<string, unknown>;
 
 const NO_NUL = '^[^\\u0000]*$';
@@ -48,10 +50,11 @@ export const bool = (): Schema => ({ type: 'boolean' });
 export const id = (): Schema => ({ type: 'string', pattern: '^[0-9a-f]{24}$' });
 export const anyObj = (): Schema => ({ type: 'object', additionalProperties: true });
 
-/** Params `{ project }` (24-hex). */
-export const projectParams = obj({ project: id() });
-
-export const userSchema: Schema = obj({
+/**
+ * Schemas several areas use are registered once on the app (`addSchema`, see `sharedSchemas`) and
+ * named by `$ref` in routes: one definition, one entry under `components.schemas` in the API docs.
+ */
+const sharedUser: Schema = obj({
   _id: str(),
   account: { type: ['string', 'null'] },
   nickname: str(),
@@ -77,7 +80,7 @@ export const userSchema: Schema = obj({
   auth: { type: ['string', 'null'] },
 });
 
-export const projectSchema: Schema = obj({
+const sharedProject: Schema = obj({
   _id: str(),
   _name: str(),
   _auth: str(),
@@ -87,4 +90,23 @@ export const projectSchema: Schema = obj({
   _status: int(),
   _limited: bool(),
   role: { type: ['string', 'null'] },
+});
+
+/** Registered on the app before any area (see app.ts); `$id`s are what the refs below name. */
+export const sharedSchemas: Schema[] = [
+  { $id: 'ProjectParams', ...obj({ project: id() }) },
+  { $id: 'User', ...sharedUser },
+  { $id: 'Project', ...sharedProject },
+];
+
+/** Params `{ project }` (24-hex). */
+export const projectParams: Schema = { $ref: 'ProjectParams#' };
+/** The user object of login, userInfo and member tokens. */
+export const userSchema: Schema = { $ref: 'User#' };
+/** A project as the project list and project info answer it. */
+export const projectSchema: Schema = { $ref: 'Project#' };
+
+/** The shared schemas as a plugin every area depends on. */
+export const schemasPlugin = crossCutting(CORE.schemas, (app) => {
+  for (const schema of sharedSchemas) app.addSchema(schema);
 });

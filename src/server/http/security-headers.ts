@@ -16,6 +16,7 @@ import {
   sandboxFrameCsp,
   sandboxFrameHtml,
 } from '../../shared/sandbox-frame.ts';
+import { CORE, crossCutting } from './plugin-kit.ts';
 
 /**
  * The app shell's policy. Scripts only from our own files (no inline script, no other host);
@@ -73,3 +74,5 @@ export function installSecurityHeaders(app: FastifyInstance): void {
       .send(html),
   );
 }
+
+export default crossCutting(CORE.headers, installSecurityHeaders);

@@ -19,8 +19,9 @@ import {
   revokeUserSessions,
   setPassword,
 } from '../account/service.ts';
-import { sessionsChanged } from '../account/session-cache.ts';
+import { forgetSessionsAfterWrites } from '../account/session-cache.ts';
 import { E, fail } from '../errors.ts';
+import { area } from '../http/plugin-kit.ts';
 import { bool, id, int, obj, ok, projectParams, str, userSchema } from '../http/schemas.ts';
 import { assertMemberQuota, findProject, type ProjectRow } from '../project/service.ts';
 import {
@@ -80,10 +81,8 @@ const tags = ['member'];
  * (bans, removals, demotions, child tokens, joins) must reach cached sessions: they are cleared once
  * the change is committed and answered.
  */
-export default async function memberPlugin(app: FastifyInstance): Promise<void> {
-  app.addHook('onResponse', async (request, reply) => {
-    if (reply.statusCode === 200 && !/\/(list|children)$/.test(request.url.split('?')[0]!)) sessionsChanged();
-  });
+async function memberPlugin(app: FastifyInstance): Promise<void> {
+  forgetSessionsAfterWrites(app);
   await app.register(memberRoutes, { prefix: '/api/admin/user' });
   await app.register(joinRoutes, { prefix: '/api/common/project' });
 }
@@ -390,3 +389,5 @@ async function joinRoutes(app: FastifyInstance): Promise<void> {
     },
   );
 }
+
+export default area('lc-member', memberPlugin);

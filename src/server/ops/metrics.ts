@@ -13,6 +13,7 @@ import { timingSafeEqual } from 'node:crypto';
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import { collectDefaultMetrics, Gauge, Histogram, Registry } from 'prom-client';
 import { E } from '../../shared/errors.ts';
+import { CORE, crossCutting } from '../http/plugin-kit.ts';
 
 const LOOPBACK = /^(127\.\d+\.\d+\.\d+|::1|::ffff:127\.\d+\.\d+\.\d+)$/;
 
@@ -128,3 +129,7 @@ export function installMetrics(app: FastifyInstance): Registry {
   });
   return register;
 }
+
+export default crossCutting(CORE.metrics, (app) => {
+  installMetrics(app);
+});

@@ -20,6 +20,7 @@ import { TIER_NAMES } from '../../shared/constants.ts';
 import { authorize } from '../access/decide.ts';
 import { caller, requireUser } from '../account/auth.ts';
 import { E, fail } from '../errors.ts';
+import { area } from '../http/plugin-kit.ts';
 import { id, int, obj, ok, str } from '../http/schemas.ts';
 import { alipayProvider } from './alipay.ts';
 import { NotifyRefused, type PayProvider } from './provider.ts';
@@ -37,7 +38,7 @@ const orderSchema = obj({
   detail: obj({ package: str() }),
 });
 
-export default async function paymentPlugin(app: FastifyInstance): Promise<void> {
+async function paymentPlugin(app: FastifyInstance): Promise<void> {
   const { db } = app.database;
   const { config } = app;
   const providers: Partial<Record<PayType, PayProvider>> = {};
@@ -210,3 +211,5 @@ export default async function paymentPlugin(app: FastifyInstance): Promise<void>
     }
   });
 }
+
+export default area('lc-payment', paymentPlugin);

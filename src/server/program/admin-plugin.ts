@@ -1,6 +1,7 @@
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import { projectAccess } from '../access/decide.ts';
 import { requireUser } from '../account/auth.ts';
+import { area } from '../http/plugin-kit.ts';
 import { anyObj, id, int, obj, ok, str } from '../http/schemas.ts';
 import { runAndLog } from './run.ts';
 import {
@@ -36,7 +37,7 @@ const runBody = obj({
  * The builder's program calls (registered under /api/admin/flow/:project): create, save (validated),
  * rename, sort, move between modules, remove, release, versions and restore, test run, run log.
  */
-export default async function programAdminPlugin(app: FastifyInstance): Promise<void> {
+async function programAdminPlugin(app: FastifyInstance): Promise<void> {
   const { db } = app.database;
   const admin = async (request: FastifyRequest) =>
     (await projectAccess(request, (request.params as { project: string }).project, { admin: true })).project;
@@ -176,3 +177,5 @@ export default async function programAdminPlugin(app: FastifyInstance): Promise<
     },
   );
 }
+
+export default area('lc-program-admin', programAdminPlugin);

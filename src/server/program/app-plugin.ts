@@ -3,6 +3,7 @@ import type { PreparedProgram } from '../../shared/program/index.ts';
 import { authorize, decide } from '../access/decide.ts';
 import { optionalUser } from '../access/guard.ts';
 import { E, fail } from '../errors.ts';
+import { area } from '../http/plugin-kit.ts';
 import { anyObj, id, obj, ok } from '../http/schemas.ts';
 import { runAndLog } from './run.ts';
 import { findFlow, inputFields, listFlows, releasedDoc } from './service.ts';
@@ -22,7 +23,7 @@ const runBody = obj({ 'data?': anyObj(), 'record?': { type: 'string', maxLength:
  * rolled back (what it would show and change), exec runs it. `name` is the program's id; `key` names
  * where it was started from (a page, a menu entry) and is kept in the log only.
  */
-export default async function programAppPlugin(app: FastifyInstance): Promise<void> {
+async function programAppPlugin(app: FastifyInstance): Promise<void> {
   const { db } = app.database;
 
   /** The released program, if the caller's role is granted it. */
@@ -106,3 +107,5 @@ export default async function programAppPlugin(app: FastifyInstance): Promise<vo
     );
   }
 }
+
+export default area('lc-program-app', programAppPlugin);

@@ -3,6 +3,7 @@ import { authorize, decide, projectAccess } from '../access/decide.ts';
 import { optionalUser } from '../access/guard.ts';
 import { caller, requireUser } from '../account/auth.ts';
 import { E, fail } from '../errors.ts';
+import { area } from '../http/plugin-kit.ts';
 import { anyObj, bool, id, obj, ok, projectParams, projectSchema, str } from '../http/schemas.ts';
 import { findMeta } from '../page/service.ts';
 import {
@@ -49,7 +50,7 @@ const initSchema = obj({
 });
 
 /** Projects: /api/common/project (create, list, branding), /api/admin/project, /api/common/app (init). */
-export default async function projectPlugin(app: FastifyInstance): Promise<void> {
+async function projectPlugin(app: FastifyInstance): Promise<void> {
   await app.register(accountRoutes, { prefix: '/api/common/project' });
   await app.register(adminRoutes, { prefix: '/api/admin/project' });
   await app.register(appRoutes, { prefix: '/api/common/app' });
@@ -201,3 +202,5 @@ async function appRoutes(app: FastifyInstance): Promise<void> {
     },
   );
 }
+
+export default area('lc-project', projectPlugin);

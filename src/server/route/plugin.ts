@@ -3,6 +3,7 @@ import type { FastifyInstance, FastifyRequest } from 'fastify';
 import { authorize, decide } from '../access/decide.ts';
 import { optionalUser } from '../access/guard.ts';
 import { requireUser } from '../account/auth.ts';
+import { area } from '../http/plugin-kit.ts';
 import { anyObj, bool, id, int, obj, ok, projectParams, str } from '../http/schemas.ts';
 import {
   bindPrograms,
@@ -35,7 +36,7 @@ const valueSchema = { type: ['string', 'null'], maxLength: 255 };
 const routeParams = obj({ project: id(), id: id() });
 const tags = ['route'];
 
-export default async function routePlugin(app: FastifyInstance): Promise<void> {
+async function routePlugin(app: FastifyInstance): Promise<void> {
   await app.register(builderRoutes, { prefix: '/api/admin/route' });
   await app.register(appRoutes, { prefix: '/api/app/rt' });
 }
@@ -164,3 +165,5 @@ async function appRoutes(app: FastifyInstance): Promise<void> {
     },
   );
 }
+
+export default area('lc-route', routePlugin);

@@ -2,6 +2,7 @@ import type { FastifyInstance, FastifyRequest } from 'fastify';
 import { type Actor, authorize, decide, type Resource } from '../access/decide.ts';
 import { optionalUser } from '../access/guard.ts';
 import { E, fail } from '../errors.ts';
+import { area } from '../http/plugin-kit.ts';
 import { anyObj, id, obj, ok, str } from '../http/schemas.ts';
 import type { ProjectRow } from '../project/service.ts';
 import {
@@ -89,7 +90,7 @@ function keyFilter(pattern: string | undefined): (key: string) => boolean {
   }
 }
 
-export default async function sharePlugin(app: FastifyInstance): Promise<void> {
+async function sharePlugin(app: FastifyInstance): Promise<void> {
   const { db } = app.database;
   const actorOf = async (request: FastifyRequest) =>
     authorize(request, (request.params as { project: string }).project, { kind: 'app' });
@@ -264,3 +265,5 @@ export default async function sharePlugin(app: FastifyInstance): Promise<void> {
     },
   );
 }
+
+export default area('lc-share', sharePlugin);

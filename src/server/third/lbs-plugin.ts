@@ -1,12 +1,13 @@
 /** `POST /api/third/lbs/{provider}/poi {lat, lng, map}`: places near a point (service: lbs.ts). */
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import { requireUser } from '../account/auth.ts';
+import { area } from '../http/plugin-kit.ts';
 import { obj, ok, str } from '../http/schemas.ts';
 import { LBS_PROVIDERS, type LbsProviderName, lbsProviders, type PoiQuery } from './lbs.ts';
 
 const num = (extra: Record<string, unknown> = {}) => ({ type: 'number', ...extra });
 
-export default async function lbsPlugin(app: FastifyInstance): Promise<void> {
+async function lbsPlugin(app: FastifyInstance): Promise<void> {
   const providers = lbsProviders(app.config.lbs);
   const poi = obj({
     id: str(),
@@ -52,3 +53,5 @@ export default async function lbsPlugin(app: FastifyInstance): Promise<void> {
     },
   );
 }
+
+export default area('lc-lbs', lbsPlugin);

@@ -15,6 +15,7 @@ import type { FastifyInstance } from 'fastify';
 import { createSession, createUser, findUserById, isUniqueViolation } from '../account/service.ts';
 import { newToken } from '../account/tokens.ts';
 import { E, fail } from '../errors.ts';
+import { area } from '../http/plugin-kit.ts';
 import { obj, ok, str } from '../http/schemas.ts';
 import { addIdentity, CODE_TTL_MS, consumeState, identityUser, issueState, STATE_TTL_MS } from './states.ts';
 import { WeixinError, weixinAuthorizeUrl, weixinExchange } from './weixin.ts';
@@ -24,7 +25,7 @@ function safePath(v: unknown): string {
   return typeof v === 'string' && /^\/(?![/\\])[^\s]{0,511}$/.test(v) ? v : '/';
 }
 
-export default async function thirdPlugin(app: FastifyInstance): Promise<void> {
+async function thirdPlugin(app: FastifyInstance): Promise<void> {
   const { db } = app.database;
   const { config } = app;
   const weixin = config.weixin && config.publicUrl ? config.weixin : undefined;
@@ -122,3 +123,5 @@ export default async function thirdPlugin(app: FastifyInstance): Promise<void> {
     },
   );
 }
+
+export default area('lc-third', thirdPlugin);

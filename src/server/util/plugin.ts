@@ -4,6 +4,7 @@ import type { FastifyError, FastifyInstance, FastifyRequest } from 'fastify';
 import { authorize } from '../access/decide.ts';
 import { optionalUser } from '../access/guard.ts';
 import { AppError, E, fail } from '../errors.ts';
+import { area } from '../http/plugin-kit.ts';
 import { anyObj, id, obj, ok } from '../http/schemas.ts';
 import {
   UPLOAD_MAX_BYTES,
@@ -64,7 +65,7 @@ async function member(request: FastifyRequest) {
  * Utilities: the upload store (spec: `GET /api/app/util/{project}/upload?type=` answers an upload
  * action the client posts the file to; files at `project/{project}/main/{type}/{YYYYMMDD}/…`).
  */
-export default async function utilPlugin(app: FastifyInstance): Promise<void> {
+async function utilPlugin(app: FastifyInstance): Promise<void> {
   const store = new UploadStore(app.config.dataDir);
   const limit = UPLOAD_MAX_BYTES + 64 * 1024;
   const typeQuery = obj({
@@ -176,3 +177,5 @@ export default async function utilPlugin(app: FastifyInstance): Promise<void> {
     return reply.send(fs.createReadStream(abs));
   });
 }
+
+export default area('lc-util', utilPlugin);

@@ -10,6 +10,7 @@ import { Zip, ZipPassThrough } from 'fflate';
 import { authorize } from '../access/decide.ts';
 import { optionalUser } from '../access/guard.ts';
 import { E, fail } from '../errors.ts';
+import { area } from '../http/plugin-kit.ts';
 import { anyObj, id, obj, ok, str } from '../http/schemas.ts';
 import { type Cell, FORMULA_MAX_CHARS, FormulaRunner } from './formulas.ts';
 import { safeName, UploadStore } from './upload-store.ts';
@@ -29,7 +30,7 @@ async function member(request: FastifyRequest) {
 
 const cell = { type: ['string', 'number', 'boolean', 'null'], maxLength: 32_768 };
 
-export default async function projectToolsPlugin(app: FastifyInstance): Promise<void> {
+async function projectToolsPlugin(app: FastifyInstance): Promise<void> {
   const formulas = new FormulaRunner();
   app.addHook('onClose', async () => formulas.close());
   const store = new UploadStore(app.config.dataDir);
@@ -206,3 +207,5 @@ export default async function projectToolsPlugin(app: FastifyInstance): Promise<
     },
   );
 }
+
+export default area('lc-project-tools', projectToolsPlugin);

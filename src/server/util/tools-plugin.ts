@@ -5,6 +5,7 @@
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import { optionalUser } from '../access/guard.ts';
 import { caller, requireUser } from '../account/auth.ts';
+import { area } from '../http/plugin-kit.ts';
 import { obj, ok, str } from '../http/schemas.ts';
 import { ResProxy } from './res-proxy.ts';
 import { follow, SHORT_URL_MAX, shorten } from './short-links.ts';
@@ -16,7 +17,7 @@ function who(request: FastifyRequest): string {
   return request.user?.id ?? request.ip;
 }
 
-export default async function toolsPlugin(app: FastifyInstance): Promise<void> {
+async function toolsPlugin(app: FastifyInstance): Promise<void> {
   const { db } = app.database;
   const limits = app.config.rateLimits;
   const proxy = new ResProxy({ ...app.config.res, cacheBytes: 32 * 1024 * 1024, cacheMs: 10 * 60_000 });
@@ -89,3 +90,5 @@ export default async function toolsPlugin(app: FastifyInstance): Promise<void> {
     },
   );
 }
+
+export default area('lc-tools', toolsPlugin);

@@ -4,10 +4,11 @@ import { normalizeOrThrow } from '../../../shared/query/index.ts';
 import { optionalUser } from '../../access/guard.ts';
 import { caller } from '../../account/auth.ts';
 import { AppError, E, fail } from '../../errors.ts';
+import { area } from '../../http/plugin-kit.ts';
 import { anyObj, id, obj, ok } from '../../http/schemas.ts';
 import { UploadStore } from '../../util/upload-store.ts';
 import { grantedEntity } from '../app-records-plugin.ts';
-import { type EntityMeta, metaOf } from '../meta.ts';
+import { collectionTargets, metaOf } from '../meta.ts';
 import { queryRecords } from '../records.ts';
 import { userContext } from '../records-plugin.ts';
 import { type EntityRow, entityBySheetName, findEntity } from '../schema-service.ts';
@@ -39,7 +40,7 @@ function stamp(now = Date.now()): string {
  * import, read to export); non-managers never see hidden fields in an export and cannot name them in
  * an import. Builders (owners and admins) use the same calls from the workbench grid.
  */
-export default async function xlsxPlugin(app: FastifyInstance): Promise<void> {
+async function xlsxPlugin(app: FastifyInstance): Promise<void> {
   const { db, dialect } = app.database;
   const limit = app.config.importLimit;
   const uploads = new UploadStore(app.config.dataDir);
@@ -187,16 +188,7 @@ export default async function xlsxPlugin(app: FastifyInstance): Promise<void> {
           limit: Math.min(q.limit, TEMPLATE_MAX_RECORDS),
           count: false,
         });
-        const targets = new Map<string, EntityMeta>();
-        for (const f of meta.fields) {
-          if (f.type !== 'collection' || !f.relate_id) continue;
-          const e = await db
-            .selectFrom('data_entities')
-            .selectAll()
-            .where('id', '=', f.relate_id)
-            .executeTakeFirst();
-          if (e) targets.set(f.code, await metaOf(db, e, !manager));
-        }
+        const targets = await collectionTargets(db, meta, !manager);
         const out = new PassThrough();
         const projectId = meta.entity.project_id;
         writeTemplate(meta, targets, sheet, data, out, (url) => uploads.read(url, projectId)).catch((err) => {
@@ -220,3 +212,5 @@ export default async function xlsxPlugin(app: FastifyInstance): Promise<void> {
     },
   );
 }
+
+export default area('lc-xlsx', xlsxPlugin);
