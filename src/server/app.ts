@@ -33,6 +33,7 @@ import paymentPlugin from './payment/plugin.ts';
 import programAdminPlugin from './program/admin-plugin.ts';
 import programAppPlugin from './program/app-plugin.ts';
 import projectPlugin from './project/plugin.ts';
+import transferPlugin from './project/transfer-plugin.ts';
 import { installRealtime, type RealtimeOptions } from './realtime/index.ts';
 import routePlugin from './route/plugin.ts';
 import sharePlugin from './share/plugin.ts';
@@ -156,6 +157,7 @@ export async function buildApp(config: Config, options: BuildOptions = {}): Prom
 
   await app.register(accountPlugin);
   await app.register(projectPlugin);
+  await app.register(transferPlugin);
   await app.register(schemaPlugin);
   await app.register(recordsPlugin);
   await app.register(appRecordsPlugin);

@@ -107,6 +107,9 @@ export const E = {
   APPLICATION_NOT_FOUND: def(1321, 404, 'application not found', '申请不存在'),
   APPLICATION_DECIDED: def(1322, 409, 'application already decided', '申请已处理'),
   PAGE_INVALID: def(1203, 400, 'page document invalid', '页面数据校验失败'),
+  // Project export and import (1210–1219).
+  PACKAGE_INVALID: def(1210, 400, 'project package invalid', '系统导入文件校验失败'),
+  PACKAGE_FORMAT: def(1211, 400, 'project package format not supported', '不支持该系统导入文件的格式'),
   // Pages (1600–1619).
   PAGE_NOT_PUBLISHED: def(1600, 404, 'page not published yet', '页面尚未发布'),
   PAGE_TOO_LARGE: def(1601, 413, 'page document too large', '页面数据过大'),

@@ -7,6 +7,7 @@ import ExcelJS from 'exceljs';
 import type { FastifyInstance } from 'fastify';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createEntity, createField } from '../../src/server/data/schema-service.ts';
+import { newId } from '../../src/shared/id.ts';
 import {
   digest,
   freshAccount,
@@ -350,6 +351,43 @@ const ENDPOINTS: Ep[] = [
       method: 'GET',
       url: `/api/admin/user/${f.pid}/invite/${await seedInvite(a, g.pid, g.ownerId)}/close`,
     }),
+  },
+  // Project export/import and usage (builders).
+  {
+    name: 'export project',
+    level: 'admin',
+    mutating: false,
+    ids: false,
+    build: async (_a, f) => ({ method: 'POST', url: `/api/app/share/${f.pid}/exportProject`, body: {} }),
+  },
+  {
+    // importReplaceProject shares its access check; replacing would empty the fixture for later actors.
+    name: 'project import',
+    level: 'admin',
+    mutating: true,
+    ids: false,
+    build: async (_a, f) => ({
+      method: 'POST',
+      url: `/api/app/share/${f.pid}/importProject`,
+      body: {
+        package: {
+          format: 1,
+          app: 'lowcode-builder',
+          exportedAt: 0,
+          name: 'x',
+          home: '',
+          custom: null,
+          modules: [{ id: newId(), name: 'Imported', sort: 0 }],
+        },
+      },
+    }),
+  },
+  {
+    name: 'project usage',
+    level: 'admin',
+    mutating: false,
+    ids: false,
+    build: async (_a, f) => ({ method: 'GET', url: `/api/admin/project/${f.pid}/usage` }),
   },
   // Role applications (role option apply), decided by managers.
   {

@@ -78,3 +78,43 @@ export const roleJoinApi = {
   apply: (p: string, role: string, note = '') =>
     post<{ _id: string; status: string }>(`/api/common/project/${p}/role/apply`, { role, note }),
 };
+
+/** What /system/project shows (GET /api/admin/project/{p}/usage). */
+export interface ProjectUsage {
+  modules: number;
+  entities: number;
+  fields: number;
+  pages: number;
+  routes: number;
+  roles: number;
+  programs: number;
+  datasets: number;
+  members: number;
+  records: number;
+}
+
+export interface ImportSummary {
+  modules: number;
+  entities: number;
+  fields: number;
+  pages: number;
+  routes: number;
+  roles: number;
+  flows: number;
+  share: number;
+  records: number;
+}
+
+const S = (p: string) => `/api/app/share/${p}`;
+
+export const projectTransferApi = {
+  usage: (p: string) => get<ProjectUsage>(`/api/admin/project/${p}/usage`, fresh),
+  exportProject: (p: string, records: boolean) =>
+    post<Record<string, unknown>>(`${S(p)}/exportProject`, { records }, fresh),
+  importProject: (p: string, pkg: unknown, replace: boolean) =>
+    post<ImportSummary>(
+      `${S(p)}/${replace ? 'importReplaceProject' : 'importProject'}`,
+      { package: pkg },
+      quiet,
+    ),
+};

@@ -123,6 +123,12 @@ export async function exportXlsx(project: string, entity: string, body: ExportBo
   }
   const blob = await res.blob();
   const name = fileName(res.headers.get('content-disposition'), 'export.xlsx');
+  saveBlob(blob, name);
+  return name;
+}
+
+/** Hand a blob to the browser as a download named `name`. */
+export function saveBlob(blob: Blob, name: string): void {
   const href = URL.createObjectURL(blob);
   const a = document.createElement('a');
   a.href = href;
@@ -131,7 +137,6 @@ export async function exportXlsx(project: string, entity: string, body: ExportBo
   a.click();
   a.remove();
   setTimeout(() => URL.revokeObjectURL(href), 10_000);
-  return name;
 }
 
 /** A file as base64 (for template uploads inside a JSON body). */
