@@ -1,12 +1,11 @@
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import { authorize, decide } from '../access/decide.ts';
 import { optionalUser } from '../access/guard.ts';
-import { caller } from '../account/auth.ts';
 import { E, fail } from '../errors.ts';
 import { anyObj, id, obj, ok } from '../http/schemas.ts';
 import { type EntityMeta, metaOf } from './meta.ts';
 import { removeRecord, saveRecord, updateRecord } from './records.ts';
-import { runQuery } from './records-plugin.ts';
+import { runQuery, writeBy } from './records-plugin.ts';
 import { apiField, type EntityRow, findEntity } from './schema-service.ts';
 
 const entityRef = { type: 'string', minLength: 1, maxLength: 64 };
@@ -81,7 +80,7 @@ export default async function appRecordsPlugin(app: FastifyInstance): Promise<vo
       const { meta } = await granted(request, 'write');
       return {
         error: 0,
-        data: await saveRecord(db, meta, request.body as Record<string, unknown>, caller(request).id),
+        data: await saveRecord(db, meta, request.body as Record<string, unknown>, writeBy(request, true)),
       };
     },
   );
@@ -100,6 +99,7 @@ export default async function appRecordsPlugin(app: FastifyInstance): Promise<vo
           meta,
           (request.params as { id: string }).id,
           request.body as Record<string, unknown>,
+          writeBy(request),
         ),
       };
     },
@@ -117,7 +117,7 @@ export default async function appRecordsPlugin(app: FastifyInstance): Promise<vo
     },
     async (request) => {
       const { meta } = await granted(request, 'write');
-      await removeRecord(db, meta, (request.params as { id: string }).id);
+      await removeRecord(db, meta, (request.params as { id: string }).id, writeBy(request));
       return { error: 0, data: { removed: true } };
     },
   );

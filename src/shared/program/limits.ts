@@ -8,6 +8,8 @@ export const PROGRAM_LIMITS = {
   maxExecutedSteps: 5000,
   /** Iterations of one loop step. */
   maxLoopIterations: 1000,
+  /** Frames of one run: the program, the programs it calls, the programs record writes trigger. */
+  maxDepth: 6,
   /** Wall time of one run. */
   maxRunMs: 10_000,
   /** Rows one query step reads. */

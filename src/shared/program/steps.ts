@@ -55,6 +55,8 @@ const mapping: Schema = {
   additionalProperties: { type: 'string', maxLength: 2000 },
   default: {},
 };
+const inputMapping: Schema = { ...mapping, title: 'Input values', 'x-zh': '输入值' };
+const ID24 = '^[0-9a-f]{24}$';
 const closed = (properties: Record<string, Schema>, required: string[] = []): Schema => ({
   type: 'object',
   properties,
@@ -224,6 +226,20 @@ export const STEP_TYPES: readonly StepTypeDef[] = [
         },
       },
       ['message'],
+    ),
+  },
+  {
+    type: 'call',
+    title: { zh: '调用程序', en: 'Call a program' },
+    entity: false,
+    slots: [],
+    schema: closed(
+      {
+        program: { type: 'string', pattern: ID24, title: 'Program', 'x-zh': '程序', 'x-program': true },
+        data: inputMapping,
+        record: expr('Record id (of its table)', '记录 ID(被调用程序的表)'),
+      },
+      ['program'],
     ),
   },
   {

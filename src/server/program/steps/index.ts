@@ -1,5 +1,6 @@
 /** The executors of the step types, one file each; a test ties this list to STEP_TYPES. */
 import type { Executor } from '../context.ts';
+import { call } from './call.ts';
 import { condition } from './condition.ts';
 import { create } from './create.ts';
 import { display } from './display.ts';
@@ -23,5 +24,6 @@ export const EXECUTORS: Record<string, Executor> = {
   loop,
   display,
   notify,
+  call,
   return: returnStep,
 };
