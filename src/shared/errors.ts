@@ -168,7 +168,12 @@ export const E = {
     'programs call or trigger each other too deeply; nothing was changed',
     '程序调用或触发层级过深,未做任何修改',
   ),
-  PROGRAM_HTTP_URL: def(1808, 400, 'an HTTP step needs an absolute http(s) URL', 'HTTP 步骤需要 http(s) 地址'),
+  PROGRAM_HTTP_URL: def(
+    1808,
+    400,
+    'an HTTP step needs an absolute http(s) URL',
+    'HTTP 步骤需要 http(s) 地址',
+  ),
   PROGRAM_HTTP_REFUSED: def(
     1809,
     400,

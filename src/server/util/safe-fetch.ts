@@ -109,8 +109,11 @@ function portOf(u: URL): string {
   return u.port || (u.protocol === 'https:' ? '443' : '80');
 }
 
-/** Resolve and check the host's addresses (unless allowed); answer the one to connect to. */
-async function addressOf(url: URL, allow: ReadonlySet<string>): Promise<{ address: string; family: number }> {
+/** Resolve and check the host's addresses (unless `allow` names it); answer the one to connect to. */
+export async function addressOf(
+  url: URL,
+  allow: ReadonlySet<string>,
+): Promise<{ address: string; family: number }> {
   const host = url.hostname.replace(/^\[|\]$/g, '');
   const allowed = allow.has(`${host}:${portOf(url)}`);
   if (net.isIP(host)) {

@@ -243,6 +243,42 @@ export const STEP_TYPES: readonly StepTypeDef[] = [
     ),
   },
   {
+    type: 'http',
+    title: { zh: 'HTTP 请求', en: 'HTTP request' },
+    entity: false,
+    slots: [],
+    schema: closed(
+      {
+        method: {
+          type: 'string',
+          enum: ['GET', 'POST', 'PUT', 'PATCH', 'DELETE', 'HEAD'],
+          default: 'GET',
+          title: 'Method',
+          'x-zh': '方法',
+        },
+        url: { ...template('URL', '地址'), maxLength: 2048 },
+        headers: {
+          type: 'object',
+          title: 'Headers',
+          'x-zh': '请求头',
+          'x-mapping': true,
+          maxProperties: 30,
+          propertyNames: { pattern: '^[A-Za-z0-9-]{1,64}$' },
+          additionalProperties: { type: 'string', maxLength: 2000 },
+          default: {},
+        },
+        body: expr('Body (text, or a value sent as JSON)', '请求体(文本,或以 JSON 发送的值)'),
+        wait: {
+          type: 'boolean',
+          default: false,
+          title: 'Wait for the answer (later steps read it; sent during the run)',
+          'x-zh': '等待响应(后续步骤可读取;在运行中发送)',
+        },
+      },
+      ['url'],
+    ),
+  },
+  {
     type: 'return',
     title: { zh: '结束并返回', en: 'End and return' },
     entity: false,

@@ -4,6 +4,7 @@ import { call } from './call.ts';
 import { condition } from './condition.ts';
 import { create } from './create.ts';
 import { display } from './display.ts';
+import { http } from './http.ts';
 import { input } from './input.ts';
 import { loop } from './loop.ts';
 import { notify } from './notify.ts';
@@ -25,5 +26,6 @@ export const EXECUTORS: Record<string, Executor> = {
   display,
   notify,
   call,
+  http,
   return: returnStep,
 };
