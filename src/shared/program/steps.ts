@@ -279,6 +279,24 @@ export const STEP_TYPES: readonly StepTypeDef[] = [
     ),
   },
   {
+    type: 'code',
+    title: { zh: '代码', en: 'Code' },
+    entity: false,
+    slots: [],
+    schema: closed(
+      {
+        source: {
+          type: 'string',
+          maxLength: PROGRAM_LIMITS.codeMaxChars,
+          title: 'Code (JavaScript; api.params, api.record, api.user, api.state; return a value)',
+          'x-zh': '代码(JavaScript;api.params、api.record、api.user、api.state;return 返回值)',
+          'x-code': true,
+        },
+      },
+      ['source'],
+    ),
+  },
+  {
     type: 'return',
     title: { zh: '结束并返回', en: 'End and return' },
     entity: false,

@@ -1,6 +1,7 @@
 /** The executors of the step types, one file each; a test ties this list to STEP_TYPES. */
 import type { Executor } from '../context.ts';
 import { call } from './call.ts';
+import { code } from './code.ts';
 import { condition } from './condition.ts';
 import { create } from './create.ts';
 import { display } from './display.ts';
@@ -27,5 +28,6 @@ export const EXECUTORS: Record<string, Executor> = {
   notify,
   call,
   http,
+  code,
   return: returnStep,
 };
