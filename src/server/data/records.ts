@@ -336,14 +336,14 @@ export async function $insertRecord(
   return id;
 }
 
-/** Update a record inside the caller's transaction (RECORD_NOT_FOUND when it is not there). */
+/** Update a record inside the caller's transaction (RECORD_NOT_FOUND when it is not there); answers it as it was. */
 export async function $updateRecord(
   trx: Kysely<DB>,
   meta: EntityMeta,
   id: string,
   input: Raw,
   hooks?: WriteHooks,
-): Promise<void> {
+): Promise<ApiRecord> {
   const before = await getRecord(trx, meta, id);
   const p = prepare(meta, input, true);
   await checkTargets(trx, meta, p);
@@ -355,6 +355,7 @@ export async function $updateRecord(
   await writeLinks(trx, id, p.links);
   if (hooks)
     await hooks.afterWrite(trx, { op: 'update', meta, id, before, after: await getRecord(trx, meta, id) });
+  return before;
 }
 
 /** Remove a record, its links, and references to it elsewhere, inside the caller's transaction. */

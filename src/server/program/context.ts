@@ -15,6 +15,7 @@ import type { WriteHooks } from '../data/record-hooks.ts';
 import type { Dialect } from '../db/index.ts';
 import type { DB } from '../db/schema.ts';
 import { AppError, E } from '../errors.ts';
+import type { TriggerFlow } from './service.ts';
 
 export interface OutboxNotice {
   step: string;
@@ -74,6 +75,8 @@ export interface RunContext {
   outbox: OutboxNotice[];
   requests: OutboxRequest[];
   http: HttpStepOptions;
+  /** The trigger programs of (table, kind of write), looked up once per run. */
+  triggerCache: Map<string, Promise<TriggerFlow[]>>;
   /** Record triggers of the writes this run makes (same transaction, one frame deeper). */
   hooks: WriteHooks;
   /** Runs a nested step list (branches, loop bodies). */

@@ -172,6 +172,7 @@ function newBase(
     outbox: [],
     requests: [],
     http: o.http,
+    triggerCache: new Map(),
   };
 }
 
@@ -183,7 +184,13 @@ export type TriggeredRun = (
 
 /** Runs the programs a record write triggers, one frame deeper, never one already running. */
 async function fireTriggers(c: RunContext, ev: RecordEvent, observe?: TriggeredRun): Promise<void> {
-  const flows = await triggerFlowsFor(c.trx, c.projectId, ev.meta.entity, ev.op);
+  const key = `${ev.meta.entity.id}:${ev.op}`;
+  let found = c.triggerCache.get(key);
+  if (!found) {
+    found = triggerFlowsFor(c.trx, c.projectId, ev.meta.entity, ev.op);
+    c.triggerCache.set(key, found);
+  }
+  const flows = await found;
   for (const f of flows) {
     if (f.id === c.flowId || c.stack.includes(f.id)) continue;
     const flow = { id: f.id, name: f.name, doc: f.doc };
