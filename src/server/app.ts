@@ -13,6 +13,7 @@ import { LogSmsProvider, type OutboxEntry, type SmsProvider } from './account/sm
 import type { Config } from './config.ts';
 import appRecordsPlugin from './data/app-records-plugin.ts';
 import { clearMetaCache } from './data/meta.ts';
+import type { RecordTriggers } from './data/record-hooks.ts';
 import recordsPlugin from './data/records-plugin.ts';
 import schemaPlugin from './data/schema-plugin.ts';
 import xlsxPlugin from './data/xlsx/plugin.ts';
@@ -32,6 +33,7 @@ import pagePlugin from './page/plugin.ts';
 import paymentPlugin from './payment/plugin.ts';
 import programAdminPlugin from './program/admin-plugin.ts';
 import programAppPlugin from './program/app-plugin.ts';
+import { recordTriggers } from './program/triggers.ts';
 import projectPlugin from './project/plugin.ts';
 import transferPlugin from './project/transfer-plugin.ts';
 import { installRealtime, type RealtimeOptions } from './realtime/index.ts';
@@ -54,6 +56,8 @@ declare module 'fastify' {
     testHooks: { captchas: Map<string, string> } | null;
     /** Per-project server caches, cleared on demand on every process (ops/caches.ts). */
     projectCaches: ProjectCaches;
+    /** The programs record writes trigger (program/triggers.ts), handed to the data calls' writes. */
+    recordTriggers: RecordTriggers;
   }
 }
 
@@ -112,6 +116,7 @@ export async function buildApp(config: Config, options: BuildOptions = {}): Prom
   caches.register('tableMeta', (project) => clearMetaCache(database.db, project));
   if (config.redisUrl) await caches.connect(config.redisUrl);
   app.decorate('projectCaches', caches);
+  app.decorate('recordTriggers', recordTriggers(app));
   app.addHook('onClose', async () => caches.close());
 
   // A keep-alive socket still busy when close() began would then idle for Fastify's keepAliveTimeout

@@ -25,6 +25,8 @@ export interface Config {
   rateLimits: { login: number; verifyCode: number; captcha: number; short: number; res: number; lbs: number };
   /** The remote-image proxy (`/api/common/utils/res`): size cap, time limit, hosts allowed although private. */
   res: { maxBytes: number; timeoutMs: number; allow: Set<string> };
+  /** HTTP steps of programs: time limit, answer size cap, `host:port` pairs allowed although private. */
+  programHttp: { timeoutMs: number; maxBytes: number; allow: Set<string> };
   /** Points-of-interest providers (`/api/third/lbs/{provider}/poi`). */
   lbs: { weixin: { key: string | undefined; url: string }; timeoutMs: number };
   /** Password-guessing limits of the sign-in call (see account/login-limits.ts). */
@@ -156,6 +158,16 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env, overrides: Part
       timeoutMs: int(env.RES_TIMEOUT_MS, 10_000),
       allow: new Set(
         (env.RES_ALLOW ?? '')
+          .split(',')
+          .map((h) => h.trim())
+          .filter(Boolean),
+      ),
+    },
+    programHttp: {
+      timeoutMs: int(env.PROGRAM_HTTP_TIMEOUT_MS, 10_000),
+      maxBytes: int(env.PROGRAM_HTTP_MAX_BYTES, 1024 * 1024),
+      allow: new Set(
+        (env.PROGRAM_HTTP_ALLOW ?? '')
           .split(',')
           .map((h) => h.trim())
           .filter(Boolean),

@@ -456,7 +456,7 @@ async function xlsxFigures(
       db,
       imeta,
       { title: `Row ${i}`, city: 'Wuhan', amount: i, ordered: T0 + i, customer: cids[i % cids.length] },
-      null,
+      undefined,
     );
   }
   const perRow = (performance.now() - b0) / sample;

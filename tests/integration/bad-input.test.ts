@@ -5,6 +5,7 @@
  */
 import type { InjectOptions } from 'fastify';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { createFlow, releaseFlow } from '../../src/server/program/service.ts';
 import { seal } from '../../src/shared/envelope.ts';
 import { errorByCode } from '../../src/shared/errors.ts';
 import { compressId } from '../../src/shared/id.ts';
@@ -21,6 +22,9 @@ interface Ctx {
   /** A project of another user. */
   foreign: string;
   foreignPage: string;
+  /** A released program of `project`, and one of `foreign`. */
+  flow: string;
+  foreignFlow: string;
 }
 
 type Body = Record<string, unknown>;
@@ -378,6 +382,97 @@ const ENDPOINTS: Record<string, Endpoint> = {
     auth: false,
     ids: [{ name: 'custom', path: (_c, v) => `/api/common/project/custom/${v}`, unknown: 1200 }],
   },
+  flowCreate: {
+    method: 'POST',
+    path: (c) => `/api/admin/flow/${c.project}/create`,
+    auth: true,
+    body: () => ({ name: 'F' }),
+    ids: [
+      {
+        name: 'project',
+        path: (_c, v) => `/api/admin/flow/${v}/create`,
+        unknown: 1200,
+        foreign: (c) => c.foreign,
+      },
+    ],
+    extra: [
+      [
+        'unknown step type',
+        () => ({ body: { name: 'F', _process: [{ _type: 'nope', _handle: 'a', _procedure: {} }] } }),
+        1801,
+      ],
+      [
+        'expression that does not parse',
+        () => ({
+          body: { name: 'F', _process: [{ _type: 'set', _handle: 'a', _procedure: { value: '1 +' } }] },
+        }),
+        1801,
+      ],
+      [
+        'code step over the size limit',
+        () => ({
+          body: {
+            name: 'F',
+            _process: [{ _type: 'code', _handle: 'a', _procedure: { source: 'x'.repeat(30_000) } }],
+          },
+        }),
+        1801,
+      ],
+      [
+        "a call to another project's program",
+        (c) => ({
+          body: {
+            name: 'F',
+            _process: [{ _type: 'call', _handle: 'a', _procedure: { program: c.foreignFlow } }],
+          },
+        }),
+        1801,
+      ],
+      [
+        'an http step without a URL',
+        () => ({
+          body: { name: 'F', _process: [{ _type: 'http', _handle: 'a', _procedure: { method: 'GET' } }] },
+        }),
+        1801,
+      ],
+      [
+        'a trigger without its table',
+        () => ({ body: { name: 'F', _option: { trigger: { on: ['create'] } } } }),
+        1801,
+      ],
+      ['an unknown trigger', () => ({ body: { name: 'F', _option: { trigger: { on: ['drop'] } } } }), 1801],
+    ],
+  },
+  programExec: {
+    method: 'POST',
+    path: (c) => `/api/common/program/${c.project}/exec/${c.flow}/k`,
+    auth: true,
+    body: () => ({}),
+    optional: 'all',
+    ids: [
+      {
+        name: 'project',
+        path: (c, v) => `/api/common/program/${v}/exec/${c.flow}/k`,
+        unknown: 1200,
+        foreign: (c) => c.foreign,
+      },
+      { name: 'program', path: (c, v) => `/api/common/program/${c.project}/exec/${v}/k`, unknown: 1800 },
+    ],
+    extra: [
+      [
+        "another project's program through this project",
+        (c) => ({ path: `/api/common/program/${c.project}/exec/${c.foreignFlow}/k`, body: {} }),
+        1800,
+      ],
+      ['data that is not an object', () => ({ body: { data: 'x' } }), 1000],
+      ['a record id over 64 characters', () => ({ body: { record: 'a'.repeat(65) } }), 1000],
+      [
+        'a key over 64 characters',
+        (c) => ({ path: `/api/common/program/${c.project}/exec/${c.flow}/${'k'.repeat(65)}`, body: {} }),
+        1000,
+      ],
+    ],
+  },
 };
 
 function regBody(): Body {
@@ -444,7 +539,9 @@ function casesFor(ep: Endpoint): Case[] {
       (c) => ({ body: { encrypted: seal(ep.body!(c), c.token).slice(0, 30) } }),
       1004,
     );
-    const fields = Object.keys(ep.body({ token: '', project: '', page: '', foreign: '', foreignPage: '' }));
+    const fields = Object.keys(
+      ep.body({ token: '', project: '', page: '', foreign: '', foreignPage: '', flow: '', foreignFlow: '' }),
+    );
     for (const f of fields) {
       add(`${f}: a number`, (c) => ({ body: { ...ep.body!(c), [f]: 12345 } }), 1000);
       add(`${f}: an object`, (c) => ({ body: { ...ep.body!(c), [f]: { $ne: null } } }), 1000);
@@ -490,7 +587,15 @@ function casesFor(ep: Endpoint): Case[] {
 
 describe.each(dialects)('bad input on %s', (dialect) => {
   let t: TestApp;
-  const ctx: Ctx = { token: '', project: '', page: '', foreign: '', foreignPage: '' };
+  const ctx: Ctx = {
+    token: '',
+    project: '',
+    page: '',
+    foreign: '',
+    foreignPage: '',
+    flow: '',
+    foreignFlow: '',
+  };
 
   beforeAll(async () => {
     t = await createTestApp(dialect);
@@ -509,6 +614,9 @@ describe.each(dialects)('bad input on %s', (dialect) => {
     ctx.foreign = theirs.data._id;
     ctx.page = await insertPage(t.app, ctx.project, 'Mine');
     ctx.foreignPage = await insertPage(t.app, ctx.foreign, 'Theirs');
+    const { db } = t.app.database;
+    ctx.flow = (await releaseFlow(db, await createFlow(db, ctx.project, { name: 'Mine' }), null)).id;
+    ctx.foreignFlow = (await releaseFlow(db, await createFlow(db, ctx.foreign, { name: 'Theirs' }), null)).id;
   });
   afterAll(async () => {
     await t?.close();

@@ -7,6 +7,7 @@ import ExcelJS from 'exceljs';
 import type { FastifyInstance } from 'fastify';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createEntity, createField } from '../../src/server/data/schema-service.ts';
+import { createFlow, releaseFlow } from '../../src/server/program/service.ts';
 import { newId } from '../../src/shared/id.ts';
 import {
   digest,
@@ -42,6 +43,8 @@ interface Fx {
   hiddenPage: string;
   grantedEntity: string;
   hiddenEntity: string;
+  grantedProgram: string;
+  hiddenProgram: string;
 }
 
 interface Req {
@@ -690,6 +693,123 @@ const ENDPOINTS: Ep[] = [
     build: async (_a, f) => ({ method: 'GET', url: `/api/app/rt/${f.pid}/list` }),
     allowed: (data, f) => containsId(data, f.hiddenRoute),
   },
+  // Programs.
+  {
+    name: 'builder flow list',
+    level: 'admin',
+    mutating: false,
+    ids: false,
+    build: async (_a, f) => ({ method: 'GET', url: `/api/admin/project/${f.pid}/flow` }),
+  },
+  {
+    name: 'builder flow create',
+    level: 'admin',
+    mutating: true,
+    ids: false,
+    build: async (_a, f) => ({ method: 'POST', url: `/api/admin/flow/${f.pid}/create`, body: { name: 'N' } }),
+  },
+  {
+    name: 'builder flow update',
+    level: 'admin',
+    mutating: true,
+    ids: true,
+    build: async (_a, f, g) => ({
+      method: 'POST',
+      url: `/api/admin/flow/${f.pid}/${g.hiddenProgram}/update`,
+      body: { name: 'Renamed' },
+    }),
+  },
+  {
+    name: 'builder flow test run',
+    level: 'admin',
+    mutating: false,
+    ids: true,
+    build: async (_a, f, g) => ({
+      method: 'POST',
+      url: `/api/admin/flow/${f.pid}/${g.grantedProgram}/test`,
+      body: {},
+    }),
+  },
+  {
+    name: 'builder flow release',
+    level: 'admin',
+    mutating: true,
+    ids: true,
+    build: async (_a, f, g) => ({
+      method: 'POST',
+      url: `/api/admin/flow/${f.pid}/${g.hiddenProgram}/release`,
+      body: {},
+    }),
+  },
+  {
+    name: 'builder flow run log',
+    level: 'admin',
+    mutating: false,
+    ids: true,
+    build: async (_a, f, g) => ({ method: 'GET', url: `/api/admin/flow/${f.pid}/${g.grantedProgram}/runs` }),
+  },
+  {
+    name: 'program init lists the granted program',
+    level: 'grant',
+    mutating: false,
+    ids: false,
+    build: async (_a, f) => ({ method: 'GET', url: `/api/common/program/${f.pid}/init` }),
+    allowed: (data, f) =>
+      Array.isArray(data) && data.some((x: { _id?: string }) => x._id === f.grantedProgram),
+  },
+  {
+    name: 'program init lists an ungranted program',
+    level: 'hidden',
+    mutating: false,
+    ids: false,
+    build: async (_a, f) => ({ method: 'GET', url: `/api/common/program/${f.pid}/init` }),
+    allowed: (data, f) =>
+      Array.isArray(data) && data.some((x: { _id?: string }) => x._id === f.hiddenProgram),
+  },
+  {
+    name: 'program prepare (granted)',
+    level: 'grant',
+    mutating: false,
+    ids: true,
+    build: async (_a, f, g) => ({
+      method: 'POST',
+      url: `/api/common/program/${f.pid}/prepare/${g.grantedProgram}/k`,
+      body: {},
+    }),
+  },
+  {
+    name: 'program display (granted)',
+    level: 'grantWrite',
+    mutating: false,
+    ids: true,
+    build: async (_a, f, g) => ({
+      method: 'POST',
+      url: `/api/common/program/${f.pid}/display/${g.grantedProgram}/k`,
+      body: {},
+    }),
+  },
+  {
+    name: 'program exec (granted)',
+    level: 'grantWrite',
+    mutating: true,
+    ids: true,
+    build: async (_a, f, g) => ({
+      method: 'POST',
+      url: `/api/common/program/${f.pid}/exec/${g.grantedProgram}/k`,
+      body: {},
+    }),
+  },
+  {
+    name: 'program exec (ungranted)',
+    level: 'hidden',
+    mutating: true,
+    ids: true,
+    build: async (_a, f, g) => ({
+      method: 'POST',
+      url: `/api/common/program/${f.pid}/exec/${g.hiddenProgram}/k`,
+      body: {},
+    }),
+  },
 ];
 
 /** Send a file upload, or read a file download (an xlsx answer counts as `error: 0`). */
@@ -745,6 +865,17 @@ async function seedEntity(app: FastifyInstance, projectId: string): Promise<stri
   return e.id;
 }
 
+/** A released program that writes one row to the table (so a wrongly allowed run shows in the digest). */
+async function seedProgram(app: FastifyInstance, projectId: string, entity: string): Promise<string> {
+  const { db } = app.database;
+  const row = await createFlow(db, projectId, {
+    name: `F${++entitySeq}`,
+    _process: [{ _type: 'create', _handle: 'c', _entity: entity, _procedure: { values: { name: "'run'" } } }],
+  });
+  await releaseFlow(db, row, null);
+  return row.id;
+}
+
 interface World {
   A: Fx;
   B: Fx;
@@ -772,7 +903,14 @@ async function project(
   const hiddenPage = await seedPage(app, p.id);
   const grantedEntity = await seedEntity(app, p.id);
   const hiddenEntity = await seedEntity(app, p.id);
-  const grants = { route: [grantedRoute], page: [grantedPage], entity: [grantedEntity] };
+  const grantedProgram = await seedProgram(app, p.id, grantedEntity);
+  const hiddenProgram = await seedProgram(app, p.id, grantedEntity);
+  const grants = {
+    route: [grantedRoute],
+    page: [grantedPage],
+    entity: [grantedEntity],
+    program: [grantedProgram],
+  };
   const grantRoleId = await seedRole(app, p.id, opts.public ? 'public' : 'common', grants);
   const roleId = await seedRole(app, p.id, 'common');
   return {
@@ -787,6 +925,8 @@ async function project(
     hiddenPage,
     grantedEntity,
     hiddenEntity,
+    grantedProgram,
+    hiddenProgram,
     grantRoleId,
   };
 }

@@ -1,13 +1,12 @@
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import { authorize, decide } from '../access/decide.ts';
 import { optionalUser } from '../access/guard.ts';
-import { caller } from '../account/auth.ts';
 import { E, fail } from '../errors.ts';
 import { area } from '../http/plugin-kit.ts';
 import { anyObj, id, obj, ok } from '../http/schemas.ts';
 import { type EntityMeta, metaOf } from './meta.ts';
 import { removeRecord, saveRecord, updateRecord } from './records.ts';
-import { runQuery } from './records-plugin.ts';
+import { runQuery, writeBy } from './records-plugin.ts';
 import { apiField, type EntityRow, findEntity } from './schema-service.ts';
 
 const entityRef = { type: 'string', minLength: 1, maxLength: 64 };
@@ -82,7 +81,7 @@ async function appRecordsPlugin(app: FastifyInstance): Promise<void> {
       const { meta } = await granted(request, 'write');
       return {
         error: 0,
-        data: await saveRecord(db, meta, request.body as Record<string, unknown>, caller(request).id),
+        data: await saveRecord(db, meta, request.body as Record<string, unknown>, writeBy(request, true)),
       };
     },
   );
@@ -101,6 +100,7 @@ async function appRecordsPlugin(app: FastifyInstance): Promise<void> {
           meta,
           (request.params as { id: string }).id,
           request.body as Record<string, unknown>,
+          writeBy(request),
         ),
       };
     },
@@ -118,7 +118,7 @@ async function appRecordsPlugin(app: FastifyInstance): Promise<void> {
     },
     async (request) => {
       const { meta } = await granted(request, 'write');
-      await removeRecord(db, meta, (request.params as { id: string }).id);
+      await removeRecord(db, meta, (request.params as { id: string }).id, writeBy(request));
       return { error: 0, data: { removed: true } };
     },
   );

@@ -13,6 +13,7 @@ import {
   saveRecord,
   summarizeRecords,
   updateRecord,
+  type WriteBy,
 } from './records.ts';
 import { apiField } from './schema-service.ts';
 
@@ -22,6 +23,12 @@ const recordParams = obj({ project: id(), entity: entityRef, id: { type: 'string
 /** Query payloads are parsed defensively by normalize(); the schema only bounds their shape. */
 const queryBody = { type: 'object', maxProperties: 32 };
 const tags = ['data'];
+
+/** Who a data call writes for, and the record triggers its writes fire (`signedIn`: anonymous refused). */
+export function writeBy(request: FastifyRequest, signedIn = false): WriteBy {
+  if (signedIn) caller(request);
+  return { user: userContext(request), triggers: request.server.recordTriggers };
+}
 
 /** The caller's user as `$$USER` sees it. */
 export function userContext(request: FastifyRequest) {
@@ -116,7 +123,7 @@ async function recordsPlugin(app: FastifyInstance): Promise<void> {
       const { meta } = await admin(request);
       return {
         error: 0,
-        data: await saveRecord(db, meta, request.body as Record<string, unknown>, caller(request).id),
+        data: await saveRecord(db, meta, request.body as Record<string, unknown>, writeBy(request, true)),
       };
     },
   );
@@ -130,7 +137,10 @@ async function recordsPlugin(app: FastifyInstance): Promise<void> {
     async (request) => {
       const { meta } = await admin(request);
       const { id: rid } = request.params as { id: string };
-      return { error: 0, data: await updateRecord(db, meta, rid, request.body as Record<string, unknown>) };
+      return {
+        error: 0,
+        data: await updateRecord(db, meta, rid, request.body as Record<string, unknown>, writeBy(request)),
+      };
     },
   );
 
@@ -148,7 +158,7 @@ async function recordsPlugin(app: FastifyInstance): Promise<void> {
     async (request) => {
       const { meta } = await admin(request);
       const { id: rid } = request.params as { id: string };
-      await removeRecord(db, meta, rid);
+      await removeRecord(db, meta, rid, writeBy(request));
       return { error: 0, data: { removed: true } };
     },
   );

@@ -12,6 +12,7 @@ import type { DB } from '../db/schema.ts';
 import { E, fail } from '../errors.ts';
 import { entityTable, fieldColumn, linkTable } from './ddl.ts';
 import { type EntityMeta, metaOf } from './meta.ts';
+import type { RecordTriggers, WriteHooks, WriteUser } from './record-hooks.ts';
 import type { FieldRow } from './schema-service.ts';
 import { QueryCompiler } from './sql-query.ts';
 
@@ -313,6 +314,7 @@ export async function $insertRecord(
   meta: EntityMeta,
   input: Raw,
   userId: string | null,
+  hooks?: WriteHooks,
 ): Promise<string> {
   const p = prepare(meta, input, false);
   await checkTargets(trx, meta, p);
@@ -323,17 +325,26 @@ export async function $insertRecord(
     .values({ _id: id, _created_at: now, _updated_at: now, _creator: userId, ...p.columns })
     .execute();
   await writeLinks(trx, id, p.links);
+  if (hooks)
+    await hooks.afterWrite(trx, {
+      op: 'create',
+      meta,
+      id,
+      before: null,
+      after: await getRecord(trx, meta, id),
+    });
   return id;
 }
 
-/** Update a record inside the caller's transaction (RECORD_NOT_FOUND when it is not there). */
+/** Update a record inside the caller's transaction (RECORD_NOT_FOUND when it is not there); answers it as it was. */
 export async function $updateRecord(
   trx: Kysely<DB>,
   meta: EntityMeta,
   id: string,
   input: Raw,
-): Promise<void> {
-  await getRecord(trx, meta, id);
+  hooks?: WriteHooks,
+): Promise<ApiRecord> {
+  const before = await getRecord(trx, meta, id);
   const p = prepare(meta, input, true);
   await checkTargets(trx, meta, p);
   await any(trx)
@@ -342,11 +353,19 @@ export async function $updateRecord(
     .where('_id', '=', id)
     .execute();
   await writeLinks(trx, id, p.links);
+  if (hooks)
+    await hooks.afterWrite(trx, { op: 'update', meta, id, before, after: await getRecord(trx, meta, id) });
+  return before;
 }
 
 /** Remove a record, its links, and references to it elsewhere, inside the caller's transaction. */
-export async function $removeRecord(trx: Kysely<DB>, meta: EntityMeta, id: string): Promise<void> {
-  await getRecord(trx, meta, id);
+export async function $removeRecord(
+  trx: Kysely<DB>,
+  meta: EntityMeta,
+  id: string,
+  hooks?: WriteHooks,
+): Promise<void> {
+  const before = await getRecord(trx, meta, id);
   const pointing = await trx
     .selectFrom('data_fields')
     .selectAll()
@@ -368,21 +387,53 @@ export async function $removeRecord(trx: Kysely<DB>, meta: EntityMeta, id: strin
     }
   }
   await any(trx).deleteFrom(meta.table).where('_id', '=', id).execute();
+  if (hooks) await hooks.afterWrite(trx, { op: 'remove', meta, id, before, after: null });
 }
 
-export async function saveRecord(db: Kysely<DB>, meta: EntityMeta, input: Raw, userId: string | null) {
-  const id = await db.transaction().execute((trx) => $insertRecord(trx, meta, input, userId));
+/** Who a plain data call writes for, and the record triggers its writes fire (program/triggers.ts). */
+export interface WriteBy {
+  user: WriteUser | null;
+  triggers?: RecordTriggers | undefined;
+}
+
+/** One write transaction with the record triggers it fires; their effects leave after the commit. */
+async function inWrite<T>(
+  db: Kysely<DB>,
+  meta: EntityMeta,
+  by: WriteBy | undefined,
+  fn: (trx: Kysely<DB>, hooks: WriteHooks | undefined) => Promise<T>,
+): Promise<T> {
+  const scope = by?.triggers?.begin(meta.entity.project_id, by.user);
+  let committed = false;
+  try {
+    const out = await db.transaction().execute((trx) => fn(trx, scope?.hooks));
+    committed = true;
+    return out;
+  } finally {
+    await scope?.settle(committed);
+  }
+}
+
+export async function saveRecord(db: Kysely<DB>, meta: EntityMeta, input: Raw, by?: WriteBy) {
+  const id = await inWrite(db, meta, by, (trx, hooks) =>
+    $insertRecord(trx, meta, input, by?.user?._id ?? null, hooks),
+  );
   return getRecord(db, meta, id);
 }
 
-export async function updateRecord(db: Kysely<DB>, meta: EntityMeta, id: string, input: Raw) {
-  await db.transaction().execute((trx) => $updateRecord(trx, meta, id, input));
+export async function updateRecord(db: Kysely<DB>, meta: EntityMeta, id: string, input: Raw, by?: WriteBy) {
+  await inWrite(db, meta, by, (trx, hooks) => $updateRecord(trx, meta, id, input, hooks));
   return getRecord(db, meta, id);
 }
 
 /** Remove a record, its links, and references to it from relate and collection fields elsewhere. */
-export async function removeRecord(db: Kysely<DB>, meta: EntityMeta, id: string): Promise<void> {
-  await db.transaction().execute((trx) => $removeRecord(trx, meta, id));
+export async function removeRecord(
+  db: Kysely<DB>,
+  meta: EntityMeta,
+  id: string,
+  by?: WriteBy,
+): Promise<void> {
+  await inWrite(db, meta, by, (trx, hooks) => $removeRecord(trx, meta, id, hooks));
 }
 
 /** Summaries in SQL (GROUP BY), rounded in JS with the reference rounding. */

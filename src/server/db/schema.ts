@@ -256,7 +256,7 @@ export interface ProgramRunsTable {
   flow_id: string;
   version: number | null;
   user_id: string | null;
-  trigger: 'exec' | 'test' | 'display';
+  trigger: 'exec' | 'test' | 'display' | 'record';
   input: string;
   status: 'ok' | 'failed' | 'rolled-back';
   error_code: number | null;

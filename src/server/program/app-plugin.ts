@@ -12,7 +12,7 @@ const tags = ['programs'];
 const one = ok(anyObj());
 const params = obj({
   project: id(),
-  name: { type: 'string', maxLength: 64 },
+  name: id(),
   key: { type: 'string', maxLength: 64 },
 });
 const runBody = obj({ 'data?': anyObj(), 'record?': { type: 'string', maxLength: 64 } });
@@ -21,7 +21,8 @@ const runBody = obj({ 'data?': anyObj(), 'record?': { type: 'string', maxLength:
  * End-user program calls (spec; registered under /api/common/program/:project): init lists the
  * programs the caller may run, prepare says what a program asks before it runs, display runs it
  * rolled back (what it would show and change), exec runs it. `name` is the program's id; `key` names
- * where it was started from (a page, a menu entry) and is kept in the log only.
+ * where it was started from (a page, a menu entry): the spec's path has it, it is checked (at most 64
+ * characters) and otherwise unused; it is not stored.
  */
 async function programAppPlugin(app: FastifyInstance): Promise<void> {
   const { db } = app.database;

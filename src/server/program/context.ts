@@ -2,18 +2,51 @@
 import type { Kysely } from 'kysely';
 import type { ExprScope } from '../../shared/expr/index.ts';
 import { evaluate, renderTemplate } from '../../shared/expr/index.ts';
-import type { DisplayItem, FlowStep, RecordChange, TraceEntry } from '../../shared/program/index.ts';
+import type {
+  DisplayItem,
+  FlowDocument,
+  FlowStep,
+  RecordChange,
+  TraceEntry,
+} from '../../shared/program/index.ts';
 import { PROGRAM_LIMITS } from '../../shared/program/index.ts';
 import type { EntityMeta } from '../data/meta.ts';
+import type { WriteHooks } from '../data/record-hooks.ts';
 import type { Dialect } from '../db/index.ts';
 import type { DB } from '../db/schema.ts';
 import { AppError, E } from '../errors.ts';
+import type { TriggerFlow } from './service.ts';
 
 export interface OutboxNotice {
   step: string;
+  /** The flow whose notify step queued it. */
+  flow: string;
   users: string[];
   roles: string[];
   message: string;
+}
+
+/** An HTTP request of a fire-and-forget http step: sent after the run commits. */
+export interface OutboxRequest {
+  step: string;
+  method: string;
+  url: string;
+  headers: Record<string, string>;
+  body: string | undefined;
+}
+
+/** A flow being run: the top one, one called by a call step, or one a record write triggered. */
+export interface RunFrameFlow {
+  id: string;
+  name: string;
+  doc: FlowDocument;
+}
+
+/** Where HTTP steps may go and how much they may read (config: PROGRAM_HTTP_*). */
+export interface HttpStepOptions {
+  allow: ReadonlySet<string>;
+  timeoutMs: number;
+  maxBytes: number;
 }
 
 export interface RunContext {
@@ -22,6 +55,8 @@ export interface RunContext {
   dialect: Dialect;
   projectId: string;
   flowId: string;
+  /** The flow ids of the frames above this one (calls and triggers), outermost first. */
+  stack: string[];
   test: boolean;
   user: { _id: string; account: string | null; nickname: string; phone: string | null } | null;
   input: Record<string, unknown>;
@@ -30,13 +65,28 @@ export interface RunContext {
   /** Metas of the tables the flow names, by the reference written in `_entity`. */
   metas: Map<string, EntityMeta>;
   deadline: number;
-  executed: number;
+  /** Shared by every frame of the run: steps executed so far. */
+  counter: { executed: number };
   trace: TraceEntry[];
+  /** The first step that failed in any frame of the run (for the log). */
+  fault: { step?: string };
   changes: RecordChange[];
   display: DisplayItem[];
   outbox: OutboxNotice[];
+  requests: OutboxRequest[];
+  http: HttpStepOptions;
+  /** The trigger programs of (table, kind of write), looked up once per run. */
+  triggerCache: Map<string, Promise<TriggerFlow[]>>;
+  /** Record triggers of the writes this run makes (same transaction, one frame deeper). */
+  hooks: WriteHooks;
   /** Runs a nested step list (branches, loop bodies). */
   runSteps(list: FlowStep[]): Promise<void>;
+  /** Runs another flow in this run's transaction, one level deeper; answers its return value. */
+  runFlow(
+    flow: RunFrameFlow,
+    input: Record<string, unknown>,
+    record: Record<string, unknown> | null,
+  ): Promise<unknown>;
 }
 
 /** Thrown by a return step: ends the run with a value. */

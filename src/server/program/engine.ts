@@ -1,8 +1,12 @@
 /**
  * The run model: a program's steps run in ONE database transaction. Every write of the run commits
  * together or not at all; a failing step rolls the whole run back and answers PROGRAM_STEP_FAILED
- * naming the step. Notices wait in an outbox and leave only after the commit. A test run is the same
- * run, rolled back at the end, answering what it would have changed.
+ * naming the step. Notices and fire-and-forget HTTP requests wait in an outbox and leave only after
+ * the commit. A test run is the same run, rolled back at the end, answering what it would have changed.
+ *
+ * A run has frames: the program itself, the programs its call steps call, and the programs its record
+ * writes trigger. Every frame shares the run's transaction, clock, step counter, trace, changes and
+ * outbox; each has its own input, record and state. Frames nest at most PROGRAM_LIMITS.maxDepth deep.
  */
 
 import { newId } from '../../shared/id.ts';
@@ -10,30 +14,42 @@ import type { FlowDocument, FlowStep, RunResult, TraceEntry } from '../../shared
 import { PROGRAM_LIMITS } from '../../shared/program/index.ts';
 import { QueryError } from '../../shared/query/error.ts';
 import { type EntityMeta, metaOf } from '../data/meta.ts';
+import type { RecordEvent } from '../data/record-hooks.ts';
 import { getRecord } from '../data/records.ts';
 import { findEntity } from '../data/schema-service.ts';
-import type { Database } from '../db/index.ts';
+import type { Database, Dialect } from '../db/index.ts';
 import { AppError, E } from '../errors.ts';
-import { checkClock, limitError, type OutboxNotice, ReturnSignal, type RunContext } from './context.ts';
+import {
+  checkClock,
+  type HttpStepOptions,
+  limitError,
+  type OutboxNotice,
+  type OutboxRequest,
+  ReturnSignal,
+  type RunContext,
+  type RunFrameFlow,
+} from './context.ts';
 import { visibleValue } from './hidden.ts';
+import { type TriggerFlow, triggerFlowsFor } from './service.ts';
 import { EXECUTORS } from './steps/index.ts';
 import { allSteps } from './validate.ts';
 
 export interface RunRequest {
   projectId: string;
-  flowId: string;
-  doc: FlowDocument;
+  flow: RunFrameFlow;
   /** Checked input values (see checkInput). */
   input: Record<string, unknown>;
   /** The id of the record of the flow's table (`_option._entity`) the program runs on. */
   recordId?: string | undefined;
   user: RunContext['user'];
   test: boolean;
+  http: HttpStepOptions;
 }
 
 export interface RunOutcome {
   result: RunResult;
   outbox: OutboxNotice[];
+  requests: OutboxRequest[];
   /** Set when the run failed: the coded error to answer. */
   error?: AppError;
   errorStep?: string;
@@ -54,21 +70,48 @@ function cut(v: unknown): string | undefined {
 
 const MAX_TRACE = 500;
 
-/** The metas of every table the flow names, loaded before the transaction opens. */
-async function loadMetas(database: Database, projectId: string, doc: FlowDocument) {
-  const metas = new Map<string, EntityMeta>();
+function tablesOf(doc: FlowDocument): Set<string> {
   const refs = new Set<string>();
   for (const s of allSteps(doc._process)) if (s._entity) refs.add(s._entity);
   if (doc._option._entity) refs.add(doc._option._entity);
-  for (const ref of refs)
-    metas.set(ref, await metaOf(database.db, await findEntity(database.db, projectId, ref)));
-  return metas;
+  return refs;
 }
 
-/** A step's failure as the run's answer: limits stay limits, anything else names the step. */
+/** The metas of every table the flow names not loaded yet (before the transaction: `db` is the pool). */
+async function loadMetas(
+  db: RunContext['trx'],
+  projectId: string,
+  doc: FlowDocument,
+  metas: Map<string, EntityMeta>,
+): Promise<void> {
+  for (const ref of tablesOf(doc))
+    if (!metas.has(ref)) metas.set(ref, await metaOf(db, await findEntity(db, projectId, ref)));
+}
+
+/** Errors that keep their own code when a step fails with them (limits, refusals, nested failures). */
+const OWN_CODE = new Set<number>([
+  E.PROGRAM_LIMIT.code,
+  E.PROGRAM_STEP_FAILED.code,
+  E.PROGRAM_CALL_DEPTH.code,
+  E.PROGRAM_HTTP_URL.code,
+  E.PROGRAM_HTTP_REFUSED.code,
+  E.PROGRAM_HTTP_FAILED.code,
+  E.PROGRAM_HTTP_TOO_LARGE.code,
+  E.PROGRAM_CODE_ERROR.code,
+  E.PROGRAM_CODE_LIMIT.code,
+  E.PROGRAM_TRIGGER_FAILED.code,
+]);
+
+/** A step's failure as the run's answer: limits and refusals keep their code, anything else names the step. */
 function stepFailure(step: FlowStep, err: unknown): AppError {
-  if (err instanceof AppError && (err.def === E.PROGRAM_LIMIT || err.def === E.PROGRAM_STEP_FAILED))
-    return err;
+  if (err instanceof AppError && OWN_CODE.has(err.def.code)) {
+    if ((err.data as { step?: unknown } | undefined)?.step !== undefined) return err;
+    return new AppError(err.def, `step ${step._handle} (${step._type}): ${err.detail ?? err.def.msg}`, {
+      ...((err.data as object | undefined) ?? {}),
+      step: step._handle,
+      type: step._type,
+    });
+  }
   const cause =
     err instanceof AppError
       ? { code: err.def.code, msg: err.message }
@@ -82,11 +125,167 @@ function stepFailure(step: FlowStep, err: unknown): AppError {
   });
 }
 
+/** A triggered program's failure, as the failure of the write that triggered it. */
+function triggerFailure(flow: RunFrameFlow, err: unknown): unknown {
+  if (!(err instanceof AppError)) return err;
+  if (err.def === E.PROGRAM_TRIGGER_FAILED || err.def === E.PROGRAM_LIMIT || err.def === E.PROGRAM_CALL_DEPTH)
+    return err;
+  const data = (err.data as { step?: string } | undefined) ?? {};
+  return new AppError(E.PROGRAM_TRIGGER_FAILED, `program ${flow.name}: ${err.message}`, {
+    flow: flow.id,
+    step: data.step ?? null,
+    cause: err.def.code,
+  });
+}
+
+/** The parts of a run every frame shares. */
+type RunBase = Omit<
+  RunContext,
+  'flowId' | 'stack' | 'input' | 'record' | 'state' | 'runSteps' | 'runFlow' | 'hooks'
+>;
+
+function newBase(
+  trx: RunContext['trx'],
+  o: {
+    dialect: Dialect;
+    projectId: string;
+    user: RunContext['user'];
+    test: boolean;
+    http: HttpStepOptions;
+    metas: Map<string, EntityMeta>;
+    started: number;
+  },
+): RunBase {
+  return {
+    trx,
+    dialect: o.dialect,
+    projectId: o.projectId,
+    test: o.test,
+    user: o.user,
+    metas: o.metas,
+    deadline: o.started + PROGRAM_LIMITS.maxRunMs,
+    counter: { executed: 0 },
+    trace: [],
+    fault: {},
+    changes: [],
+    display: [],
+    outbox: [],
+    requests: [],
+    http: o.http,
+    triggerCache: new Map(),
+  };
+}
+
+/** What the root of a plain data write learns of each program it triggered (for the run log). */
+export type TriggeredRun = (
+  flow: TriggerFlow,
+  r: { input: Record<string, unknown>; trace: TraceEntry[]; ms: number; error?: AppError },
+) => void;
+
+/** Runs the programs a record write triggers, one frame deeper, never one already running. */
+async function fireTriggers(c: RunContext, ev: RecordEvent, observe?: TriggeredRun): Promise<void> {
+  const key = `${ev.meta.entity.id}:${ev.op}`;
+  let found = c.triggerCache.get(key);
+  if (!found) {
+    found = triggerFlowsFor(c.trx, c.projectId, ev.meta.entity, ev.op);
+    c.triggerCache.set(key, found);
+  }
+  const flows = await found;
+  for (const f of flows) {
+    if (f.id === c.flowId || c.stack.includes(f.id)) continue;
+    const flow = { id: f.id, name: f.name, doc: f.doc };
+    const input = { op: ev.op, old: ev.before, new: ev.after };
+    const t0 = Date.now();
+    const i0 = c.trace.length;
+    try {
+      await c.runFlow(flow, input, ev.after ?? ev.before);
+      observe?.(f, { input, trace: c.trace.slice(i0), ms: Date.now() - t0 });
+    } catch (err) {
+      const e = triggerFailure(flow, err);
+      if (e instanceof AppError)
+        observe?.(f, { input, trace: c.trace.slice(i0), ms: Date.now() - t0, error: e });
+      throw e;
+    }
+  }
+}
+
+/** A frame of the run: one flow's steps with their own input, record and state. */
+function frame(
+  base: RunBase,
+  flow: RunFrameFlow,
+  input: Record<string, unknown>,
+  record: Record<string, unknown> | null,
+  stack: string[],
+): RunContext {
+  const depth = stack.length;
+  const c: RunContext = {
+    ...base,
+    flowId: flow.id,
+    stack,
+    input,
+    record,
+    state: {},
+    runSteps: async (list) => {
+      for (const step of list) {
+        c.counter.executed += 1;
+        if (c.counter.executed > PROGRAM_LIMITS.maxExecutedSteps)
+          throw limitError(`more than ${PROGRAM_LIMITS.maxExecutedSteps} steps executed`);
+        checkClock(c);
+        const t0 = Date.now();
+        const entry: TraceEntry = {
+          step: step._handle,
+          type: step._type,
+          ms: 0,
+          ...(depth > 0 ? { flow: flow.name, depth } : {}),
+        };
+        if (c.trace.length < MAX_TRACE) c.trace.push(entry);
+        try {
+          const out = await EXECUTORS[step._type]!(step, c);
+          if (step._type !== 'set') c.state[step._handle] = out;
+          entry.data = cut(out);
+        } catch (err) {
+          if (err instanceof ReturnSignal) {
+            entry.data = cut(err.value);
+            throw err;
+          }
+          const f = stepFailure(step, err);
+          entry.error = f.message;
+          c.fault.step ??= step._handle;
+          throw f;
+        } finally {
+          entry.ms = Date.now() - t0;
+        }
+      }
+    },
+    runFlow: async (callee, calleeInput, calleeRecord) => {
+      if (depth + 1 >= PROGRAM_LIMITS.maxDepth)
+        throw new AppError(
+          E.PROGRAM_CALL_DEPTH,
+          `${callee.name}: more than ${PROGRAM_LIMITS.maxDepth} programs deep`,
+        );
+      await loadMetas(c.trx, c.projectId, callee.doc, c.metas);
+      return runBody(frame(base, callee, calleeInput, calleeRecord, [...stack, flow.id]), callee.doc);
+    },
+    hooks: { afterWrite: (_trx, ev) => fireTriggers(c, ev) },
+  };
+  return c;
+}
+
+/** A frame's steps; answers what its return step returned (null without one). */
+async function runBody(c: RunContext, doc: FlowDocument): Promise<unknown> {
+  try {
+    await c.runSteps(doc._process);
+    return null;
+  } catch (err) {
+    if (!(err instanceof ReturnSignal)) throw err;
+    return err.value;
+  }
+}
+
 export async function runProgram(database: Database, req: RunRequest): Promise<RunOutcome> {
   const started = Date.now();
-  const metas = await loadMetas(database, req.projectId, req.doc);
-  const trace: TraceEntry[] = [];
-  let failedStep: string | undefined;
+  const metas = new Map<string, EntityMeta>();
+  await loadMetas(database.db, req.projectId, req.flow.doc, metas);
   let failure: AppError | undefined;
   let output: unknown = null;
   let ctx: RunContext | undefined;
@@ -94,62 +293,14 @@ export async function runProgram(database: Database, req: RunRequest): Promise<R
   const body = async (trx: RunContext['trx']) => {
     let record: Record<string, unknown> | null = null;
     if (req.recordId) {
-      const table = req.doc._option._entity ? metas.get(req.doc._option._entity) : undefined;
+      const table = req.flow.doc._option._entity ? metas.get(req.flow.doc._option._entity) : undefined;
       if (!table) throw new AppError(E.PROGRAM_INPUT, 'record: this program has no table to run on');
       record = await getRecord(trx, table, req.recordId);
     }
-    const c: RunContext = {
-      trx,
-      dialect: database.dialect,
-      projectId: req.projectId,
-      flowId: req.flowId,
-      test: req.test,
-      user: req.user,
-      input: req.input,
-      record,
-      state: {},
-      metas,
-      deadline: started + PROGRAM_LIMITS.maxRunMs,
-      executed: 0,
-      trace,
-      changes: [],
-      display: [],
-      outbox: [],
-      runSteps: async (list) => {
-        for (const step of list) {
-          c.executed += 1;
-          if (c.executed > PROGRAM_LIMITS.maxExecutedSteps)
-            throw limitError(`more than ${PROGRAM_LIMITS.maxExecutedSteps} steps executed`);
-          checkClock(c);
-          const t0 = Date.now();
-          const entry: TraceEntry = { step: step._handle, type: step._type, ms: 0 };
-          if (trace.length < MAX_TRACE) trace.push(entry);
-          try {
-            const out = await EXECUTORS[step._type]!(step, c);
-            if (step._type !== 'set') c.state[step._handle] = out;
-            entry.data = cut(out);
-          } catch (err) {
-            if (err instanceof ReturnSignal) {
-              entry.data = cut(err.value);
-              throw err;
-            }
-            const f = stepFailure(step, err);
-            entry.error = f.message;
-            failedStep ??= step._handle;
-            throw f;
-          } finally {
-            entry.ms = Date.now() - t0;
-          }
-        }
-      },
-    };
+    const base = newBase(trx, { ...req, dialect: database.dialect, metas, started });
+    const c = frame(base, req.flow, req.input, record, []);
     ctx = c;
-    try {
-      await c.runSteps(req.doc._process);
-    } catch (err) {
-      if (!(err instanceof ReturnSignal)) throw err;
-      output = err.value;
-    }
+    output = await runBody(c, req.flow.doc);
     // Checked before the commit: a run whose answer is too large changes nothing either.
     if (JSON.stringify({ o: output, d: c.display }).length > PROGRAM_LIMITS.maxOutputBytes)
       throw limitError(`the answer is larger than ${PROGRAM_LIMITS.maxOutputBytes} bytes`);
@@ -174,13 +325,30 @@ export async function runProgram(database: Database, req: RunRequest): Promise<R
     display: c?.display ?? [],
     changes: c?.changes ?? [],
     entities: [...new Set((c?.changes ?? []).map((x) => x.entity))],
-    trace,
+    trace: c?.trace ?? [],
     ms: Date.now() - started,
   };
+  const sends = !failure && !req.test;
   return {
     result,
-    outbox: failure || req.test ? [] : (c?.outbox ?? []),
+    outbox: sends ? (c?.outbox ?? []) : [],
+    requests: sends ? (c?.requests ?? []) : [],
     ...(failure ? { error: failure } : {}),
-    ...(failedStep ? { errorStep: failedStep } : {}),
+    ...(c?.fault.step ? { errorStep: c.fault.step } : {}),
   };
+}
+
+/**
+ * The root of the programs a plain data write triggers (records-plugin → program/triggers.ts): a frame
+ * with no steps of its own whose writes' triggers run one frame deeper, in the write's transaction.
+ */
+export function triggerRoot(
+  trx: RunContext['trx'],
+  o: { dialect: Dialect; projectId: string; user: RunContext['user']; http: HttpStepOptions },
+  observe: TriggeredRun,
+): RunContext {
+  const base = newBase(trx, { ...o, test: false, metas: new Map(), started: Date.now() });
+  const root = frame(base, { id: '', name: '', doc: { _process: [], _option: {} } }, {}, null, []);
+  root.hooks = { afterWrite: (_trx, ev) => fireTriggers(root, ev, observe) };
+  return root;
 }

@@ -1,12 +1,10 @@
 /** One run from a route: checked input, the engine, the log, and the outbox delivered after commit. */
 import type { FastifyInstance } from 'fastify';
 import type { FlowDocument, RunResult } from '../../shared/program/index.ts';
-import { packPayload } from '../../shared/realtime.ts';
 import type { UserRow } from '../account/service.ts';
 import { AppError } from '../errors.ts';
-import { room } from '../realtime/socket.ts';
-import type { OutboxNotice } from './context.ts';
 import { runProgram } from './engine.ts';
+import { deliverOutbox, httpOptions } from './outbox.ts';
 import { checkInput, type FlowRow, logRun } from './service.ts';
 
 export interface RunCall {
@@ -17,27 +15,6 @@ export interface RunCall {
   trigger: 'exec' | 'test' | 'display';
   data: unknown;
   recordId?: string | undefined;
-}
-
-/** Sends the notices of a committed run: to the users named, and to the members of the roles named. */
-async function deliver(app: FastifyInstance, flow: FlowRow, notices: OutboxNotice[]): Promise<void> {
-  const nsp = app.realtime?.nsp;
-  if (!nsp || notices.length === 0) return;
-  for (const n of notices) {
-    const users = new Set(n.users);
-    if (n.roles.length) {
-      const members = await app.database.db
-        .selectFrom('project_members')
-        .select('user_id')
-        .where('project_id', '=', flow.project_id)
-        .where('role_id', 'in', n.roles)
-        .where('status', '=', 'active')
-        .execute();
-      for (const m of members) users.add(m.user_id);
-    }
-    const payload = packPayload({ from: null, data: { type: 'program', flow: flow.id, message: n.message } });
-    for (const u of users) nsp.to(room.member(flow.project_id, u)).emit('notify', payload);
-  }
 }
 
 /**
@@ -54,12 +31,12 @@ export async function runAndLog(
     : null;
   const outcome = await runProgram(app.database, {
     projectId: call.flow.project_id,
-    flowId: call.flow.id,
-    doc: call.doc,
+    flow: { id: call.flow.id, name: call.flow.name, doc: call.doc },
     input,
     recordId: call.recordId,
     user,
     test: call.trigger !== 'exec',
+    http: httpOptions(app),
   });
   const { result, error } = outcome;
   await logRun(app.database.db, {
@@ -75,9 +52,10 @@ export async function runAndLog(
     message: error?.message,
   });
   if (!error) {
-    await deliver(app, call.flow, outcome.outbox).catch((err) =>
-      app.log.warn({ err }, 'program notify failed'),
-    );
+    await deliverOutbox(app, call.flow.project_id, call.flow.id, {
+      notices: outcome.outbox,
+      requests: outcome.requests,
+    });
     return result;
   }
   if (call.trigger === 'test')

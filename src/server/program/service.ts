@@ -90,18 +90,37 @@ export interface FlowPatch {
   _option?: unknown;
 }
 
-/** Check the tables a document names belong to the project. */
-async function checkTables(db: Kysely<DB>, projectId: string, doc: FlowDocument): Promise<void> {
+/** Check the tables and programs a document names belong to the project (and it does not call itself). */
+async function checkTables(
+  db: Kysely<DB>,
+  projectId: string,
+  doc: FlowDocument,
+  self?: string,
+): Promise<void> {
   const refs = new Set<string>();
+  const calls = new Set<string>();
   const walk = (list: FlowStep[]) => {
     for (const s of list) {
       if (s._entity) refs.add(s._entity);
+      if (s._type === 'call' && typeof s._procedure.program === 'string') calls.add(s._procedure.program);
       for (const v of Object.values(s._procedure))
         if (Array.isArray(v) && v.every((x) => x && typeof x === 'object' && '_type' in x))
           walk(v as FlowStep[]);
     }
   };
   walk(doc._process);
+  if (self && calls.has(self)) fail(E.PROGRAM_INVALID, 'program: a program cannot call itself');
+  if (calls.size) {
+    const found = await db
+      .selectFrom('flows')
+      .select('id')
+      .where('project_id', '=', projectId)
+      .where('id', 'in', [...calls])
+      .execute();
+    const known = new Set(found.map((r) => r.id));
+    for (const c of calls)
+      if (!known.has(c)) fail(E.PROGRAM_INVALID, `program: no program ${c} in this project`);
+  }
   if (doc._option._entity) refs.add(doc._option._entity);
   if (!refs.size) return;
   const rows = await db
@@ -114,12 +133,18 @@ async function checkTables(db: Kysely<DB>, projectId: string, doc: FlowDocument)
     if (!known.has(r)) fail(E.PROGRAM_INVALID, `_entity: no data table ${r} in this project`);
 }
 
-async function cleanDoc(db: Kysely<DB>, projectId: string, patch: FlowPatch, base: FlowDocument) {
+async function cleanDoc(
+  db: Kysely<DB>,
+  projectId: string,
+  patch: FlowPatch,
+  base: FlowDocument,
+  self?: string,
+) {
   const doc = parseFlowDocument({
     _process: patch._process ?? base._process,
     _option: patch._option ?? base._option,
   });
-  await checkTables(db, projectId, doc);
+  await checkTables(db, projectId, doc, self);
   return doc;
 }
 
@@ -159,7 +184,7 @@ export async function updateFlow(db: Kysely<DB>, row: FlowRow, patch: FlowPatch)
     set.module_id = patch.module || null;
   }
   if (patch._process !== undefined || patch._option !== undefined)
-    set.draft = JSON.stringify(await cleanDoc(db, row.project_id, patch, draftDoc(row)));
+    set.draft = JSON.stringify(await cleanDoc(db, row.project_id, patch, draftDoc(row), row.id));
   await db.updateTable('flows').set(set).where('id', '=', row.id).execute();
   return { ...row, ...set };
 }
@@ -175,7 +200,7 @@ export async function removeFlow(db: Kysely<DB>, row: FlowRow): Promise<void> {
 /** Release the draft as the next numbered version: end users run it from now on. */
 export async function releaseFlow(db: Kysely<DB>, row: FlowRow, userId: string | null): Promise<FlowRow> {
   // The draft is checked again: a table it names may have been removed since it was saved.
-  const doc = await cleanDoc(db, row.project_id, {}, draftDoc(row));
+  const doc = await cleanDoc(db, row.project_id, {}, draftDoc(row), row.id);
   const text = JSON.stringify(doc);
   const now = Date.now();
   return db.transaction().execute(async (trx) => {
@@ -355,4 +380,73 @@ export async function listRuns(db: Kysely<DB>, row: FlowRow, limit = 50): Promis
     trace: (parse(r.trace) as TraceEntry[] | null) ?? [],
     createdAt: Number(r.created_at),
   }));
+}
+
+/** What a released program's `_option.trigger` says: the table and the writes that run it. */
+export interface TriggerFlow {
+  id: string;
+  name: string;
+  version: number;
+  doc: FlowDocument;
+  entity: string;
+  on: ('create' | 'update' | 'remove')[];
+}
+
+/** Released documents never change for a (flow, version): parsed once per process. */
+const triggerCache = new Map<string, TriggerFlow | null>();
+const TRIGGER_CACHE_MAX = 5000;
+
+function triggerOf(id: string, name: string, version: number, text: string | null): TriggerFlow | null {
+  const doc = parseDoc(text);
+  const t = doc._option.trigger as { on?: unknown } | undefined;
+  const on = Array.isArray(t?.on) ? (t.on as TriggerFlow['on']) : [];
+  if (!doc._option._entity || on.length === 0) return null;
+  return { id, name, version, doc, entity: doc._option._entity, on };
+}
+
+/**
+ * The released programs a write of this kind to this table triggers (`_option.trigger.on` and
+ * `_option._entity`), in sort order. One light query per write; documents come from the cache.
+ */
+export async function triggerFlowsFor(
+  db: Kysely<DB>,
+  projectId: string,
+  entity: { id: string; code: string | null },
+  op: 'create' | 'update' | 'remove',
+): Promise<TriggerFlow[]> {
+  const rows = await db
+    .selectFrom('flows')
+    .select(['id', 'name', 'released_version'])
+    .where('project_id', '=', projectId)
+    .where('type', '=', 'program')
+    .where('released_version', 'is not', null)
+    .orderBy('sort')
+    .orderBy('id')
+    .execute();
+  const key = (r: { id: string; released_version: number | null }) => `${r.id}:${r.released_version}`;
+  const missing = rows.filter((r) => !triggerCache.has(key(r)));
+  if (missing.length) {
+    const texts = await db
+      .selectFrom('flows')
+      .select(['id', 'released', 'released_version'])
+      .where(
+        'id',
+        'in',
+        missing.map((r) => r.id),
+      )
+      .execute();
+    for (const r of texts) {
+      if (triggerCache.size >= TRIGGER_CACHE_MAX)
+        triggerCache.delete(triggerCache.keys().next().value as string);
+      triggerCache.set(key(r), triggerOf(r.id, '', Number(r.released_version), r.released));
+    }
+  }
+  const out: TriggerFlow[] = [];
+  for (const r of rows) {
+    const t = triggerCache.get(key(r));
+    if (!t?.on.includes(op)) continue;
+    if (t.entity !== entity.id && t.entity !== entity.code) continue;
+    out.push({ ...t, name: r.name });
+  }
+  return out;
 }

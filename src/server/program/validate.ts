@@ -112,8 +112,25 @@ export function parseFlowDocument(input: unknown): FlowDocument {
   if (!isObj(option)) invalid('_option', 'expected an object');
   if (option._entity !== undefined && typeof option._entity !== 'string')
     invalid('_option._entity', 'expected a table');
+  if (option.trigger !== undefined) {
+    const t = option.trigger;
+    const ops = ['create', 'update', 'remove'];
+    if (
+      !isObj(t) ||
+      Object.keys(t).some((k) => k !== 'on') ||
+      !Array.isArray(t.on) ||
+      t.on.length === 0 ||
+      !t.on.every((x) => ops.includes(x as string))
+    )
+      invalid('_option.trigger', 'expected { "on": ["create" | "update" | "remove", …] }');
+    if (!option._entity) invalid('_option.trigger', 'a trigger needs the table it watches (_option._entity)');
+    option.trigger = { on: ops.filter((o) => (t.on as string[]).includes(o)) };
+  }
   const w: Walk = { count: 0, handles: new Set() };
-  return { _process: checkSteps(input._process ?? [], '_process', 0, w), _option: option };
+  const process = checkSteps(input._process ?? [], '_process', 0, w);
+  if (option.trigger && process.some((s) => s._type === 'input'))
+    invalid('_option.trigger', 'a program that records trigger cannot ask for input');
+  return { _process: process, _option: option };
 }
 
 /** Every step of a document, nested ones included, in document order. */

@@ -8,6 +8,13 @@ export const PROGRAM_LIMITS = {
   maxExecutedSteps: 5000,
   /** Iterations of one loop step. */
   maxLoopIterations: 1000,
+  /** Frames of one run: the program, the programs it calls, the programs record writes trigger. */
+  maxDepth: 6,
+  /** Wall time and memory of one code step (QuickJS). */
+  codeTimeoutMs: 1000,
+  codeMemoryBytes: 32 * 1024 * 1024,
+  /** Characters of one code step's source. */
+  codeMaxChars: 20_000,
   /** Wall time of one run. */
   maxRunMs: 10_000,
   /** Rows one query step reads. */

@@ -55,6 +55,8 @@ const mapping: Schema = {
   additionalProperties: { type: 'string', maxLength: 2000 },
   default: {},
 };
+const inputMapping: Schema = { ...mapping, title: 'Input values', 'x-zh': '输入值' };
+const ID24 = '^[0-9a-f]{24}$';
 const closed = (properties: Record<string, Schema>, required: string[] = []): Schema => ({
   type: 'object',
   properties,
@@ -224,6 +226,74 @@ export const STEP_TYPES: readonly StepTypeDef[] = [
         },
       },
       ['message'],
+    ),
+  },
+  {
+    type: 'call',
+    title: { zh: '调用程序', en: 'Call a program' },
+    entity: false,
+    slots: [],
+    schema: closed(
+      {
+        program: { type: 'string', pattern: ID24, title: 'Program', 'x-zh': '程序', 'x-program': true },
+        data: inputMapping,
+        record: expr('Record id (of its table)', '记录 ID(被调用程序的表)'),
+      },
+      ['program'],
+    ),
+  },
+  {
+    type: 'http',
+    title: { zh: 'HTTP 请求', en: 'HTTP request' },
+    entity: false,
+    slots: [],
+    schema: closed(
+      {
+        method: {
+          type: 'string',
+          enum: ['GET', 'POST', 'PUT', 'PATCH', 'DELETE', 'HEAD'],
+          default: 'GET',
+          title: 'Method',
+          'x-zh': '方法',
+        },
+        url: { ...template('URL', '地址'), maxLength: 2048 },
+        headers: {
+          type: 'object',
+          title: 'Headers',
+          'x-zh': '请求头',
+          'x-mapping': true,
+          maxProperties: 30,
+          propertyNames: { pattern: '^[A-Za-z0-9-]{1,64}$' },
+          additionalProperties: { type: 'string', maxLength: 2000 },
+          default: {},
+        },
+        body: expr('Body (text, or a value sent as JSON)', '请求体(文本,或以 JSON 发送的值)'),
+        wait: {
+          type: 'boolean',
+          default: false,
+          title: 'Wait for the answer (later steps read it; sent during the run)',
+          'x-zh': '等待响应(后续步骤可读取;在运行中发送)',
+        },
+      },
+      ['url'],
+    ),
+  },
+  {
+    type: 'code',
+    title: { zh: '代码', en: 'Code' },
+    entity: false,
+    slots: [],
+    schema: closed(
+      {
+        source: {
+          type: 'string',
+          maxLength: PROGRAM_LIMITS.codeMaxChars,
+          title: 'Code (JavaScript; api.params, api.record, api.user, api.state; return a value)',
+          'x-zh': '代码(JavaScript;api.params、api.record、api.user、api.state;return 返回值)',
+          'x-code': true,
+        },
+      },
+      ['source'],
     ),
   },
   {

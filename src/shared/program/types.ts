@@ -43,6 +43,10 @@ export interface TraceEntry {
   step: string;
   type: string;
   ms: number;
+  /** The flow the step belongs to, when it is not the program run itself (a call or a trigger). */
+  flow?: string;
+  /** How many frames deep (0: the program run itself). */
+  depth?: number;
   /** The step's output, cut to PROGRAM_LIMITS.traceChars as JSON text. */
   data?: string;
   error?: string;
@@ -88,7 +92,7 @@ export interface RunLogEntry {
   flow: string;
   version: number | null;
   user: string | null;
-  trigger: 'exec' | 'test' | 'display';
+  trigger: 'exec' | 'test' | 'display' | 'record';
   input: unknown;
   status: RunResult['status'];
   errorCode: number | null;

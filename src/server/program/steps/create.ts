@@ -10,6 +10,7 @@ export const create: Executor = async (step, ctx) => {
     meta,
     mapValues(ctx, step._procedure.values),
     ctx.user?._id ?? null,
+    ctx.hooks,
   );
   const after = await getRecord(ctx.trx, meta, id);
   ctx.changes.push({ step: step._handle, entity: meta.entity.id, op: 'create', id, before: null, after });

@@ -1,8 +1,11 @@
 /** The executors of the step types, one file each; a test ties this list to STEP_TYPES. */
 import type { Executor } from '../context.ts';
+import { call } from './call.ts';
+import { code } from './code.ts';
 import { condition } from './condition.ts';
 import { create } from './create.ts';
 import { display } from './display.ts';
+import { http } from './http.ts';
 import { input } from './input.ts';
 import { loop } from './loop.ts';
 import { notify } from './notify.ts';
@@ -23,5 +26,8 @@ export const EXECUTORS: Record<string, Executor> = {
   loop,
   display,
   notify,
+  call,
+  http,
+  code,
   return: returnStep,
 };

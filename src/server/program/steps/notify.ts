@@ -14,6 +14,7 @@ export const notify: Executor = async (step, ctx) => {
     throw new AppError(E.PROGRAM_INVALID, 'users: expected user ids');
   const notice = {
     step: step._handle,
+    flow: ctx.flowId,
     users: list as string[],
     roles: p.roles ?? [],
     message: fillTemplate(ctx, p.message),
