@@ -22,6 +22,8 @@ const showBody = obj({
   'empty?': {},
   /** The version of the mapping the client holds: the columns are sent again only when it differs. */
   'version?': { type: 'integer' },
+  /** The batched form (flow `__`): key → { flow, params, dataset }. */
+  'map?': { type: 'object', maxProperties: MAX_BATCH },
 });
 
 /**
@@ -59,7 +61,7 @@ export default async function datasetAppPlugin(app: FastifyInstance): Promise<vo
       schema: {
         tags,
         params: obj({ project: id(), flow: { type: 'string', maxLength: 64 } }),
-        body: { anyOf: [showBody, obj({ map: { type: 'object', maxProperties: MAX_BATCH } })] },
+        body: showBody,
         response: { 200: ok(anyObj()) },
       },
       preHandler: optionalUser,
