@@ -25,7 +25,18 @@ import { newId } from '../../src/shared/id.ts';
 const ORDERS = Number(process.env.BENCH_ORDERS ?? 1_000_000);
 const CUSTOMERS = Number(process.env.BENCH_CUSTOMERS ?? 10_000);
 const RUNS = Number(process.env.BENCH_RUNS ?? 30);
-const CITIES = ['Shanghai', 'Beijing', 'Shenzhen', 'Hangzhou', 'Chengdu', 'Wuhan', 'Xian', 'Nanjing', 'Suzhou', 'Tianjin'];
+const CITIES = [
+  'Shanghai',
+  'Beijing',
+  'Shenzhen',
+  'Hangzhou',
+  'Chengdu',
+  'Wuhan',
+  'Xian',
+  'Nanjing',
+  'Suzhou',
+  'Tianjin',
+];
 const T0 = Date.UTC(2023, 0, 1);
 const SPAN = 730 * 86_400_000;
 const TAG = `v1-${ORDERS}-${CUSTOMERS}`;
@@ -123,7 +134,9 @@ async function build(app: FastifyInstance, dialect: 'sqlite' | 'postgres'): Prom
     }
     await sql`ANALYZE`.execute(db);
   }
-  console.log(`  loaded ${ORDERS.toLocaleString()} orders in ${((performance.now() - t0) / 1000).toFixed(1)} s`);
+  console.log(
+    `  loaded ${ORDERS.toLocaleString()} orders in ${((performance.now() - t0) / 1000).toFixed(1)} s`,
+  );
   const ds = await createDataset(db, project.id, {
     name: 'Sales by month',
     _dataset: {
@@ -171,7 +184,9 @@ async function run(dialect: 'sqlite' | 'postgres'): Promise<void> {
     { logger: false },
   );
   try {
-    console.log(`\n== ${dialect}: ${ORDERS.toLocaleString()} orders × ${CUSTOMERS.toLocaleString()} customers`);
+    console.log(
+      `\n== ${dialect}: ${ORDERS.toLocaleString()} orders × ${CUSTOMERS.toLocaleString()} customers`,
+    );
     let built: Built;
     if (fs.existsSync(marker)) {
       built = JSON.parse(fs.readFileSync(marker, 'utf8')) as Built;
@@ -181,7 +196,22 @@ async function run(dialect: 'sqlite' | 'postgres'): Promise<void> {
       fs.writeFileSync(marker, JSON.stringify(built));
     }
     const { db } = app.database;
-    const owner = await db.selectFrom('users').select('id').where('account', '=', built.account).executeTakeFirstOrThrow();
+    {
+      // Released again on every run: the service creates what indexes the dataset needs.
+      const t1 = performance.now();
+      const row = await db
+        .selectFrom('flows')
+        .selectAll()
+        .where('id', '=', built.dataset)
+        .executeTakeFirstOrThrow();
+      await releaseDataset(db, row, null);
+      console.log(`  release (indexes ensured) ${((performance.now() - t1) / 1000).toFixed(1)} s`);
+    }
+    const owner = await db
+      .selectFrom('users')
+      .select('id')
+      .where('account', '=', built.account)
+      .executeTakeFirstOrThrow();
     const token = await createSession(db, owner.id);
     const city = 'Hangzhou';
     const show = async () => {
@@ -191,7 +221,10 @@ async function run(dialect: 'sqlite' | 'postgres'): Promise<void> {
         headers: { token, 'content-type': 'application/json' },
         payload: JSON.stringify({ params: { city }, page: { index: 1, size: 100 } }),
       });
-      const body = JSON.parse(res.body) as { error: number; data: { rows: { month: string; total: number; n: number }[] } };
+      const body = JSON.parse(res.body) as {
+        error: number;
+        data: { rows: { month: string; total: number; n: number }[] };
+      };
       if (body.error !== 0) throw new Error(res.body);
       return body.data.rows;
     };
@@ -202,7 +235,11 @@ async function run(dialect: 'sqlite' | 'postgres'): Promise<void> {
         ? sql`to_char(to_timestamp((o.${sql.ref(built.cols.at)} + 28800000) / 1000.0) AT TIME ZONE 'UTC', 'YYYY-MM')`
         : sql`strftime('%Y-%m', (o.${sql.ref(built.cols.at)} + 28800000) / 1000.0, 'unixepoch')`;
     const hand = async () => {
-      const r = await sql<{ m: string; total: number; n: number }>`SELECT ${month} AS m, SUM(o.${sql.ref(built.cols.amount)}) AS total, COUNT(*) AS n
+      const r = await sql<{
+        m: string;
+        total: number;
+        n: number;
+      }>`SELECT ${month} AS m, SUM(o.${sql.ref(built.cols.amount)}) AS total, COUNT(*) AS n
         FROM ${o} o JOIN ${c} c ON c._id = o.${sql.ref(built.cols.customer)}
         WHERE c.${sql.ref(built.cols.city)} = ${city} GROUP BY 1 ORDER BY 1`.execute(db);
       return r.rows;
@@ -212,8 +249,13 @@ async function run(dialect: 'sqlite' | 'postgres'): Promise<void> {
     const b = await hand();
     const same =
       a.length === b.length &&
-      a.every((x, i) => x.month === b[i]!.m && x.n === Number(b[i]!.n) && Math.abs(x.total - Number(b[i]!.total)) < 0.01);
-    console.log(`  ${a.length} months, ${a.reduce((s, x) => s + x.n, 0).toLocaleString()} orders of ${city}; answers agree: ${same}`);
+      a.every(
+        (x, i) =>
+          x.month === b[i]!.m && x.n === Number(b[i]!.n) && Math.abs(x.total - Number(b[i]!.total)) < 0.01,
+      );
+    console.log(
+      `  ${a.length} months, ${a.reduce((s, x) => s + x.n, 0).toLocaleString()} orders of ${city}; answers agree: ${same}`,
+    );
     for (let i = 0; i < 3; i++) {
       await show();
       await hand();

@@ -2,6 +2,7 @@
  * Datasets (flows of `_type: dataset`): the document saved, released and restored like programs,
  * checked against the project's tables, and shown with one SQL statement.
  */
+import { createHash } from 'node:crypto';
 import { type Kysely, sql } from 'kysely';
 import { cleanNumber } from '../../shared/dataset/evaluate.ts';
 import {
@@ -9,6 +10,7 @@ import {
   type CatalogEntity,
   type DatasetDocument,
   type DatasetPlan,
+  type Expr,
   fieldQueryType,
   parseDatasetDocument,
   planDataset,
@@ -223,6 +225,27 @@ async function ensureIndexes(db: Kysely<DB>, plan: DatasetPlan): Promise<void> {
     if (!filtered.has(c.key) || c.expr.kind !== 'ref' || typeof c.expr.field === 'string') continue;
     const table = entityTable(aliasEntity.get(c.expr.alias)!);
     wanted.set(`${table}.${c.expr.field.id}`, { table, column: fieldColumn(c.expr.field.id) });
+  }
+  // A covering index per relate join: the join key, then the columns the dataset reads from the
+  // joining table, so a grouped show reads the index alone instead of one table row per match.
+  for (const j of plan.joins) {
+    if (j.field.type !== 'relate') continue;
+    const used: string[] = [];
+    const walkExpr = (e: Expr) => {
+      if (e.kind === 'ref' && e.alias === j.from && typeof e.field !== 'string') {
+        const c = fieldColumn(e.field.id);
+        if (!used.includes(c)) used.push(c);
+      } else if (e.kind === 'fn') e.args.forEach(walkExpr);
+    };
+    for (const c of plan.columns) walkExpr(c.expr);
+    const fk = fieldColumn(j.field.id);
+    const cols = [fk, ...used.filter((c) => c !== fk)].slice(0, 6);
+    if (cols.length < 2) continue;
+    const table = entityTable(aliasEntity.get(j.from)!);
+    const name = `${table}_ds_${createHash('sha1').update(cols.join(',')).digest('hex').slice(0, 12)}`;
+    await sql`CREATE INDEX IF NOT EXISTS ${sql.ref(name)} ON ${sql.table(table)} (${sql.join(cols.map((c) => sql.ref(c)))})`.execute(
+      db,
+    );
   }
   for (const { table, column } of wanted.values())
     await sql`CREATE INDEX IF NOT EXISTS ${sql.ref(`${table}_${column}`)} ON ${sql.table(table)} (${sql.ref(column)})`.execute(
