@@ -17,6 +17,8 @@ import type { RecordTriggers } from './data/record-hooks.ts';
 import recordsPlugin from './data/records-plugin.ts';
 import schemaPlugin from './data/schema-plugin.ts';
 import xlsxPlugin from './data/xlsx/plugin.ts';
+import datasetAdminPlugin from './dataset/admin-plugin.ts';
+import datasetAppPlugin from './dataset/app-plugin.ts';
 import { type Database, openDatabase } from './db/index.ts';
 import { loadAppShell } from './http/app-shell.ts';
 import envelopePlugin from './http/envelope.ts';
@@ -174,6 +176,8 @@ export async function buildApp(config: Config, options: BuildOptions = {}): Prom
   await app.register(sharePlugin, { prefix: '/api/app/share' });
   await app.register(programAdminPlugin, { prefix: '/api/admin/flow/:project' });
   await app.register(programAppPlugin, { prefix: '/api/common/program/:project' });
+  await app.register(datasetAdminPlugin, { prefix: '/api/admin/dataset/:project' });
+  await app.register(datasetAppPlugin, { prefix: '/api/app/ds/:project' });
   await app.register(xlsxPlugin);
   await app.register(utilPlugin);
   // Several URL bases (oauth/id, /api/third/weixin/…): full paths in the plugin.

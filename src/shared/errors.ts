@@ -198,6 +198,21 @@ export const E = {
     'a record trigger failed; nothing was changed',
     '记录触发的程序执行失败,未做任何修改',
   ),
+  // Datasets (1920–1939): the message names the path at fault.
+  DATASET_NOT_FOUND: def(1920, 404, 'dataset not found', '数据集不存在'),
+  DATASET_INVALID: def(1921, 400, 'dataset invalid', '数据集定义无效'),
+  DATASET_UNKNOWN_FIELD: def(
+    1922,
+    400,
+    'dataset names an unknown field or table',
+    '数据集引用了不存在的字段或数据表',
+  ),
+  DATASET_JOIN_CYCLE: def(1923, 400, 'dataset joins form a cycle', '数据集的关联形成了循环'),
+  DATASET_PARAM_INVALID: def(1924, 400, 'dataset parameter invalid', '数据集参数有误'),
+  DATASET_NOT_RELEASED: def(1925, 404, 'dataset not released yet', '数据集尚未发布'),
+  DATASET_VERSION_NOT_FOUND: def(1926, 404, 'dataset version not found', '数据集版本不存在'),
+  DATASET_TOO_COMPLEX: def(1927, 400, 'dataset too complex', '数据集过于复杂'),
+  DATASET_BATCH_INVALID: def(1928, 400, 'dataset batch invalid', '数据集批量请求有误'),
   // Shared key/value service.
   SHARE_NOT_FOUND: def(1700, 404, 'shared item not found', '配置项不存在'),
   SHARE_TOO_LARGE: def(1701, 413, 'shared value too large', '配置内容过大'),

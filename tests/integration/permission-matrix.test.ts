@@ -7,6 +7,7 @@ import ExcelJS from 'exceljs';
 import type { FastifyInstance } from 'fastify';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createEntity, createField } from '../../src/server/data/schema-service.ts';
+import { createDataset, releaseDataset } from '../../src/server/dataset/service.ts';
 import { createFlow, releaseFlow } from '../../src/server/program/service.ts';
 import { newId } from '../../src/shared/id.ts';
 import {
@@ -45,6 +46,8 @@ interface Fx {
   hiddenEntity: string;
   grantedProgram: string;
   hiddenProgram: string;
+  grantedDataset: string;
+  hiddenDataset: string;
 }
 
 interface Req {
@@ -556,6 +559,39 @@ const ENDPOINTS: Ep[] = [
     }),
   },
   {
+    name: 'app dataset show of a granted dataset',
+    level: 'grant',
+    mutating: false,
+    ids: true,
+    build: async (_a, f, g) => ({
+      method: 'POST',
+      url: `/api/app/ds/${f.pid}/${g.grantedDataset}/show`,
+      body: { page: { index: 1, size: 5 } },
+    }),
+  },
+  {
+    name: 'app dataset show of an ungranted dataset',
+    level: 'hidden',
+    mutating: false,
+    ids: false,
+    build: async (_a, f) => ({
+      method: 'POST',
+      url: `/api/app/ds/${f.pid}/${f.hiddenDataset}/show`,
+      body: {},
+    }),
+  },
+  {
+    name: 'builder dataset preview',
+    level: 'admin',
+    mutating: false,
+    ids: true,
+    build: async (_a, f, g) => ({
+      method: 'POST',
+      url: `/api/admin/dataset/${f.pid}/${g.grantedDataset}/preview`,
+      body: {},
+    }),
+  },
+  {
     name: 'app data query of an ungranted table',
     level: 'hidden',
     mutating: false,
@@ -876,6 +912,17 @@ async function seedProgram(app: FastifyInstance, projectId: string, entity: stri
   return row.id;
 }
 
+/** A released dataset over a table: its `name` column. */
+async function seedDataset(app: FastifyInstance, projectId: string, entity: string): Promise<string> {
+  const { db } = app.database;
+  const row = await createDataset(db, projectId, {
+    name: 'DS',
+    _dataset: { base: entity, columns: [{ key: 'name', expr: { ref: 't.name' } }] },
+  });
+  await releaseDataset(db, row, null);
+  return row.id;
+}
+
 interface World {
   A: Fx;
   B: Fx;
@@ -905,11 +952,14 @@ async function project(
   const hiddenEntity = await seedEntity(app, p.id);
   const grantedProgram = await seedProgram(app, p.id, grantedEntity);
   const hiddenProgram = await seedProgram(app, p.id, grantedEntity);
+  const grantedDataset = await seedDataset(app, p.id, grantedEntity);
+  const hiddenDataset = await seedDataset(app, p.id, grantedEntity);
   const grants = {
     route: [grantedRoute],
     page: [grantedPage],
     entity: [grantedEntity],
     program: [grantedProgram],
+    dataset: [grantedDataset],
   };
   const grantRoleId = await seedRole(app, p.id, opts.public ? 'public' : 'common', grants);
   const roleId = await seedRole(app, p.id, 'common');
@@ -927,6 +977,8 @@ async function project(
     hiddenEntity,
     grantedProgram,
     hiddenProgram,
+    grantedDataset,
+    hiddenDataset,
     grantRoleId,
   };
 }

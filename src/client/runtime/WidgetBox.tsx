@@ -19,6 +19,7 @@ import { type ExprScope, resolveValue } from '../../shared/expr/index.ts';
 import type { WidgetInstance } from '../../shared/page-document.ts';
 import type { KnownCount } from '../../shared/query/page-total.ts';
 import { loadWidgetData, widgetQuery } from './data-source.ts';
+import { loadDatasetWidget } from './dataset-client.ts';
 import { recordOf } from './dispatch.ts';
 import { FormDrafts } from './FormDrafts.tsx';
 import { EMPTY_DATA, usePageContext } from './page-context.ts';
@@ -73,7 +74,32 @@ export function WidgetBox({ w, children }: { w: WidgetInstance; children?: React
 
   // Data-bound kinds load through the data API; a refreshWidget bumps `reload`. The page comes first,
   // its count after (only when the page cannot tell it), remembered across pages and sorts.
-  const query = def && !hidden ? widgetQuery(def.data, props, ctx.params, slice.page, slice.view) : null;
+  // A dataset source (the `dataset` prop of tables and charts) takes the place of the table.
+  const dataset =
+    def && !hidden && def.data !== 'none' && typeof props.dataset === 'string' ? props.dataset.trim() : '';
+  const query =
+    def && !hidden && !dataset ? widgetQuery(def.data, props, ctx.params, slice.page, slice.view) : null;
+  const datasetKey = dataset
+    ? JSON.stringify([dataset, props.pageSize ?? null, slice.page ?? null, slice.view?.sort ?? null])
+    : '';
+  // biome-ignore lint/correctness/useExhaustiveDependencies: datasetKey is the show's identity; reload forces a new load
+  useEffect(() => {
+    if (!datasetKey || !def) return;
+    let live = true;
+    const prev = ctx.store.getState().data[w.id];
+    setWidgetData(ctx.store, w.id, { ...(prev ?? EMPTY_DATA), loading: true });
+    const size = typeof props.pageSize === 'number' ? props.pageSize : 20;
+    void loadDatasetWidget(ctx.project, dataset, def.data, {
+      pageSize: size,
+      ...(slice.page ? { page: slice.page } : {}),
+      ...(slice.view?.sort ? { sort: slice.view.sort } : {}),
+    }).then((data) => {
+      if (live) setWidgetData(ctx.store, w.id, data);
+    });
+    return () => {
+      live = false;
+    };
+  }, [datasetKey, slice.reload, ctx.project, ctx.store, w.id]);
   const queryKey = query ? JSON.stringify([query, slice.view ?? null]) : '';
   const counted = useRef<KnownCount | null>(null);
   // biome-ignore lint/correctness/useExhaustiveDependencies: queryKey is the query's identity; reload forces a new load

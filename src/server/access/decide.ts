@@ -33,6 +33,8 @@ export type Resource =
   | { kind: 'page'; id: string }
   /** One program (flow): run it, or learn what it asks before running. */
   | { kind: 'program'; id: string }
+  /** One dataset (flow): show its released rows. */
+  | { kind: 'dataset'; id: string }
   /** Records of one builder table (end-user data calls). */
   | { kind: 'entity'; id: string }
   /** A member being managed (kick, ban, role change …), by its role type in the project. */
@@ -170,6 +172,13 @@ export function decide(actor: Actor, project: ProjectRow, resource: Resource, ac
         ? ok
         : deny(E.FORBIDDEN, 'program not granted to this role');
     }
+    case 'dataset':
+      // A dataset reads with its own query: only the dataset grant is asked for (anonymous visitors
+      // of a public project read it when the public role is granted it).
+      if (isManager(actor)) return ok;
+      return actor.grants.dataset.includes(resource.id)
+        ? ok
+        : deny(E.FORBIDDEN, 'dataset not granted to this role');
     case 'route':
     case 'page': {
       // Changing menus and pages is management-area work; this answers who may see one.

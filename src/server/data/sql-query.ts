@@ -30,7 +30,7 @@ export class QueryCompiler {
     private readonly alias = 't',
   ) {}
 
-  private col(field: string): Sql {
+  protected col(field: string): Sql {
     if (field === '_id') return sql.ref(`${this.alias}._id`);
     const c = this.columns[field];
     if (!c) throw new Error(`unknown field ${field}`);

@@ -1,6 +1,7 @@
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import { projectAccess } from '../access/decide.ts';
 import { requireUser } from '../account/auth.ts';
+import { E, fail } from '../errors.ts';
 import { area } from '../http/plugin-kit.ts';
 import { anyObj, id, int, obj, ok, str } from '../http/schemas.ts';
 import { runAndLog } from './run.ts';
@@ -43,7 +44,10 @@ async function programAdminPlugin(app: FastifyInstance): Promise<void> {
     (await projectAccess(request, (request.params as { project: string }).project, { admin: true })).project;
   const flowOf = async (request: FastifyRequest) => {
     const p = await admin(request);
-    return findFlow(db, p.id, (request.params as { id: string }).id);
+    const f = await findFlow(db, p.id, (request.params as { id: string }).id);
+    // Datasets have their own calls (/api/admin/dataset): a program save would drop their document.
+    if (f.type !== 'program') fail(E.PROGRAM_NOT_FOUND);
+    return f;
   };
 
   app.post(

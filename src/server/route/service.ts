@@ -92,7 +92,16 @@ export async function checkValue(
       .where((eb) => eb.or([eb('id', '=', value), eb('code', '=', value)]))
       .where('project_id', '=', projectId)
       .executeTakeFirst();
-    if (!entity) fail(E.ENTITY_NOT_FOUND, 'value: not a data table of this project');
+    if (entity) return;
+    // A list entry may show a dataset of this project instead of a table.
+    const dataset = await db
+      .selectFrom('flows')
+      .select('id')
+      .where('id', '=', value)
+      .where('project_id', '=', projectId)
+      .where('type', '=', 'dataset')
+      .executeTakeFirst();
+    if (!dataset) fail(E.ENTITY_NOT_FOUND, 'value: not a data table or dataset of this project');
     return;
   }
   // A display entry opens a page too (one offered as a display): both must be this project's.

@@ -19,7 +19,7 @@ export function isNoValue(v: unknown): boolean {
 }
 
 // biome-ignore lint/suspicious/noControlCharactersInRegex: NUL is exactly what is refused.
-const UNSTORABLE = /\u0000|\p{Cs}/u;
+export const UNSTORABLE = /\u0000|\p{Cs}/u;
 
 /** A string within the length limit, storable in both databases. */
 export function readString(v: unknown, path: string): string {

@@ -6,6 +6,7 @@ import { useNavigate, useParams } from 'react-router';
 import { PAGE_SIZE_DEFAULT } from '../../../shared/constants.ts';
 import { ApiError } from '../../api/api-error.ts';
 import { type Rows, shellApi } from '../../api/shell.ts';
+import { showDataset } from '../../runtime/dataset-client.ts';
 import { findEntry } from '../../shell/menu.ts';
 import { withPrefix } from '../../shell/navigation.ts';
 import { PageLoading } from '../../shell/PageLoading.tsx';
@@ -48,6 +49,7 @@ export default function ListScreen() {
   const [index, setIndex] = useState(1);
   const [loading, setLoading] = useState(false);
   const [tick, setTick] = useState(0);
+  const [titles, setTitles] = useState<Record<string, string>>({});
 
   // The user's menu for this project has loaded and holds no such list: not granted.
   const denied = projectId !== null && menuFor === projectId && !entry;
@@ -62,6 +64,20 @@ export default function ListScreen() {
     void tick;
     shellApi
       .rows(projectId, page, index, PAGE_SIZE_DEFAULT)
+      // A list entry may name a dataset instead of a table: its released rows, with its grant.
+      .catch(async (err: unknown) => {
+        if (!(err instanceof ApiError) || err.code !== 1400) throw err;
+        const a = await showDataset(projectId, page, {
+          page: { index, size: PAGE_SIZE_DEFAULT },
+          count: true,
+        });
+        setTitles(Object.fromEntries(a.columns.map((c) => [c.key, c.title])));
+        return {
+          data: a.rows.map((r, i) => ({ _id: `${index}-${i}`, ...r })),
+          count: a.count ?? a.rows.length,
+          page: { index, size: PAGE_SIZE_DEFAULT },
+        } satisfies Rows;
+      })
       .then(
         (answer) => {
           if (live) setRows(answer);
@@ -93,11 +109,11 @@ export default function ListScreen() {
     return [...keys.filter((k) => !STAMPS.includes(k)), ...stamps].map((k) => ({
       key: k,
       dataIndex: k,
-      title: STAMPS.includes(k) ? t(`list.${k}`) : k,
+      title: STAMPS.includes(k) ? t(`list.${k}`) : (titles[k] ?? k),
       render: (v: unknown) => (STAMPS.includes(k) && typeof v === 'number' ? when.format(v) : cell(v)),
       ellipsis: true,
     }));
-  }, [rows, t, i18n.language]);
+  }, [rows, t, i18n.language, titles]);
 
   if (!projectId)
     return shown.id || !shown.ready ? <PageLoading /> : <Result status="info" title={t('list.noProject')} />;

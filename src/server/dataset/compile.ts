@@ -1,0 +1,218 @@
+/**
+ * Compiles a dataset show into ONE SQL statement (SQLite and PostgreSQL), mirroring the reference
+ * evaluator in src/shared/dataset/evaluate.ts:
+ *
+ *   SELECT <output>, COUNT(*) OVER () FROM (
+ *     SELECT <columns | group keys, aggregates>, <row ids>
+ *     FROM e_base a0 LEFT JOIN … WHERE <dataset filter, column expressions inlined> [GROUP BY 1, 2…]
+ *   ) d WHERE <caller's filter> ORDER BY <keys>, <tie-break> LIMIT … OFFSET …
+ *
+ * Table and column names come from our own ids only; every value is a bound parameter.
+ */
+import { type RawBuilder, sql } from 'kysely';
+import { BEIJING_OFFSET_MS } from '../../shared/dataset/evaluate.ts';
+import type { ShowPlan } from '../../shared/dataset/show.ts';
+import { tieBreak } from '../../shared/dataset/show.ts';
+import type { DatasetPlan, Expr, ValueType } from '../../shared/dataset/types.ts';
+import { BASE_ALIAS } from '../../shared/dataset/validate.ts';
+import { entityTable, fieldColumn, linkTable } from '../data/ddl.ts';
+import { type ColumnMap, QueryCompiler } from '../data/sql-query.ts';
+import type { Dialect } from '../db/index.ts';
+
+type Sql = RawBuilder<unknown>;
+
+const TEXTLIKE = (t: ValueType) => t !== 'number' && t !== 'date';
+
+/** The dataset's own filter, over column expressions (so indexes on the stored columns apply). */
+class ExprCompiler extends QueryCompiler {
+  constructor(
+    dialect: Dialect,
+    columns: ColumnMap,
+    private readonly exprs: Map<string, Sql>,
+  ) {
+    super(dialect, columns, 'a0');
+  }
+  protected override col(field: string): Sql {
+    const e = this.exprs.get(field);
+    if (!e) throw new Error(`unknown column ${field}`);
+    return e;
+  }
+}
+
+export interface CompiledShow {
+  statement: Sql;
+  /** Output key → SQL alias in the answer rows. */
+  names: { key: string; alias: string; type: ValueType }[];
+}
+
+export function compileShow(
+  dialect: Dialect,
+  plan: DatasetPlan,
+  show: ShowPlan,
+  withCount: boolean,
+): CompiledShow {
+  const pg = dialect === 'postgres';
+  const aliasIndex = new Map<string, number>([[BASE_ALIAS, 0]]);
+  plan.joins.forEach((j, i) => {
+    aliasIndex.set(j.alias, i + 1);
+  });
+  const a = (alias: string) => `a${aliasIndex.get(alias)!}`;
+
+  // FROM with the joins.
+  const from: Sql[] = [sql`${sql.table(entityTable(plan.base.id))} ${sql.raw('a0')}`];
+  const rowIds: Sql[] = [sql`${sql.ref('a0._id')} AS ${sql.ref('_id')}`];
+  plan.joins.forEach((j, i) => {
+    const me = `a${i + 1}`;
+    const parent = a(j.from);
+    const target = sql.table(entityTable(j.entity.id));
+    if (j.field.type === 'collection') {
+      const l = `l${i + 1}`;
+      from.push(
+        sql`LEFT JOIN ${sql.table(linkTable(j.field.id))} ${sql.raw(l)} ON ${sql.ref(`${l}.owner_id`)} = ${sql.ref(`${parent}._id`)}`,
+      );
+      from.push(
+        sql`LEFT JOIN ${target} ${sql.raw(me)} ON ${sql.ref(`${me}._id`)} = ${sql.ref(`${l}.target_id`)}`,
+      );
+      rowIds.push(sql`${sql.ref(`${l}.target_id`)} AS ${sql.ref(`__j${i}`)}`);
+    } else {
+      const fk = sql.ref(`${parent}.${fieldColumn(j.field.id)}`);
+      from.push(sql`LEFT JOIN ${target} ${sql.raw(me)} ON ${sql.ref(`${me}._id`)} = ${fk}`);
+      rowIds.push(sql`${fk} AS ${sql.ref(`__j${i}`)}`);
+    }
+  });
+
+  const expr = (e: Expr): Sql => {
+    switch (e.kind) {
+      case 'ref': {
+        const col = typeof e.field === 'string' ? e.field : fieldColumn(e.field.id);
+        return sql.ref(`${a(e.alias)}.${col}`);
+      }
+      case 'value':
+        if (typeof e.value === 'number')
+          return pg ? sql`CAST(${e.value} AS double precision)` : sql`CAST(${e.value} AS REAL)`;
+        return pg ? sql`CAST(${e.value} AS text)` : sql`CAST(${e.value} AS TEXT)`;
+      case 'fn': {
+        const x = e.args.map(expr);
+        const dbl = (v: Sql) => (pg ? sql`CAST(${v} AS double precision)` : sql`CAST(${v} AS REAL)`);
+        switch (e.fn) {
+          case 'add':
+            return sql`(${x[0]} + ${x[1]})`;
+          case 'sub':
+            return sql`(${x[0]} - ${x[1]})`;
+          case 'mul':
+            return sql`(${x[0]} * ${x[1]})`;
+          case 'div':
+            return sql`(${dbl(x[0]!)} / NULLIF(${dbl(x[1]!)}, 0))`;
+          case 'neg':
+            return sql`(- ${x[0]})`;
+          case 'abs':
+            return sql`abs(${x[0]})`;
+          case 'concat':
+            return sql`(${sql.join(x, sql` || `)})`;
+          case 'length':
+            return pg ? sql`CAST(char_length(${x[0]}) AS double precision)` : sql`length(${x[0]})`;
+          case 'coalesce':
+            return sql`COALESCE(${sql.join(x)})`;
+          case 'year':
+          case 'month':
+          case 'day': {
+            const fmt = {
+              year: ['%Y', 'YYYY'],
+              month: ['%Y-%m', 'YYYY-MM'],
+              day: ['%Y-%m-%d', 'YYYY-MM-DD'],
+            }[e.fn];
+            const shifted = sql`(${x[0]} + ${sql.raw(String(BEIJING_OFFSET_MS))}) / 1000.0`;
+            return pg
+              ? sql`to_char(to_timestamp(${shifted}) AT TIME ZONE 'UTC', ${sql.raw(`'${fmt[1]}'`)})`
+              : sql`strftime(${sql.raw(`'${fmt[0]}'`)}, ${shifted}, 'unixepoch')`;
+          }
+        }
+      }
+    }
+  };
+
+  const exprs = new Map<string, Sql>(plan.columns.map((c) => [c.key, expr(c.expr)]));
+  exprs.set('_id', sql.ref('a0._id'));
+  const colTypes: ColumnMap = Object.fromEntries(
+    plan.columns.map((c) => [c.key, { type: c.type, column: c.key }]),
+  );
+  const where = new ExprCompiler(dialect, colTypes, exprs).where(show.where.where);
+  const typeOf = new Map<string, ValueType>(plan.columns.map((c) => [c.key, c.type]));
+
+  // The inner select: its columns are named d0, d1 … (output and tie-break keys).
+  const inner: Sql[] = [];
+  const dName = new Map<string, string>();
+  const add = (key: string, value: Sql) => {
+    const n = `d${dName.size}`;
+    dName.set(key, n);
+    inner.push(sql`${value} AS ${sql.ref(n)}`);
+  };
+  let groupBy: Sql = sql``;
+  if (plan.grouped) {
+    plan.group.forEach((g) => {
+      add(g, exprs.get(g)!);
+    });
+    for (const ag of plan.aggregates) {
+      const v = ag.of ? exprs.get(ag.of)! : null;
+      const textual = ag.of ? TEXTLIKE(typeOf.get(ag.of)!) : false;
+      const arg = v && pg && textual ? sql`${v} COLLATE "C"` : v;
+      const agg: Sql =
+        ag.fn === 'count'
+          ? v
+            ? sql`COUNT(${v})`
+            : sql`COUNT(*)`
+          : ag.fn === 'distinct'
+            ? sql`COUNT(DISTINCT ${v})`
+            : ag.fn === 'sum'
+              ? sql`COALESCE(SUM(${v}), 0)`
+              : ag.fn === 'avg'
+                ? sql`AVG(${v})`
+                : ag.fn === 'min'
+                  ? sql`MIN(${arg})`
+                  : sql`MAX(${arg})`;
+      add(ag.key, agg);
+    }
+    if (plan.group.length)
+      groupBy = sql` GROUP BY ${sql.raw(plan.group.map((_, i) => String(i + 1)).join(', '))}`;
+  } else {
+    for (const c of plan.columns) add(c.key, exprs.get(c.key)!);
+  }
+  const innerList = plan.grouped ? inner : [...inner, ...rowIds];
+  const innerSql = sql`SELECT ${sql.join(innerList)} FROM ${sql.join(from, sql` `)} WHERE ${where}${groupBy}`;
+
+  // The caller's filter and the order, over the inner columns.
+  const outTypes = new Map<string, ValueType>(plan.output.map((o) => [o.key, o.type]));
+  const outMap: ColumnMap = Object.fromEntries(
+    show.output.map((o) => [o.key, { type: o.type, column: dName.get(o.key)! }]),
+  );
+  const extra = new QueryCompiler(dialect, outMap, 'd').where(show.extra.where);
+  const orderKeys = [...show.sort, ...tieBreak(plan).map((k) => ({ key: k, order: 'asc' as const }))];
+  const order = orderKeys.map((k) => {
+    const name = dName.get(k.key) ?? k.key;
+    const type = outTypes.get(k.key) ?? typeOf.get(k.key) ?? 'text';
+    const ref = sql.ref(`d.${name}`);
+    const e = pg && TEXTLIKE(type) ? sql`${ref} COLLATE "C"` : ref;
+    const dir = k.order === 'desc' ? sql`DESC` : sql`ASC`;
+    const nulls = pg ? (k.order === 'desc' ? sql` NULLS LAST` : sql` NULLS FIRST`) : sql``;
+    return sql`${e} ${dir}${nulls}`;
+  });
+  const names = show.output.map((o) => ({ key: o.key, alias: dName.get(o.key)!, type: o.type }));
+  const select = names.map((n) => sql.ref(`d.${n.alias}`));
+  if (withCount) select.push(sql`COUNT(*) OVER () AS ${sql.ref('__n')}`);
+  if (!select.length) select.push(sql`1 AS ${sql.ref('__one')}`);
+  // Aggregates without groups answer one row: nothing to order.
+  const orderBy = order.length ? sql` ORDER BY ${sql.join(order)}` : sql``;
+  const statement = sql`SELECT ${sql.join(select)} FROM (${innerSql}) d WHERE ${extra}${orderBy} LIMIT ${show.extra.limit} OFFSET ${show.extra.offset}`;
+  return { statement, names };
+}
+
+/** The count of a show alone (only when a page past the end gave no row to carry it). */
+export function compileCount(dialect: Dialect, plan: DatasetPlan, show: ShowPlan): Sql {
+  const c = compileShow(
+    dialect,
+    plan,
+    { ...show, sort: [], extra: { ...show.extra, offset: 0, limit: 1 } },
+    true,
+  );
+  return c.statement;
+}
