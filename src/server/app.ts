@@ -34,6 +34,9 @@ import programAppPlugin from './program/app-plugin.ts';
 import projectPlugin from './project/plugin.ts';
 import { installRealtime, type RealtimeOptions } from './realtime/index.ts';
 import routePlugin from './route/plugin.ts';
+import { ScheduleEngine } from './schedule/engine.ts';
+import schedulePlugin from './schedule/plugin.ts';
+import { runTask } from './schedule/run-task.ts';
 import sharePlugin from './share/plugin.ts';
 import lbsPlugin from './third/lbs-plugin.ts';
 import thirdPlugin from './third/plugin.ts';
@@ -52,6 +55,8 @@ declare module 'fastify' {
     testHooks: { captchas: Map<string, string> } | null;
     /** Per-project server caches, cleared on demand on every process (ops/caches.ts). */
     projectCaches: ProjectCaches;
+    /** This process's schedule engine; `main.ts` starts it (tests start their own when they need one). */
+    scheduler: ScheduleEngine;
   }
 }
 
@@ -111,6 +116,14 @@ export async function buildApp(config: Config, options: BuildOptions = {}): Prom
   if (config.redisUrl) await caches.connect(config.redisUrl);
   app.decorate('projectCaches', caches);
   app.addHook('onClose', async () => caches.close());
+  const scheduler = new ScheduleEngine(database, {
+    run: (taskId) => runTask(app, taskId),
+    redisUrl: config.redisUrl,
+    onError: (err, where) => app.log.error({ err, where }, 'schedule engine'),
+  });
+  app.decorate('scheduler', scheduler);
+  // Before the database closes (hooks run in order of registration when it is ours: this one is later).
+  app.addHook('preClose', async () => scheduler.stop());
 
   // A keep-alive socket still busy when close() began would then idle for Fastify's keepAliveTimeout
   // (72 s), holding close() and the database's onClose past any shutdown deadline: answers given
@@ -162,6 +175,7 @@ export async function buildApp(config: Config, options: BuildOptions = {}): Prom
   await app.register(sharePlugin, { prefix: '/api/app/share' });
   await app.register(programAdminPlugin, { prefix: '/api/admin/flow/:project' });
   await app.register(programAppPlugin, { prefix: '/api/common/program/:project' });
+  await app.register(schedulePlugin, { prefix: '/api/admin/schedule/:project' });
   await app.register(xlsxPlugin);
   await app.register(utilPlugin);
   // Several URL bases (oauth/id, /api/third/weixin/…): full paths in the plugin.

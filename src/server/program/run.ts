@@ -14,7 +14,7 @@ export interface RunCall {
   doc: FlowDocument;
   version: number | null;
   user: UserRow | null;
-  trigger: 'exec' | 'test' | 'display';
+  trigger: 'exec' | 'test' | 'display' | 'schedule';
   data: unknown;
   recordId?: string | undefined;
 }
@@ -59,7 +59,7 @@ export async function runAndLog(
     input,
     recordId: call.recordId,
     user,
-    test: call.trigger !== 'exec',
+    test: call.trigger === 'test' || call.trigger === 'display',
   });
   const { result, error } = outcome;
   await logRun(app.database.db, {

@@ -88,7 +88,7 @@ export interface RunLogEntry {
   flow: string;
   version: number | null;
   user: string | null;
-  trigger: 'exec' | 'test' | 'display';
+  trigger: 'exec' | 'test' | 'display' | 'schedule';
   input: unknown;
   status: RunResult['status'];
   errorCode: number | null;
