@@ -50,6 +50,8 @@ interface Entry {
   /** Bumped when the entry is replaced or dropped: older heap items are stale. */
   gen: number;
   fires: number;
+  /** Armed at boot: fires from before the boot are missed unless barely due (BOOT_GRACE_MS). */
+  boot: boolean;
 }
 
 type HeapItem = { at: number; id: string; gen: number };
@@ -107,6 +109,8 @@ const CHANNEL = 'lc:schedule-changed';
 const MAX_TIMEOUT = 2 ** 31 - 1;
 /** Counting missed fires stops here (a task firing every second, down for a day). */
 const MISSED_COUNT_CAP = 1000;
+/** At boot, a fire due longer ago than this happened while no process of ours ran it. */
+const BOOT_GRACE_MS = 1000;
 
 export class ScheduleEngine {
   private readonly entries = new Map<string, Entry>();
@@ -280,6 +284,7 @@ export class ScheduleEngine {
         next,
         gen: (old?.gen ?? 0) + 1,
         fires: 0,
+        boot,
       };
       this.entries.set(t.id, e);
       this.heap.push({ at: next, id: t.id, gen: e.gen });
@@ -333,7 +338,8 @@ export class ScheduleEngine {
       fires.push(n);
     }
     const latest = fires[fires.length - 1]!;
-    const runLatest = now - latest <= this.graceMs;
+    const runLatest = now - latest <= (e.boot ? Math.min(BOOT_GRACE_MS, this.graceMs) : this.graceMs);
+    e.boot = false;
     const missed = runLatest ? fires.slice(0, -1) : fires;
     if (missed.length) this.track(this.logMissed(e, missed, capped));
     if (runLatest) this.track(this.fire(e, latest));
@@ -355,6 +361,8 @@ export class ScheduleEngine {
 
   private async logMissed(e: Entry, missed: number[], capped: boolean): Promise<void> {
     const first = missed[0]!;
+    // Logged at the LAST missed time: a process booting now starts its cursor at the latest logged
+    // fire, so it counts the same misses (and its insert meets this row) instead of a second log.
     const last = missed[missed.length - 1]!;
     const n = `${missed.length}${capped ? '+' : ''}`;
     const result =
@@ -365,7 +373,7 @@ export class ScheduleEngine {
       await claimFire(this.database.db, {
         task: e.id,
         cron: e.cron,
-        time: first,
+        time: last,
         node: this.node,
         state: 'missed',
         result,

@@ -27,7 +27,7 @@ import {
 const tags = ['schedules'];
 const one = ok(anyObj());
 const params = obj({ project: id() });
-const taskParams = obj({ project: id(), id: { type: 'string', maxLength: 64 } });
+const taskParams = obj({ project: id(), id: id() });
 const fields = {
   flow: { type: 'string', maxLength: 64 },
   cron: str(200),
@@ -43,7 +43,7 @@ export default async function schedulePlugin(app: FastifyInstance): Promise<void
       await authorize(
         request,
         (request.params as { project: string }).project,
-        { kind: 'admin', dev: false },
+        { kind: 'admin' },
         'write',
       )
     ).project;
