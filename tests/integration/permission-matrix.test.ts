@@ -662,7 +662,7 @@ const ENDPOINTS: Ep[] = [
         'POST',
         false,
         true,
-        async (a, f, g) => ({
+        async (a, _f, g) => ({
           url: '/set',
           body: { flow: await seedFlow(a, g.pid), cron: '0 0 9 * * ? *', name: 'S' },
         }),

@@ -39,14 +39,8 @@ const optional = Object.fromEntries(Object.entries(fields).map(([k, v]) => [`${k
 export default async function schedulePlugin(app: FastifyInstance): Promise<void> {
   const { db, dialect } = app.database;
   const builder = async (request: FastifyRequest): Promise<ProjectRow> =>
-    (
-      await authorize(
-        request,
-        (request.params as { project: string }).project,
-        { kind: 'admin' },
-        'write',
-      )
-    ).project;
+    (await authorize(request, (request.params as { project: string }).project, { kind: 'admin' }, 'write'))
+      .project;
   const taskOf = async (request: FastifyRequest) => {
     const project = await builder(request);
     return { project, task: await findTask(db, project.id, (request.params as { id: string }).id) };
