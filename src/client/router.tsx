@@ -116,6 +116,7 @@ const rootChildren = (app = false): RouteObject[] => [
       // The brief's name for the permission screen; the spec's route is /system/auth.
       { path: 'role', element: <Navigate to="../auth" replace /> },
       { path: 'user', element: screen(() => import('./screens/system/UserScreen.tsx')) },
+      { path: 'schedule', element: screen(() => import('./screens/system/ScheduleScreen.tsx')) },
       { path: '*', element: screen(() => import('./screens/system/SystemPlaceholder.tsx')) },
     ],
   },

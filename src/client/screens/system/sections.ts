@@ -3,4 +3,5 @@ export const SYSTEM_SECTIONS = [
   { key: 'menu', label: 'sys.menu' },
   { key: 'auth', label: 'sys.auth' },
   { key: 'user', label: 'sys.user' },
+  { key: 'schedule', label: 'sys.schedule' },
 ] as const;
