@@ -95,6 +95,70 @@ export async function claimFire(
   return Number(r.numInsertedOrUpdatedRows ?? 0) === 1;
 }
 
+/**
+ * Claims many fires in one statement (the fires due at one wake): each row is inserted only if its
+ * task is still enabled with that cron and nobody has the (task, time) yet. Answers the won keys
+ * `task@time`.
+ */
+export async function claimFires(
+  db: Kysely<DB>,
+  node: string,
+  fires: { task: string; cron: string; time: number }[],
+): Promise<Set<string>> {
+  const won = new Set<string>();
+  const now = Date.now();
+  for (let i = 0; i < fires.length; i += 300) {
+    const chunk = fires.slice(i, i + 300);
+    const values = sql.join(chunk.map((f) => sql`(${f.task}, ${f.cron}, cast(${f.time} as bigint))`));
+    const r = await sql<{ task_id: string; fire_time: number | string }>`
+      with v(id, cron, t) as (values ${values})
+      insert into schedule_fires (task_id, fire_time, state, node, result, started_at, ended_at)
+      select s.id, v.t, 'running', ${node}, null, cast(${now} as bigint), null
+      from schedules s inner join v on s.id = v.id and s.cron = v.cron
+      where s.enabled = 1
+      on conflict (task_id, fire_time) do nothing
+      returning task_id, fire_time`.execute(db);
+    for (const row of r.rows) won.add(`${row.task_id}@${Number(row.fire_time)}`);
+  }
+  return won;
+}
+
+/**
+ * Writes the outcomes of finished fires: fires with the same outcome (state, result, run) in one
+ * statement, all of them in one transaction.
+ */
+export async function finishFires(
+  db: Kysely<DB>,
+  done: {
+    task: string;
+    time: number;
+    state: 'success' | 'fail';
+    result: string;
+    runId: string | null;
+    at: number;
+  }[],
+): Promise<void> {
+  if (!done.length) return;
+  const groups = new Map<string, typeof done>();
+  for (const d of done) {
+    const k = JSON.stringify([d.state, d.result, d.runId]);
+    const g = groups.get(k);
+    if (g) g.push(d);
+    else groups.set(k, [d]);
+  }
+  const at = Math.max(...done.map((d) => d.at));
+  await db.transaction().execute(async (trx) => {
+    for (const g of groups.values())
+      for (let i = 0; i < g.length; i += 300) {
+        const chunk = g.slice(i, i + 300);
+        const { state, result, runId } = chunk[0]!;
+        const keys = sql.join(chunk.map((d) => sql`(${d.task}, cast(${d.time} as bigint))`));
+        await sql`update schedule_fires set state = ${state}, result = ${result}, run_id = ${runId},
+          ended_at = cast(${at} as bigint) where (task_id, fire_time) in (values ${keys})`.execute(trx);
+      }
+  });
+}
+
 export async function finishFire(
   db: Kysely<DB>,
   task: string,
