@@ -117,6 +117,7 @@ const rootChildren = (app = false): RouteObject[] => [
       { path: 'role', element: <Navigate to="../auth" replace /> },
       { path: 'user', element: screen(() => import('./screens/system/UserScreen.tsx')) },
       { path: 'project', element: screen(() => import('./screens/system/ProjectScreen.tsx')) },
+      { path: 'schedule', element: screen(() => import('./screens/system/ScheduleScreen.tsx')) },
       { path: '*', element: screen(() => import('./screens/system/SystemPlaceholder.tsx')) },
     ],
   },

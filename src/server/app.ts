@@ -40,6 +40,9 @@ import projectPlugin from './project/plugin.ts';
 import transferPlugin from './project/transfer-plugin.ts';
 import { installRealtime, type RealtimeOptions } from './realtime/index.ts';
 import routePlugin from './route/plugin.ts';
+import { ScheduleEngine } from './schedule/engine.ts';
+import schedulePlugin from './schedule/plugin.ts';
+import { runTask } from './schedule/run-task.ts';
 import sharePlugin from './share/plugin.ts';
 import lbsPlugin from './third/lbs-plugin.ts';
 import thirdPlugin from './third/plugin.ts';
@@ -60,6 +63,8 @@ declare module 'fastify' {
     projectCaches: ProjectCaches;
     /** The programs record writes trigger (program/triggers.ts), handed to the data calls' writes. */
     recordTriggers: RecordTriggers;
+    /** This process's schedule engine; `main.ts` starts it (tests start their own when they need one). */
+    scheduler: ScheduleEngine;
   }
 }
 
@@ -120,6 +125,14 @@ export async function buildApp(config: Config, options: BuildOptions = {}): Prom
   app.decorate('projectCaches', caches);
   app.decorate('recordTriggers', recordTriggers(app));
   app.addHook('onClose', async () => caches.close());
+  const scheduler = new ScheduleEngine(database, {
+    run: (taskId) => runTask(app, taskId),
+    redisUrl: config.redisUrl,
+    onError: (err, where) => app.log.error({ err, where }, 'schedule engine'),
+  });
+  app.decorate('scheduler', scheduler);
+  // Before the database closes (hooks run in order of registration when it is ours: this one is later).
+  app.addHook('preClose', async () => scheduler.stop());
 
   // A keep-alive socket still busy when close() began would then idle for Fastify's keepAliveTimeout
   // (72 s), holding close() and the database's onClose past any shutdown deadline: answers given
@@ -178,6 +191,7 @@ export async function buildApp(config: Config, options: BuildOptions = {}): Prom
   await app.register(programAppPlugin, { prefix: '/api/common/program/:project' });
   await app.register(datasetAdminPlugin, { prefix: '/api/admin/dataset/:project' });
   await app.register(datasetAppPlugin, { prefix: '/api/app/ds/:project' });
+  await app.register(schedulePlugin, { prefix: '/api/admin/schedule/:project' });
   await app.register(xlsxPlugin);
   await app.register(utilPlugin);
   // Several URL bases (oauth/id, /api/third/weixin/…): full paths in the plugin.

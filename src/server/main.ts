@@ -15,6 +15,8 @@ try {
 }
 
 await app.listen({ port: config.port, host: config.host });
+// Scheduled tasks fire from every process; each fire is claimed by one of them (schedule/README.md).
+await app.scheduler.start();
 const url = `http://localhost:${(app.server.address() as { port: number }).port}`;
 app.log.info({ url, database: app.database.dialect }, 'server ready');
 if (created) {

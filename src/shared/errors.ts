@@ -213,6 +213,26 @@ export const E = {
   DATASET_VERSION_NOT_FOUND: def(1926, 404, 'dataset version not found', '数据集版本不存在'),
   DATASET_TOO_COMPLEX: def(1927, 400, 'dataset too complex', '数据集过于复杂'),
   DATASET_BATCH_INVALID: def(1928, 400, 'dataset batch invalid', '数据集批量请求有误'),
+  // Scheduled tasks (1900–1919).
+  SCHEDULE_NOT_FOUND: def(1900, 404, 'scheduled task not found', '定时任务不存在'),
+  SCHEDULE_CRON_INVALID: def(1901, 400, 'the cron expression does not parse', 'cron 表达式格式错误'),
+  SCHEDULE_CRON_NEVER: def(1902, 400, 'the cron expression never fires', 'cron 表达式不会再触发'),
+  SCHEDULE_FLOW_INPUT: def(
+    1903,
+    400,
+    'the chosen program has an input step; a scheduled program must not ask for input',
+    '所选功能包含输入操作,不能用于定时任务',
+  ),
+  SCHEDULE_QUOTA: def(
+    1904,
+    403,
+    'the number of simultaneously running tasks has reached the version limit; upgrade to increase',
+    '同时运行的任务数已达到版本上限,请升级版本',
+  ),
+  SCHEDULE_FLOW_NOT_FOUND: def(1905, 404, 'the chosen program is not in this project', '所选功能不存在'),
+  SCHEDULE_FLOW_NOT_RELEASED: def(1906, 400, 'the chosen program is not released yet', '所选功能尚未发布'),
+  SCHEDULE_MODEL: def(1907, 400, 'unknown list: use schedule or job', '未知的列表类型'),
+  SCHEDULE_INVALID: def(1908, 400, 'the scheduled task is not valid', '定时任务配置不正确'),
   // Shared key/value service.
   SHARE_NOT_FOUND: def(1700, 404, 'shared item not found', '配置项不存在'),
   SHARE_TOO_LARGE: def(1701, 413, 'shared value too large', '配置内容过大'),

@@ -198,6 +198,7 @@ export async function digest(app: FastifyInstance): Promise<string> {
       .orderBy('version')
       .execute(),
   ]);
+  const schedules = await db.selectFrom('schedules').selectAll().orderBy('id').execute();
   const rows: Record<string, number> = {};
   for (const e of entities) {
     const r = await (db as unknown as Kysely<Record<string, { _id: string }>>)
@@ -219,6 +220,55 @@ export async function digest(app: FastifyInstance): Promise<string> {
     fields,
     pages,
     versions,
+    schedules,
     rows,
   });
+}
+
+/** A released program without input steps, written directly (for schedule calls). */
+export async function seedFlow(app: FastifyInstance, projectId: string) {
+  const now = Date.now();
+  const id = newId(now);
+  const doc = JSON.stringify({ _process: [], _option: {} });
+  await app.database.db
+    .insertInto('flows')
+    .values({
+      id,
+      project_id: projectId,
+      module_id: null,
+      type: 'program',
+      name: `f${++seq}`,
+      sort: 0,
+      draft: doc,
+      released: doc,
+      released_version: 1,
+      last_version: 1,
+      created_at: now,
+      updated_at: now,
+    })
+    .execute();
+  return id;
+}
+
+/** An enabled scheduled task of a fresh program, written directly. */
+export async function seedSchedule(app: FastifyInstance, projectId: string) {
+  const now = Date.now();
+  const id = newId(now);
+  await app.database.db
+    .insertInto('schedules')
+    .values({
+      id,
+      project_id: projectId,
+      name: `s${++seq}`,
+      cron: '0 0 9 * * ? *',
+      flow_id: await seedFlow(app, projectId),
+      option: '{}',
+      enabled: 1,
+      created_by: null,
+      created_at: now,
+      updated_at: now,
+      armed_at: now,
+    })
+    .execute();
+  return id;
 }

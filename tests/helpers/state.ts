@@ -10,6 +10,8 @@ const TABLES = [
   'captchas',
   'pages',
   'short_links',
+  'schedules',
+  'schedule_fires',
 ] as const;
 
 /** Every row of every platform table, in a stable order: compare before and after to prove nothing changed. */

@@ -310,6 +310,53 @@ const ENDPOINTS: Record<string, Endpoint> = {
       },
     ],
   },
+  scheduleSet: {
+    method: 'POST',
+    path: (c) => `/api/admin/schedule/${c.project}/set`,
+    auth: true,
+    body: () => ({ flow: 'e'.repeat(24), cron: '0 0 9 * * ? *', name: 'S' }),
+    extra: [
+      [
+        'cron that does not parse',
+        () => ({ body: { flow: 'e'.repeat(24), cron: '0 0 9 * *', name: 'S' } }),
+        1901,
+      ],
+      [
+        'cron that never fires',
+        () => ({ body: { flow: 'e'.repeat(24), cron: '0 0 0 31 2 ? *', name: 'S' } }),
+        1902,
+      ],
+      ['unknown program', () => ({ body: { flow: 'e'.repeat(24), cron: '0 0 9 * * ? *', name: 'S' } }), 1905],
+      [
+        'option not an object',
+        () => ({ body: { flow: 'e'.repeat(24), cron: '0 0 9 * * ? *', name: 'S', option: [] } }),
+        1000,
+      ],
+    ],
+    ids: [
+      {
+        name: 'project',
+        path: (_c, v) => `/api/admin/schedule/${v}/set`,
+        unknown: 1200,
+        foreign: (c) => c.foreign,
+      },
+    ],
+  },
+  scheduleToggle: {
+    method: 'GET',
+    path: (c) => `/api/admin/schedule/${c.project}/${'e'.repeat(24)}/toggle`,
+    auth: true,
+    extra: [['unknown list', (c) => ({ path: `/api/admin/schedule/${c.project}/tasks` }), 1907]],
+    ids: [
+      { name: 'task', path: (c, v) => `/api/admin/schedule/${c.project}/${v}/toggle`, unknown: 1900 },
+      {
+        name: 'project',
+        path: (_c, v) => `/api/admin/schedule/${v}/${'e'.repeat(24)}/toggle`,
+        unknown: 1200,
+        foreign: (c) => c.foreign,
+      },
+    ],
+  },
   rolesOpen: {
     method: 'GET',
     path: (c) => `/api/common/project/${c.project}/roles/open`,

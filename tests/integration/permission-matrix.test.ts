@@ -14,12 +14,14 @@ import {
   digest,
   freshAccount,
   seedApplication,
+  seedFlow,
   seedInvite,
   seedMember,
   seedPage,
   seedProject,
   seedRole,
   seedRoute,
+  seedSchedule,
   seedUser,
 } from '../helpers/access.ts';
 import { call, createTestApp, type TestApp } from '../helpers/app.ts';
@@ -846,6 +848,61 @@ const ENDPOINTS: Ep[] = [
       body: {},
     }),
   },
+  // Scheduled tasks: builders only; another project's program or task is not found.
+  ...(
+    [
+      [
+        'set',
+        'POST',
+        false,
+        true,
+        async (a, _f, g) => ({
+          url: '/set',
+          body: { flow: await seedFlow(a, g.pid), cron: '0 0 9 * * ? *', name: 'S' },
+        }),
+      ],
+      ['list', 'GET', false, false, async () => ({ url: '/schedule' })],
+      ['jobs', 'GET', false, false, async () => ({ url: '/job' })],
+      [
+        'update',
+        'POST',
+        true,
+        true,
+        async (a, _f, g) => ({ url: `/${await seedSchedule(a, g.pid)}/update`, body: { name: 'R' } }),
+      ],
+      ['toggle', 'GET', true, true, async (a, _f, g) => ({ url: `/${await seedSchedule(a, g.pid)}/toggle` })],
+      ['remove', 'GET', true, true, async (a, _f, g) => ({ url: `/${await seedSchedule(a, g.pid)}/remove` })],
+      [
+        'log',
+        'POST',
+        false,
+        true,
+        async (a, _f, g) => ({ url: `/${await seedSchedule(a, g.pid)}/log`, body: {} }),
+      ],
+    ] as [
+      string,
+      'GET' | 'POST',
+      boolean,
+      boolean,
+      (a: FastifyInstance, f: Fx, g: Fx) => Promise<{ url: string; body?: unknown }>,
+    ][]
+  ).map(
+    ([name, method, seeded, ids, make]): Ep => ({
+      name: `schedule ${name}`,
+      level: 'admin',
+      mutating: name !== 'list' && name !== 'jobs' && name !== 'log',
+      ids,
+      build: async (a, f, g) => {
+        const r = await make(a, f, g);
+        return { method, url: `/api/admin/schedule/${f.pid}${r.url}`, ...(r.body ? { body: r.body } : {}) };
+      },
+      // Tasks seeded or created by a cell are dropped: the tier quota stays free for the next cell.
+      cleanup:
+        seeded || name === 'set'
+          ? async (a) => void (await a.database.db.deleteFrom('schedules').execute())
+          : undefined,
+    }),
+  ),
 ];
 
 /** Send a file upload, or read a file download (an xlsx answer counts as `error: 0`). */

@@ -256,7 +256,7 @@ export interface ProgramRunsTable {
   flow_id: string;
   version: number | null;
   user_id: string | null;
-  trigger: 'exec' | 'test' | 'display' | 'record';
+  trigger: 'exec' | 'test' | 'display' | 'record' | 'schedule';
   input: string;
   status: 'ok' | 'failed' | 'rolled-back';
   error_code: number | null;
@@ -293,6 +293,33 @@ export interface DB {
   flows: FlowsTable;
   flow_versions: FlowVersionsTable;
   program_runs: ProgramRunsTable;
+  schedules: SchedulesTable;
+  schedule_fires: ScheduleFiresTable;
+}
+
+export interface SchedulesTable {
+  id: string;
+  project_id: string;
+  name: string;
+  cron: string;
+  flow_id: string;
+  option: string;
+  enabled: number;
+  created_by: string | null;
+  created_at: number;
+  updated_at: number;
+  armed_at: number;
+}
+
+export interface ScheduleFiresTable {
+  task_id: string;
+  fire_time: number;
+  state: 'running' | 'success' | 'fail' | 'missed';
+  node: string;
+  run_id: string | null;
+  result: string | null;
+  started_at: number;
+  ended_at: number | null;
 }
 
 export interface OrdersTable {

@@ -12,7 +12,7 @@ export interface RunCall {
   doc: FlowDocument;
   version: number | null;
   user: UserRow | null;
-  trigger: 'exec' | 'test' | 'display';
+  trigger: 'exec' | 'test' | 'display' | 'schedule';
   data: unknown;
   recordId?: string | undefined;
 }
@@ -35,7 +35,7 @@ export async function runAndLog(
     input,
     recordId: call.recordId,
     user,
-    test: call.trigger !== 'exec',
+    test: call.trigger === 'test' || call.trigger === 'display',
     http: httpOptions(app),
   });
   const { result, error } = outcome;

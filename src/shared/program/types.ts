@@ -92,7 +92,7 @@ export interface RunLogEntry {
   flow: string;
   version: number | null;
   user: string | null;
-  trigger: 'exec' | 'test' | 'display' | 'record';
+  trigger: 'exec' | 'test' | 'display' | 'record' | 'schedule';
   input: unknown;
   status: RunResult['status'];
   errorCode: number | null;

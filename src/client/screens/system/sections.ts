@@ -4,4 +4,5 @@ export const SYSTEM_SECTIONS = [
   { key: 'auth', label: 'sys.auth' },
   { key: 'user', label: 'sys.user' },
   { key: 'project', label: 'sys.project' },
+  { key: 'schedule', label: 'sys.schedule' },
 ] as const;

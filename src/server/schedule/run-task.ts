@@ -1,0 +1,56 @@
+/** One claimed fire: the task's released program through the program run model, logged as trigger `schedule`. */
+import type { FastifyInstance } from 'fastify';
+import { AppError } from '../errors.ts';
+import { runAndLog } from '../program/run.ts';
+import { inputFields, releasedDoc } from '../program/service.ts';
+
+export interface FireOutcome {
+  state: 'success' | 'fail';
+  result: string;
+  runId: string | null;
+}
+
+const RESULT_MAX = 2000;
+const cut = (s: string) => (s.length > RESULT_MAX ? `${s.slice(0, RESULT_MAX)}…` : s);
+
+export async function runTask(app: FastifyInstance, taskId: string): Promise<FireOutcome> {
+  const { db } = app.database;
+  const task = await db.selectFrom('schedules').selectAll().where('id', '=', taskId).executeTakeFirst();
+  if (!task) return { state: 'fail', result: 'the task was removed', runId: null };
+  const flow = await db
+    .selectFrom('flows')
+    .selectAll()
+    .where('id', '=', task.flow_id)
+    .where('project_id', '=', task.project_id)
+    .executeTakeFirst();
+  if (!flow) return { state: 'fail', result: 'the program was removed', runId: null };
+  const doc = releasedDoc(flow);
+  if (!doc) return { state: 'fail', result: 'the program is not released', runId: null };
+  // Checked again at run time: a release since the task was saved may have added an input step.
+  if (inputFields(doc).length || doc._process.some((s) => s._type === 'input'))
+    return { state: 'fail', result: 'the program asks for input', runId: null };
+  try {
+    const r = await runAndLog(app, {
+      flow,
+      doc,
+      version: flow.released_version,
+      user: null,
+      trigger: 'schedule',
+      data: {},
+    });
+    let text: string;
+    try {
+      text = JSON.stringify(r.output ?? null) ?? 'null';
+    } catch {
+      text = '[unserialisable]';
+    }
+    return { state: 'success', result: cut(text), runId: r.run };
+  } catch (err) {
+    if (err instanceof AppError) {
+      const run = (err.data as { run?: string } | undefined)?.run ?? null;
+      return { state: 'fail', result: cut(`${err.def.code} ${err.message}`), runId: run };
+    }
+    app.log.error({ err, task: taskId }, 'scheduled run failed');
+    return { state: 'fail', result: 'internal error', runId: null };
+  }
+}
