@@ -1,4 +1,5 @@
 import { type Kysely, sql } from 'kysely';
+import { checksOptions, checkValue, optionListOf, storedToApi } from '../../shared/fields/values.ts';
 import { newId } from '../../shared/id.ts';
 import {
   metricName,
@@ -10,7 +11,6 @@ import {
 import type { Dialect } from '../db/index.ts';
 import type { DB } from '../db/schema.ts';
 import { E, fail } from '../errors.ts';
-import { checksOptions, checkValue, optionListOf, storedToApi } from '../../shared/fields/values.ts';
 import { entityTable, type FieldType, fieldColumn, linkTable } from './ddl.ts';
 import { type EntityMeta, metaOf } from './meta.ts';
 import type { FieldRow } from './schema-service.ts';

@@ -1,7 +1,7 @@
 import { type Kysely, sql, type Transaction } from 'kysely';
 import type { Field, FieldInput, FieldOption } from '../../shared/api/fields.ts';
-import { OPTIONS_MAX } from '../../shared/fields/values.ts';
 import type { Entity, Module } from '../../shared/api/tables.ts';
+import { OPTIONS_MAX } from '../../shared/fields/values.ts';
 import { newId } from '../../shared/id.ts';
 import type { Dialect } from '../db/index.ts';
 import type { DataEntitiesTable, DataFieldsTable, DataModulesTable, DB } from '../db/schema.ts';

@@ -147,7 +147,11 @@ export class QueryCompiler {
       case 'options': {
         const has = (values: string[]) => this.optionsHold(p.field, values);
         if (p.op === 'hasany') return has(p.value);
-        if (p.op === 'hasall') return sql`(${sql.join(p.value.map((v) => has([v])), sql` AND `)})`;
+        if (p.op === 'hasall')
+          return sql`(${sql.join(
+            p.value.map((v) => has([v])),
+            sql` AND `,
+          )})`;
         return sql`(${this.present(p.field, true)} AND NOT ${has(p.value)})`;
       }
       case 'null': {

@@ -1,6 +1,6 @@
 import type { CellValue } from 'exceljs';
-import { parseJson } from '../../project/service.ts';
 import { readBoolean } from '../../../shared/fields/values.ts';
+import { parseJson } from '../../project/service.ts';
 import { parseDate } from '../records.ts';
 import type { FieldRow } from '../schema-service.ts';
 

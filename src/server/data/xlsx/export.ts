@@ -67,7 +67,9 @@ export function cellOf(f: FieldRow, rec: ApiRecord): { value: ExcelJS.CellValue;
     case 'options':
       return textCell(Array.isArray(v) ? v.map(String).join(', ') : '');
     case 'attachment':
-      return textCell(Array.isArray(v) ? v.map((x) => String((x as { url?: unknown }).url ?? '')).join('\n') : '');
+      return textCell(
+        Array.isArray(v) ? v.map((x) => String((x as { url?: unknown }).url ?? '')).join('\n') : '',
+      );
     case 'image': {
       if (typeof v !== 'string') return { value: null };
       let urls: string[] = [v];
