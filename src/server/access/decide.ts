@@ -144,7 +144,7 @@ export function decide(actor: Actor, project: ProjectRow, resource: Resource, ac
       return action === 'write' && !signedIn(actor) ? deny(E.AUTH_REQUIRED, 'sign-in required') : ok;
     }
     case 'upload': {
-      if (!signedIn(actor) || actor.kind === 'public') return deny(E.AUTH_REQUIRED, 'sign-in required');
+      if (!signedIn(actor)) return deny(E.AUTH_REQUIRED, 'sign-in required');
       if (isManager(actor)) return ok;
       if (resource.entity) return decide(actor, project, { kind: 'entity', id: resource.entity }, 'write');
       const writes = actor.grants.entity.length + actor.grants.simple.length > 0;

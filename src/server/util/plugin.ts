@@ -3,6 +3,7 @@ import path from 'node:path';
 import type { FastifyError, FastifyInstance, FastifyRequest } from 'fastify';
 import { authorize } from '../access/decide.ts';
 import { optionalUser } from '../access/guard.ts';
+import { findEntity } from '../data/schema-service.ts';
 import { AppError, E, fail } from '../errors.ts';
 import { anyObj, id, obj, ok } from '../http/schemas.ts';
 import {
@@ -67,6 +68,8 @@ async function member(request: FastifyRequest) {
     { kind: 'upload', ...(entity ? { entity } : {}) },
     'write',
   );
+  // A table named for the upload must be one of this project's (another project's id: not found).
+  if (entity) await findEntity(request.server.database.db, project.id, entity);
   return project;
 }
 
