@@ -3,8 +3,8 @@
  * or click, a size check before sending (the spec's 20,480 KB), images checked and compressed on the
  * client, progress per file, thumbnails for images, and the stored files as the value.
  */
-import { InboxOutlined } from '@ant-design/icons';
-import { Upload as AntUpload, App, type UploadFile } from 'antd';
+import { DeleteOutlined, InboxOutlined, PaperClipOutlined } from '@ant-design/icons';
+import { Upload as AntUpload, App, Button, Progress, type UploadFile } from 'antd';
 import { useRef, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { UPLOAD_MAX } from '../../shared/constants.ts';
@@ -76,15 +76,10 @@ export function Upload({ kind, value, onChange, max, compress, disabled, testId 
         multiple={max !== 1}
         disabled={disabled || !project}
         accept={kind === 'image' ? IMAGE_TYPES.join(',') : undefined}
-        listType={kind === 'image' ? 'picture' : 'text'}
         openFileDialogOnClick={!full}
-        fileList={[...value.map(listItem), ...pending]}
+        fileList={[]}
         beforeUpload={before}
-        showUploadList={{ showRemoveIcon: !disabled }}
-        onRemove={(f) => {
-          onChange(current.current.filter((x) => x.url !== f.uid));
-          return true;
-        }}
+        showUploadList={false}
         customRequest={({ file }) => {
           const f = file as File;
           const uid = `pending-${Math.random().toString(36).slice(2)}`;
@@ -110,6 +105,41 @@ export function Upload({ kind, value, onChange, max, compress, disabled, testId 
         <p className="ant-upload-text">{kind === 'image' ? t('upload.dropImage') : t('upload.drop')}</p>
         <p className="ant-upload-hint">{t('upload.tooLarge', { max: UPLOAD_MAX / 1024 })}</p>
       </AntUpload.Dragger>
+      <ul className="lc-upload-list">
+        {[...value.map(listItem), ...pending].map((f) => (
+          <li key={f.uid} className={`lc-upload-item lc-upload-${f.status}`} data-status={f.status}>
+            {f.thumbUrl ? (
+              <img src={f.thumbUrl} alt={f.name} className="lc-upload-thumb" />
+            ) : (
+              <PaperClipOutlined />
+            )}
+            {f.url ? (
+              <a href={f.url} target="_blank" rel="noopener noreferrer" className="lc-upload-name">
+                {f.name}
+              </a>
+            ) : (
+              <span className="lc-upload-name">{f.name}</span>
+            )}
+            {f.status === 'uploading' ? (
+              <Progress percent={f.percent ?? 0} size="small" className="lc-upload-progress" />
+            ) : null}
+            {f.status === 'error' ? <span className="lc-upload-error">{t('upload.failed')}</span> : null}
+            {!disabled ? (
+              <Button
+                type="text"
+                size="small"
+                icon={<DeleteOutlined />}
+                aria-label={t('upload.remove')}
+                onClick={() =>
+                  f.status === 'done'
+                    ? onChange(current.current.filter((x) => x.url !== f.uid))
+                    : patch(f.uid, null)
+                }
+              />
+            ) : null}
+          </li>
+        ))}
+      </ul>
     </div>
   );
 }

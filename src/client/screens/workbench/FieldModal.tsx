@@ -134,6 +134,9 @@ export function FieldModal({ field, entities, onSubmit, onClose }: Props) {
             <Select
               disabled={Boolean(field)}
               data-testid="field-type"
+              // Fifteen types: all drawn, so each can be reached without scrolling a virtual list.
+              virtual={false}
+              listHeight={400}
               options={FIELD_TYPES.map((ft) => ({ value: ft, label: t(`field.types.${ft}`) }))}
             />
           </Form.Item>
