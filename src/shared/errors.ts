@@ -263,6 +263,48 @@ export const E = {
   LBS_FAILED: def(1858, 502, 'the map provider did not answer', '地图服务请求失败'),
   FORMULA_INVALID: def(1859, 400, 'the formula does not parse', '公式无法解析'),
   FORMULA_TOO_HEAVY: def(1860, 422, 'the formula needs too much time or memory', '公式计算耗时或内存过大'),
+  // Field types beyond the spec's, and uploads (1960-1979).
+  FIELD_OPTION_UNKNOWN: def(1960, 400, "value is not in the field's option list", '值不在该字段的选项列表中'),
+  FIELD_EMAIL_INVALID: def(1961, 400, 'not a valid email address', '邮箱格式不正确'),
+  FIELD_PHONE_INVALID: def(1962, 400, 'not a valid phone number', '电话号码格式不正确'),
+  FIELD_URL_INVALID: def(
+    1963,
+    400,
+    'not a valid http(s) link',
+    '链接格式不正确(需以 http:// 或 https:// 开头)',
+  ),
+  FIELD_BOOLEAN_INVALID: def(1964, 400, 'expected yes or no (true or false)', '应为是或否(true 或 false)'),
+  FIELD_ATTACHMENT_INVALID: def(
+    1965,
+    400,
+    'expected files uploaded to this project',
+    '附件应为上传到本系统的文件',
+  ),
+  FIELD_OPTIONS_REQUIRED: def(
+    1966,
+    400,
+    'an option field needs a list of options',
+    '选项字段需要填写选项列表',
+  ),
+  UPLOAD_TYPE_MISMATCH: def(
+    1967,
+    415,
+    "the file's content does not match its name or declared type",
+    '文件内容与文件名或声明的类型不符',
+  ),
+  UPLOAD_TYPE_REFUSED: def(
+    1968,
+    415,
+    'executable and script files are not accepted',
+    '不接受可执行文件或脚本文件',
+  ),
+  UPLOAD_FORBIDDEN: def(
+    1969,
+    403,
+    'uploading needs write access to a data table of this project',
+    '上传文件需要本系统数据表的写入权限',
+  ),
+  UPLOAD_STORE_FAILED: def(1970, 502, 'the object store did not accept the file', '对象存储保存文件失败'),
 } as const satisfies Record<string, ErrorDef>;
 
 export type ErrorName = keyof typeof E;

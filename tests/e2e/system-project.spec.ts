@@ -71,7 +71,7 @@ test('a builder exports a system and imports it into another, beside and then in
   await page.getByText('Replace this system').click();
   await page.getByTestId('import-file').setInputFiles(file);
   const confirm = page.getByRole('dialog');
-  await expect(confirm.getByText(`Replace "Copy ${suffix}" with this file?`)).toBeVisible();
+  await expect(confirm.getByText(`Replace "Copy ${suffix}" with this file?`).first()).toBeVisible();
   await confirm.getByRole('button', { name: 'Replace this system' }).click();
   await expect(page.getByText(/^Imported: \d+ tables/).last()).toBeVisible();
   await expect(page.getByTestId('usage-entities')).toHaveText(String(tables));

@@ -225,6 +225,45 @@ const ENDPOINTS: Record<string, Endpoint> = {
       ['cells that are objects', () => ({ body: { formula: '1', value: [[{ $ne: 1 }]] } }), 1000],
     ],
   },
+  upload: {
+    method: 'POST',
+    path: (c) => `/api/app/util/${c.project}/upload?type=file&name=a.txt`,
+    auth: true,
+    ids: [
+      {
+        name: 'project',
+        path: (_c, v) => `/api/app/util/${v}/upload?type=file&name=a.txt`,
+        unknown: 1200,
+        foreign: (c) => c.foreign,
+      },
+    ],
+    extra: [
+      [
+        'text named .pdf',
+        (c) => ({
+          path: `/api/app/util/${c.project}/upload?type=file&name=a.pdf`,
+          payload: 'plain text, not a PDF',
+          contentType: 'application/octet-stream',
+        }),
+        1967,
+      ],
+      [
+        'an executable',
+        () => ({ payload: `MZ${'\u0000'.repeat(64)}`, contentType: 'application/octet-stream' }),
+        1968,
+      ],
+      [
+        'a table of another project',
+        (c) => ({
+          path: `/api/app/util/${c.project}/upload?type=file&name=a.txt&entity=${'e'.repeat(24)}`,
+          payload: 'hello',
+          contentType: 'application/octet-stream',
+        }),
+        1400,
+      ],
+      ['an empty file', () => ({ payload: '', contentType: 'application/octet-stream' }), 1469],
+    ],
+  },
   projectCreate: {
     method: 'POST',
     path: () => '/api/common/project/create',

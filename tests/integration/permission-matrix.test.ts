@@ -627,6 +627,28 @@ const ENDPOINTS: Ep[] = [
     }),
   },
   {
+    name: 'upload a file for a granted table',
+    level: 'grantWrite',
+    mutating: true,
+    ids: true,
+    build: async (_a, f, g) => ({
+      method: 'POST',
+      url: `/api/app/util/${f.pid}/upload?type=file&name=a.txt&entity=${g.grantedEntity}`,
+      file: Buffer.from('hello'),
+    }),
+  },
+  {
+    name: 'upload a file for an ungranted table',
+    level: 'hidden',
+    mutating: true,
+    ids: false,
+    build: async (_a, f) => ({
+      method: 'POST',
+      url: `/api/app/util/${f.pid}/upload?type=file&name=a.txt&entity=${f.hiddenEntity}`,
+      file: Buffer.from('hello'),
+    }),
+  },
+  {
     name: 'app xlsx import into an ungranted table',
     level: 'hidden',
     mutating: true,

@@ -15,13 +15,21 @@ const hex = (n: number) => n.toString(16).padStart(24, '0');
 describe('field type → query type', () => {
   it('maps every field type of the spec to a query type of the query language', () => {
     expect([...FIELD_TYPES].sort()).toEqual([
+      'attachment',
+      'boolean',
       'collection',
       'date',
+      'email',
       'image',
+      'longtext',
       'number',
+      'option',
+      'options',
+      'phone',
       'relate',
       'string',
       'time',
+      'url',
     ]);
     for (const t of FIELD_TYPES) expect(QUERY_TYPES, t).toContain(QUERY_TYPE_OF_FIELD[t]);
     expect(queryTypeOfField('string')).toBe('text');

@@ -46,6 +46,11 @@ export type Resource =
    * item exists, absent when a write would create it.
    */
   | { kind: 'share'; type: 'project' | 'public' | 'private'; createdBy?: string | null }
+  /**
+   * Storing an uploaded file: builders, or a signed-in member whose role may write a table (the
+   * given one when the upload is for a field of it).
+   */
+  | { kind: 'upload'; entity?: string }
   /** Auto-numbering counters: taking the next number (write), or resetting them (`reset`). */
   | { kind: 'counter'; reset?: boolean };
 
@@ -139,6 +144,13 @@ export function decide(actor: Actor, project: ProjectRow, resource: Resource, ac
       if (!granted) return deny(E.FORBIDDEN, 'data table not granted to this role');
       // Records keep who wrote them: anonymous visitors of a public project only read.
       return action === 'write' && !signedIn(actor) ? deny(E.AUTH_REQUIRED, 'sign-in required') : ok;
+    }
+    case 'upload': {
+      if (!signedIn(actor)) return deny(E.AUTH_REQUIRED, 'sign-in required');
+      if (isManager(actor)) return ok;
+      if (resource.entity) return decide(actor, project, { kind: 'entity', id: resource.entity }, 'write');
+      const writes = actor.grants.entity.length + actor.grants.simple.length > 0;
+      return writes ? ok : deny(E.UPLOAD_FORBIDDEN, 'no data table granted to this role');
     }
     case 'hidden-fields':
       return isManager(actor) ? ok : deny(E.FORBIDDEN, 'hidden fields are seen by builders only');

@@ -31,13 +31,29 @@ function columnType(type: FieldType, dialect: Dialect) {
       return sql`varchar(8)`;
     case 'relate':
       return sql`varchar(24)`;
+    case 'boolean':
+      return sql`smallint`;
+    case 'email':
+      return sql`varchar(254)`;
+    case 'phone':
+      return sql`varchar(40)`;
     default:
       return sql`text`;
   }
 }
 
 /** Types whose column gets an index (what views sort and filter on). */
-const INDEXED: ReadonlySet<FieldType> = new Set(['number', 'date', 'time', 'relate', 'string']);
+const INDEXED: ReadonlySet<FieldType> = new Set([
+  'number',
+  'date',
+  'time',
+  'relate',
+  'string',
+  'boolean',
+  'option',
+  'email',
+  'phone',
+]);
 
 export async function createEntityTable(db: Kysely<unknown>, entityId: string): Promise<void> {
   const t = entityTable(entityId);

@@ -1,5 +1,5 @@
 import type { Kysely } from 'kysely';
-import { QUERY_TYPE_OF_FIELD } from '../../shared/api/fields.ts';
+import { type FieldOption, QUERY_TYPE_OF_FIELD } from '../../shared/api/fields.ts';
 import type { FieldMap } from '../../shared/query/index.ts';
 import type { DB } from '../db/schema.ts';
 import { parseJson } from '../project/service.ts';
@@ -20,6 +20,8 @@ export interface EntityMeta {
   nameField: FieldRow | undefined;
   /** Decimal digits per number field (`_option.decimals`), when set. */
   decimals: Map<string, number>;
+  /** Each field's parsed `_option` (option lists are checked on every save and import). */
+  options: Map<string, FieldOption>;
 }
 
 export function buildMeta(entity: EntityRow, fields: FieldRow[]): EntityMeta {
@@ -28,7 +30,9 @@ export function buildMeta(entity: EntityRow, fields: FieldRow[]): EntityMeta {
   const queryTypes: FieldMap = {};
   const byCode = new Map<string, FieldRow>();
   const decimals = new Map<string, number>();
+  const options = new Map<string, FieldOption>();
   for (const f of sorted) {
+    options.set(f.code, parseJson<FieldOption>(f.options, {}));
     const type = f.type as FieldType;
     byCode.set(f.code, f);
     columns[f.code] = {
@@ -50,6 +54,7 @@ export function buildMeta(entity: EntityRow, fields: FieldRow[]): EntityMeta {
     queryTypes,
     nameField: sorted.find((f) => f.type === 'string'),
     decimals,
+    options,
   };
 }
 

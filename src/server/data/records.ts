@@ -1,4 +1,5 @@
 import { type Kysely, sql } from 'kysely';
+import { checksOptions, checkValue, optionListOf, storedToApi } from '../../shared/fields/values.ts';
 import { newId } from '../../shared/id.ts';
 import {
   metricName,
@@ -10,7 +11,7 @@ import {
 import type { Dialect } from '../db/index.ts';
 import type { DB } from '../db/schema.ts';
 import { E, fail } from '../errors.ts';
-import { entityTable, fieldColumn, linkTable } from './ddl.ts';
+import { entityTable, type FieldType, fieldColumn, linkTable } from './ddl.ts';
 import { type EntityMeta, metaOf } from './meta.ts';
 import type { RecordTriggers, WriteHooks, WriteUser } from './record-hooks.ts';
 import type { FieldRow } from './schema-service.ts';
@@ -45,7 +46,8 @@ function toRecord(meta: EntityMeta, raw: Raw): ApiRecord {
     }
     let v = raw[fieldColumn(f.id)] ?? null;
     if (v !== null && (f.type === 'number' || f.type === 'date')) v = Number(v);
-    rec[f.code] = v;
+    const typed = storedToApi(f.type as FieldType, v);
+    rec[f.code] = typed ? typed.value : v;
   }
   rec.__name = meta.nameField ? (rec[meta.nameField.code] ?? '') : '';
   return rec;
@@ -228,6 +230,13 @@ export function prepare(meta: EntityMeta, input: Raw, partial: boolean): Prepare
       else links.set(f, [...new Set(v as string[])]);
       continue;
     }
+    const option = meta.options.get(f.code);
+    const typed = checkValue(f.type as FieldType, v, option, meta.entity.project_id);
+    if (typed) {
+      if (!typed.ok) fail(typed.error, `${f.code}: ${typed.reason}`);
+      columns[fieldColumn(f.id)] = typed.value;
+      continue;
+    }
     let out: unknown = null;
     if (v === null || v === undefined || v === '') out = null;
     else if (f.type === 'number') {
@@ -255,6 +264,10 @@ export function prepare(meta: EntityMeta, input: Raw, partial: boolean): Prepare
       else out = v;
       if ((out as string).length > MAX_TEXT) badField(f, `at most ${MAX_TEXT} characters`);
       if ((out as string).includes('\u0000')) badField(f, 'contains a NUL character');
+    }
+    // A text or number field with its option list enabled takes only values of the list.
+    if (out !== null && checksOptions(f.type as FieldType, option)) {
+      if (!optionListOf(option).includes(String(out))) fail(E.FIELD_OPTION_UNKNOWN, `${f.code}: '${out}'`);
     }
     columns[fieldColumn(f.id)] = out;
   }
@@ -448,7 +461,7 @@ export async function summarizeRecords(
   const c = new QueryCompiler(dialect, meta.columns);
   const where = q.nothing ? sql`1 = 0` : c.where(q.where);
   const col = (code: string) => sql.ref(`t.${meta.columns[code]!.column}`);
-  const textLike = (code: string) => !['number', 'date'].includes(meta.queryTypes[code] ?? '');
+  const textLike = (code: string) => !['number', 'date', 'boolean'].includes(meta.queryTypes[code] ?? '');
   const keyExpr = (code: string) => (textLike(code) ? sql`NULLIF(${col(code)}, '')` : col(code));
   const metrics = spec.metrics.map((m, i) => {
     const name = sql.ref(`m${i}`);

@@ -1,6 +1,7 @@
 import { type Kysely, sql, type Transaction } from 'kysely';
 import type { Field, FieldInput, FieldOption } from '../../shared/api/fields.ts';
 import type { Entity, Module } from '../../shared/api/tables.ts';
+import { OPTIONS_MAX } from '../../shared/fields/values.ts';
 import { newId } from '../../shared/id.ts';
 import type { Dialect } from '../db/index.ts';
 import type { DataEntitiesTable, DataFieldsTable, DataModulesTable, DB } from '../db/schema.ts';
@@ -314,6 +315,21 @@ export async function removeEntity(db: Kysely<DB>, dialect: Dialect, entity: Ent
   });
 }
 
+const OPTION_ITEM_MAX = 200;
+
+/** Option fields need a list of distinct, short, non-empty options (at most OPTIONS_MAX). */
+function checkOptionList(type: FieldType, option: FieldOption | undefined): void {
+  if (type !== 'option' && type !== 'options') return;
+  const raw = option?.info?.list;
+  if (!Array.isArray(raw) || raw.length === 0) fail(E.FIELD_OPTIONS_REQUIRED);
+  if (raw.length > OPTIONS_MAX) fail(E.FIELD_OPTIONS_REQUIRED, `at most ${OPTIONS_MAX} options`);
+  for (const x of raw) {
+    if (typeof x !== 'string' || x.trim() === '' || x.length > OPTION_ITEM_MAX)
+      fail(E.FIELD_OPTIONS_REQUIRED, `each option is text of 1 to ${OPTION_ITEM_MAX} characters`);
+  }
+  if (new Set(raw).size !== raw.length) fail(E.FIELD_OPTIONS_REQUIRED, 'options must differ');
+}
+
 export async function createField(
   db: Kysely<DB>,
   dialect: Dialect,
@@ -328,6 +344,7 @@ export async function createField(
     if (!input.relate) fail(E.INVALID_FIELD, 'relate: choose the related table');
     relateId = (await findEntity(db, entity.project_id, input.relate)).id;
   }
+  checkOptionList(input.type, input.option);
   const taken = await db
     .selectFrom('data_fields')
     .select('id')
@@ -383,7 +400,10 @@ export async function updateField(
       .executeTakeFirst();
     if (taken) fail(E.CODE_TAKEN, `field: ${set.code}`);
   }
-  if (patch.option !== undefined) set.options = JSON.stringify(patch.option);
+  if (patch.option !== undefined) {
+    checkOptionList(field.type as FieldType, patch.option);
+    set.options = JSON.stringify(patch.option);
+  }
   if (patch.hide !== undefined) set.hide = patch.hide ? 1 : 0;
   if (patch.sort !== undefined) set.sort = patch.sort;
   if (patch.status !== undefined) set.status = patch.status;

@@ -138,17 +138,43 @@ export class QueryCompiler {
         const link = this.link(p.field);
         return sql`EXISTS (SELECT 1 FROM ${link} l WHERE l.owner_id = ${this.col('_id')} AND ${this.inList(sql.ref('l.target_id'), p.value)})`;
       }
+      case 'boolean':
+        return sql`${this.col(p.field)} = ${p.value ? 1 : 0}`;
+      case 'option':
+        return p.op === 'in'
+          ? this.inList(this.col(p.field), p.value)
+          : sql`(${this.present(p.field, true)} AND NOT ${this.inList(this.col(p.field), p.value)})`;
+      case 'options': {
+        const has = (values: string[]) => this.optionsHold(p.field, values);
+        if (p.op === 'hasany') return has(p.value);
+        if (p.op === 'hasall')
+          return sql`(${sql.join(
+            p.value.map((v) => has([v])),
+            sql` AND `,
+          )})`;
+        return sql`(${this.present(p.field, true)} AND NOT ${has(p.value)})`;
+      }
       case 'null': {
         let present: Sql;
         if (p.type === 'collection') {
           present = sql`EXISTS (SELECT 1 FROM ${this.link(p.field)} l WHERE l.owner_id = ${this.col('_id')})`;
         } else {
-          present = this.present(p.field, p.type !== 'number' && p.type !== 'date');
+          present = this.present(p.field, p.type !== 'number' && p.type !== 'date' && p.type !== 'boolean');
         }
         return p.op === 'notnull' ? present : sql`NOT ${present}`;
       }
     }
     throw new Error('unreachable predicate');
+  }
+
+  /** A multiple-option column (a JSON list of strings) holds one of `values`. */
+  private optionsHold(field: string, values: string[]): Sql {
+    const c = this.col(field);
+    const items =
+      this.dialect === 'postgres'
+        ? sql`jsonb_array_elements_text(CASE WHEN ${c} IS NULL OR ${c} = '' THEN '[]'::jsonb ELSE ${c}::jsonb END) j(value)`
+        : sql`json_each(CASE WHEN ${c} IS NULL OR ${c} = '' THEN '[]' ELSE ${c} END) j`;
+    return sql`EXISTS (SELECT 1 FROM ${items} WHERE ${this.inList(sql.ref('j.value'), values)})`;
   }
 
   private link(field: string): Sql {
@@ -171,8 +197,8 @@ export class QueryCompiler {
     const keys: Sql[] = [];
     for (const k of q.sort) {
       const info = k.field === '_id' ? { type: '_id' as const } : this.columns[k.field];
-      if (!info || info.type === 'collection') continue;
-      const textLike = info.type !== 'number' && info.type !== 'date';
+      if (!info || info.type === 'collection' || info.type === 'options') continue;
+      const textLike = info.type !== 'number' && info.type !== 'date' && info.type !== 'boolean';
       const c = this.col(k.field);
       const expr = pg && textLike ? sql`${c} COLLATE "C"` : c;
       const dir = k.order === 'desc' ? sql`DESC` : sql`ASC`;

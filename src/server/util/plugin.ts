@@ -3,6 +3,7 @@ import path from 'node:path';
 import type { FastifyError, FastifyInstance, FastifyRequest } from 'fastify';
 import { authorize } from '../access/decide.ts';
 import { optionalUser } from '../access/guard.ts';
+import { findEntity } from '../data/schema-service.ts';
 import { AppError, E, fail } from '../errors.ts';
 import { area } from '../http/plugin-kit.ts';
 import { anyObj, id, obj, ok } from '../http/schemas.ts';
@@ -24,7 +25,10 @@ const MIME: Record<string, string> = {
 };
 
 /** The first file part of a multipart/form-data body: its file name and bytes. */
-export function multipartFile(body: Buffer, contentType: string): { name: string; data: Buffer } | null {
+export function multipartFile(
+  body: Buffer,
+  contentType: string,
+): { name: string; data: Buffer; type?: string } | null {
   const m = /boundary=(?:"([^"]{1,70})"|([^\s;]{1,70}))/i.exec(contentType);
   const boundary = m ? (m[1] ?? m[2]) : undefined;
   if (!boundary) return null;
@@ -45,19 +49,28 @@ export function multipartFile(body: Buffer, contentType: string): { name: string
       } catch {
         /* keep it as sent */
       }
-      return { name, data: body.subarray(headEnd + 4, next) };
+      const type = /content-type:\s*([^\r\n;]{1,100})/i.exec(head)?.[1]?.trim();
+      return { name, data: body.subarray(headEnd + 4, next), ...(type ? { type } : {}) };
     }
     p = next + 2;
   }
   return null;
 }
 
-/** Only a signed-in member of the project (not an anonymous visitor of a public one) may upload. */
+/**
+ * Only a signed-in member of the project with write access may upload (decide.ts, resource
+ * `upload`): builders, or a role granted a table (the one named by `?entity=` when given).
+ */
 async function member(request: FastifyRequest) {
-  const { project, actor } = await authorize(request, (request.params as { project: string }).project, {
-    kind: 'app',
-  });
-  if (!actor.userId || actor.kind === 'public') fail(E.AUTH_REQUIRED);
+  const entity = (request.query as { entity?: string }).entity;
+  const { project } = await authorize(
+    request,
+    (request.params as { project: string }).project,
+    { kind: 'upload', ...(entity ? { entity } : {}) },
+    'write',
+  );
+  // A table named for the upload must be one of this project's (another project's id: not found).
+  if (entity) await findEntity(request.server.database.db, project.id, entity);
   return project;
 }
 
@@ -71,6 +84,7 @@ async function utilPlugin(app: FastifyInstance): Promise<void> {
   const typeQuery = obj({
     'type?': { type: 'string', enum: [...UPLOAD_TYPES] },
     'name?': { type: 'string', maxLength: 200 },
+    'entity?': id(),
   });
 
   app.addContentTypeParser(
@@ -107,11 +121,12 @@ async function utilPlugin(app: FastifyInstance): Promise<void> {
         },
         async (request) => {
           const project = await member(request);
-          const type = (request.query as { type?: UploadType }).type ?? 'file';
+          const q = request.query as { type?: UploadType; entity?: string };
+          const type = q.type ?? 'file';
           return {
             error: 0,
             data: {
-              uploadAction: `/api/app/util/${project.id}/upload?type=${type}`,
+              uploadAction: `/api/app/util/${project.id}/upload?type=${type}${q.entity ? `&entity=${q.entity}` : ''}`,
               field: 'file',
               maxSize: UPLOAD_MAX_BYTES,
               type,
@@ -138,7 +153,9 @@ async function utilPlugin(app: FastifyInstance): Promise<void> {
             },
             response: { 200: ok(anyObj()) },
             description:
-              'Stores the file; answers `{url, name, size, type}`. Too large: 1470; empty, wrong type or no file part: 1469.',
+              'Stores the file; answers `{url, name, size, type, mime}` (`mime` as sniffed from the content). Too ' +
+              'large: 1470; empty, not an image for type image, or no file part: 1469; name or declared type ' +
+              'contradicting the content: 1967; executables: 1968; no write access: 1969 (or 1100/1102).',
           },
           preHandler: optionalUser,
         },
@@ -150,10 +167,11 @@ async function utilPlugin(app: FastifyInstance): Promise<void> {
           const ct = String(request.headers['content-type'] ?? '');
           const part = ct.startsWith('multipart/')
             ? multipartFile(body, ct)
-            : { name: q.name ?? 'file', data: body };
+            : { name: q.name ?? 'file', data: body, type: undefined };
           if (!part) fail(E.UPLOAD_INVALID, 'no file part');
-          const saved = await store.save(project.id, q.type ?? 'file', part.name, part.data);
-          return { error: 0, data: { url: saved.url, name: saved.name, size: saved.size, type: saved.type } };
+          const saved = await store.save(project.id, q.type ?? 'file', part.name, part.data, part.type);
+          const { url, name, size, type, mime } = saved;
+          return { error: 0, data: { url, name, size, type, ...(mime ? { mime } : {}) } };
         },
       );
     },

@@ -2,6 +2,7 @@ import crypto from 'node:crypto';
 import fs from 'node:fs';
 import path from 'node:path';
 import { E, fail } from '../errors.ts';
+import { lie, MIME_OF, REFUSED, sniff } from './sniff.ts';
 
 /**
  * Uploaded files under `DATA_DIR/upload`, at the spec's path pattern
@@ -72,11 +73,22 @@ export class UploadStore {
   }
 
   /** Check and store one file; answers its URL. Images must be PNG, JPEG, GIF or WebP. */
-  async save(project: string, type: UploadType, name: string, data: Buffer, now = Date.now()) {
+  async save(
+    project: string,
+    type: UploadType,
+    name: string,
+    data: Buffer,
+    declared?: string,
+    now = Date.now(),
+  ) {
     if (data.length === 0) fail(E.UPLOAD_INVALID, 'the file is empty');
     if (data.length > UPLOAD_MAX_BYTES) fail(E.UPLOAD_TOO_LARGE, `at most ${UPLOAD_MAX_BYTES} bytes`);
     const image = sniffImage(data);
     if (type === 'image' && !image) fail(E.UPLOAD_INVALID, 'type image: a PNG, JPEG, GIF or WebP file');
+    const kind = sniff(data);
+    if (kind && REFUSED.has(kind)) fail(E.UPLOAD_TYPE_REFUSED, kind);
+    const why = lie(name, kind, declared);
+    if (why) fail(E.UPLOAD_TYPE_MISMATCH, why);
     let file = `${now}_${crypto.randomBytes(16).toString('hex')}_${safeName(name)}`;
     // An image keeps an extension matching its bytes, so it is served as what it is.
     if (image && !file.toLowerCase().endsWith(`.${image}`) && !(image === 'jpeg' && /\.jpg$/i.test(file)))
@@ -85,7 +97,8 @@ export class UploadStore {
     const abs = path.join(this.root, ...rel.split('/'));
     await fs.promises.mkdir(path.dirname(abs), { recursive: true });
     await fs.promises.writeFile(abs, data, { flag: 'wx' });
-    return { url: `${UPLOAD_URL_PREFIX}${rel}`, name: safeName(name), size: data.length, type, image };
+    const mime = kind ? MIME_OF[kind] : undefined;
+    return { url: `${UPLOAD_URL_PREFIX}${rel}`, name: safeName(name), size: data.length, type, image, mime };
   }
 
   /**

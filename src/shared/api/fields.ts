@@ -4,8 +4,28 @@
  */
 import type { FieldType as QueryType } from '../query/operators.ts';
 
-/** Field types (`_type`; spec: default string, also number, relate, collection, date, image, time). */
-export const FIELD_TYPES = ['string', 'number', 'date', 'time', 'image', 'relate', 'collection'] as const;
+/**
+ * Field types (`_type`; spec: default string, also number, relate, collection, date, image, time),
+ * then ours beyond the spec (README "Field types"): boolean, long text, single and multiple option,
+ * email, phone, URL and attachment.
+ */
+export const FIELD_TYPES = [
+  'string',
+  'number',
+  'date',
+  'time',
+  'image',
+  'relate',
+  'collection',
+  'boolean',
+  'longtext',
+  'option',
+  'options',
+  'email',
+  'phone',
+  'url',
+  'attachment',
+] as const;
 export type FieldType = (typeof FIELD_TYPES)[number];
 
 /**
@@ -21,6 +41,15 @@ export const QUERY_TYPE_OF_FIELD = {
   image: 'text',
   relate: 'relate',
   collection: 'collection',
+  boolean: 'boolean',
+  longtext: 'text',
+  option: 'option',
+  options: 'options',
+  email: 'text',
+  phone: 'text',
+  url: 'text',
+  // A JSON list of {url, name, size, type}: text filters look in names; isnull is "no file".
+  attachment: 'text',
 } as const satisfies Record<FieldType, QueryType>;
 
 /** The query type of a field type; undefined for a type the data model does not have. */

@@ -6,7 +6,7 @@ import { FIELD_NAME } from './limits.ts';
 import { type FieldType, isDatePreset, isFieldType, isOperatorOf } from './operators.ts';
 import type { Cond, FieldMap, NullableType, TextOp, UserLike } from './types.ts';
 import { substituteUser, UNRESOLVED } from './user.ts';
-import { isNoValue, limitStrings, type Obj, own, readIds, readString } from './values.ts';
+import { isNoValue, limitStrings, type Obj, own, readFlag, readIds, readString } from './values.ts';
 
 /** A clause on `_id` with no value: the caller short-circuits or drops it (spec `empty` flag). */
 export const EMPTY_ID: unique symbol = Symbol('empty _id');
@@ -64,6 +64,17 @@ function byType(
       const id = readString(value, path);
       if (opt === 'ne') return id === '' ? null : { kind: '_id', field, op: 'notin', value: [id] };
       return id === '' ? EMPTY_ID : { kind: '_id', field, op: 'in', value: [id] };
+    }
+    case 'boolean':
+      return { kind: 'boolean', field, op: 'eq', value: readFlag(value, path) };
+    case 'option': {
+      const list = readIds(value, path);
+      return list.length === 0 ? null : { kind: 'option', field, op: opt as 'in' | 'notin', value: list };
+    }
+    case 'options': {
+      const list = readIds(value, path);
+      if (list.length === 0) return null;
+      return { kind: 'options', field, op: opt as 'hasany' | 'hasall' | 'hasnone', value: list };
     }
     default:
       return idSet(type, field, value, path);

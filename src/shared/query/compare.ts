@@ -1,6 +1,7 @@
 /**
  * How row values are read and ordered; the SQL side must reproduce these exactly.
- * - Empty: null, undefined, '' (text-like), [] (collection), and values of the wrong JS type.
+ * - Empty: null, undefined, '' (text-like), [] (collection, options), and values of the wrong JS type.
+ * - Booleans read as 1 (true) and 0 (false), as both databases store them.
  * - Text order is Unicode code point order (= UTF-8 byte order: SQLite BINARY, PostgreSQL
  *   COLLATE "C"), not UTF-16 unit order.
  */
@@ -14,7 +15,11 @@ export function readCell(kind: FieldType, raw: unknown): string | number | strin
     case 'number':
     case 'date':
       return typeof raw === 'number' && Number.isFinite(raw) ? raw : null;
-    case 'collection': {
+    case 'boolean':
+      // Stored as 1 / 0; the API answers true / false. Both read as 1 / 0 so groups agree with SQL.
+      return raw === true || raw === 1 ? 1 : raw === false || raw === 0 ? 0 : null;
+    case 'collection':
+    case 'options': {
       if (!Array.isArray(raw)) return null;
       const ids = raw.filter((x): x is string => typeof x === 'string' && x !== '');
       return ids.length > 0 ? ids : null;
@@ -49,11 +54,12 @@ type SortValue = number | string | null;
 
 /**
  * The value a sort key orders by: the stored value as is ('' is a string, not null). With an
- * unknown type the SQLite storage-class order applies: null < numbers < text. Collections are
- * not sortable (always null).
+ * unknown type the SQLite storage-class order applies: null < numbers < text. Collections and
+ * multiple options are not sortable (always null); booleans sort false before true.
  */
 export function sortValue(kind: FieldType | undefined, raw: unknown): SortValue {
-  if (kind === 'collection') return null;
+  if (kind === 'collection' || kind === 'options') return null;
+  if (kind === 'boolean') return readCell('boolean', raw) as number | null;
   const num = typeof raw === 'number' && Number.isFinite(raw) ? raw : null;
   if (kind === 'number' || kind === 'date') return num;
   if (typeof raw === 'string') return raw;

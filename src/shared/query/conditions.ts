@@ -76,6 +76,9 @@ export function conditionsQuery(
   return match === 'or' ? { $or: clauses } : { $and: clauses };
 }
 
+/** Field types a search box looks in: text of people's words (images and attachments hold URLs). */
+export const SEARCHED_TYPES: ReadonlySet<string> = new Set(['string', 'longtext', 'email', 'phone', 'url']);
+
 /**
  * A search box's query: the text appears in any of the table's text fields (images hold URLs and are
  * left out). Undefined for an empty search; a search with no text field to look in matches nothing.
@@ -83,7 +86,7 @@ export function conditionsQuery(
 export function searchQuery(text: string, fields: readonly ConditionField[]): unknown {
   const value = text.trim().slice(0, SEARCH_MAX);
   if (!value) return undefined;
-  const texts = fields.filter((f) => (f.type ?? 'string') === 'string').slice(0, SEARCH_FIELDS_MAX);
+  const texts = fields.filter((f) => SEARCHED_TYPES.has(f.type ?? 'string')).slice(0, SEARCH_FIELDS_MAX);
   if (texts.length === 0) return { field: '_id', type: '_id', opt: 'set', value: [] };
   return { $or: texts.map((f) => ({ field: f.key, type: 'text', opt: 'contain', value })) };
 }

@@ -30,7 +30,11 @@ function readSort(v: unknown, fields: FieldMap | undefined): SortKey[] {
     if (fields && field !== '_id') {
       const type = Object.hasOwn(fields, field) ? fields[field] : undefined;
       if (!type) invalid(`${path}.field`, 'unknown field');
-      if (type === 'collection') invalid(`${path}.field`, 'collections cannot be sorted');
+      if (type === 'collection' || type === 'options')
+        invalid(
+          `${path}.field`,
+          `${type === 'options' ? 'multiple options' : 'collections'} cannot be sorted`,
+        );
     }
     if (!out.some((k) => k.field === field)) out.push({ field, order });
   });

@@ -18,6 +18,11 @@ export const OPERATOR_LABELS = {
     lte: '小于等于',
     between: '介于',
     notbetween: '不介于',
+    in: '是其中之一',
+    notin: '不是其中之一',
+    hasany: '包含任一',
+    hasall: '包含全部',
+    hasnone: '不包含任何',
   },
   en: {
     contain: 'contains',
@@ -34,5 +39,10 @@ export const OPERATOR_LABELS = {
     lte: 'at most',
     between: 'between',
     notbetween: 'not between',
+    in: 'is any of',
+    notin: 'is none of',
+    hasany: 'has any of',
+    hasall: 'has all of',
+    hasnone: 'has none of',
   },
 } as const;

@@ -1,6 +1,17 @@
 /** The closed vocabulary of the query language (spec "Validation rules"): types, operators, presets. */
 
-export const FIELD_TYPES = ['text', 'number', 'date', 'time', 'relate', 'collection', '_id'] as const;
+export const FIELD_TYPES = [
+  'text',
+  'number',
+  'date',
+  'time',
+  'relate',
+  'collection',
+  'boolean',
+  'option',
+  'options',
+  '_id',
+] as const;
 export type FieldType = (typeof FIELD_TYPES)[number];
 
 export const OPERATORS = {
@@ -10,6 +21,12 @@ export const OPERATORS = {
   time: ['eq'],
   relate: ['set', 'isnull', 'notnull'],
   collection: ['set', 'isnull', 'notnull'],
+  /** A yes/no column: `eq` with true or false; empty is neither. */
+  boolean: ['eq', 'isnull', 'notnull'],
+  /** One value of an option list: is any of / is none of the given values. */
+  option: ['in', 'notin', 'isnull', 'notnull'],
+  /** Several values of an option list: holds any / all / none of the given values. */
+  options: ['hasany', 'hasall', 'hasnone', 'isnull', 'notnull'],
   _id: ['eq', 'ne', 'set'],
 } as const satisfies Record<FieldType, readonly string[]>;
 

@@ -63,6 +63,16 @@ function pred(p: Pred, row: Row): boolean {
       return v === p.value;
     case 'collection':
       return (v as string[]).some((id) => p.value.includes(id));
+    case 'boolean':
+      return v === (p.value ? 1 : 0);
+    case 'option':
+      return p.op === 'in' ? p.value.includes(v as string) : !p.value.includes(v as string);
+    case 'options': {
+      const list = v as string[];
+      if (p.op === 'hasany') return p.value.some((x) => list.includes(x));
+      if (p.op === 'hasall') return p.value.every((x) => list.includes(x));
+      return !p.value.some((x) => list.includes(x));
+    }
     default:
       return p.op === 'notin' ? !p.value.includes(v as string) : p.value.includes(v as string);
   }

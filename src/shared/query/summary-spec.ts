@@ -46,7 +46,9 @@ export function normalizeSummaryOrThrow(input: unknown, fields: FieldMap): Summa
   const accuracy = isNoValue(raw) ? ACCURACY_DEFAULT : readNumber(raw, 'accuracy');
   if (!Number.isInteger(accuracy) || accuracy < 0 || accuracy > 10) invalid('accuracy', 'expected 0 to 10');
   return {
-    group: group.map((g, i) => fieldOf(g, `group[${i}]`, fields, (t) => t !== 'collection')),
+    group: group.map((g, i) =>
+      fieldOf(g, `group[${i}]`, fields, (t) => t !== 'collection' && t !== 'options'),
+    ),
     metrics: metrics.map((m, i) => readMetric(m, `metrics[${i}]`, fields)),
     accuracy,
   };

@@ -61,6 +61,12 @@ export type Pred =
   /** relate: value in ids; collection: any element in ids; _id: id in ids. */
   | { kind: 'relate' | 'collection' | '_id'; field: string; op: 'in'; value: string[] }
   | { kind: '_id'; field: string; op: 'notin'; value: string[] }
+  /** A yes/no column (stored 1 / 0). */
+  | { kind: 'boolean'; field: string; op: 'eq'; value: boolean }
+  /** A single option: its value is (not) one of these. */
+  | { kind: 'option'; field: string; op: 'in' | 'notin'; value: string[] }
+  /** A multiple option: its list holds any / all / none of these. */
+  | { kind: 'options'; field: string; op: 'hasany' | 'hasall' | 'hasnone'; value: string[] }
   /** Emptiness test; `type` says what empty means for the column (see compare.ts readCell). */
   | { kind: 'null'; type: NullableType; field: string; op: 'isnull' | 'notnull' };
 

@@ -1,7 +1,7 @@
 import { DatePicker, Input, InputNumber, Select, TimePicker } from 'antd';
 import dayjs from 'dayjs';
-import { useTranslation } from 'react-i18next';
 import type { Field } from '../../api/workbench.ts';
+import { fieldKind } from '../../fields/registry.ts';
 import { localDayToStored, optionList, storedDayToLocal } from './field-values.ts';
 import { type Choice, RelatePicker } from './RelatePicker.tsx';
 
@@ -23,7 +23,6 @@ interface Props {
 
 /** The input for one value of a field, by its type (form items and inline cells). */
 export function FieldInput({ field: f, value, onChange, onCommit, onCancel, known, autoFocus, id }: Props) {
-  const { t } = useTranslation();
   const set = (v: unknown, choices?: Choice[]) => onChange?.(v, choices);
   const keys = (e: React.KeyboardEvent) => {
     if (e.key === 'Escape') onCancel?.();
@@ -37,6 +36,20 @@ export function FieldInput({ field: f, value, onChange, onCommit, onCancel, know
     'data-testid': `input-${f._field}`,
   };
 
+  const kind = fieldKind(f._type);
+  if (kind) {
+    return (
+      <kind.Input
+        field={f}
+        value={value}
+        onChange={(v) => set(v)}
+        onCommit={onCommit}
+        onCancel={onCancel}
+        autoFocus={autoFocus}
+        id={id}
+      />
+    );
+  }
   if (list && (f._type === 'string' || f._type === 'number')) {
     return (
       <Select
@@ -90,17 +103,6 @@ export function FieldInput({ field: f, value, onChange, onCommit, onCancel, know
           autoFocus={autoFocus}
           className="wb-input"
           onChange={set}
-        />
-      );
-    case 'image':
-      return (
-        <Input
-          {...common}
-          placeholder={t('grid.imageUrl')}
-          value={typeof value === 'string' ? value : ''}
-          onChange={(e) => set(e.target.value)}
-          onPressEnter={onCommit}
-          onBlur={onCommit}
         />
       );
     default:

@@ -34,6 +34,7 @@ export function optionOf(v: FieldValues, base: FieldOption = {}): FieldOption {
   else delete o.decimals;
   const list = (v.list ?? []).map((x) => x.trim()).filter(Boolean);
   if (v.type === 'string' || v.type === 'number') o.info = { enable: v.listEnable === true, list };
+  else if (v.type === 'option' || v.type === 'options') o.info = { enable: true, list };
   else delete o.info;
   return o;
 }
@@ -61,6 +62,7 @@ export function FieldModal({ field, entities, onSubmit, onClose }: Props) {
   const keyTouched = useRef(Boolean(field));
   const type = Form.useWatch('type', form) ?? field?._type ?? 'string';
   const listEnable = Form.useWatch('listEnable', form);
+  const optionType = type === 'option' || type === 'options';
 
   // Chinese names need the pinyin dictionary: derive again once it arrives.
   useEffect(() => {
@@ -111,6 +113,12 @@ export function FieldModal({ field, entities, onSubmit, onClose }: Props) {
           if ('field' in changed) keyTouched.current = true;
           if ('name' in changed && !keyTouched.current)
             form.setFieldValue('field', keyFromName(changed.name ?? ''));
+          // An option field starts with one empty option to fill in.
+          if (
+            (changed.type === 'option' || changed.type === 'options') &&
+            !form.getFieldValue('list')?.length
+          )
+            form.setFieldValue('list', ['']);
         }}
       >
         <Space.Compact block className="wb-field-row">
@@ -126,6 +134,9 @@ export function FieldModal({ field, entities, onSubmit, onClose }: Props) {
             <Select
               disabled={Boolean(field)}
               data-testid="field-type"
+              // Fifteen types: all drawn, so each can be reached without scrolling a virtual list.
+              virtual={false}
+              listHeight={400}
               options={FIELD_TYPES.map((ft) => ({ value: ft, label: t(`field.types.${ft}`) }))}
             />
           </Form.Item>
@@ -161,38 +172,54 @@ export function FieldModal({ field, entities, onSubmit, onClose }: Props) {
           </Form.Item>
         ) : null}
         {type === 'string' || type === 'number' ? (
-          <>
-            <Form.Item name="listEnable" label={t('field.options')} valuePropName="checked">
-              <Switch data-testid="field-list-enable" />
-            </Form.Item>
-            {listEnable ? (
-              <Form.List name="list">
-                {(items, { add, remove }) => (
-                  <div className="wb-option-list" data-testid="option-list">
-                    {items.map((item, i) => (
-                      <Space.Compact key={item.key} block>
-                        <Form.Item
-                          name={item.name}
-                          noStyle
-                          rules={[{ required: true, whitespace: true, message: t('common.required') }]}
-                        >
-                          <Input placeholder={t('field.optionValue', { n: i + 1 })} maxLength={128} />
-                        </Form.Item>
-                        <Button
-                          icon={<DeleteOutlined />}
-                          onClick={() => remove(item.name)}
-                          aria-label={t('common.remove')}
-                        />
-                      </Space.Compact>
-                    ))}
-                    <Button type="dashed" icon={<PlusOutlined />} onClick={() => add('')} block>
-                      {t('field.optionAdd')}
-                    </Button>
-                  </div>
-                )}
-              </Form.List>
-            ) : null}
-          </>
+          <Form.Item name="listEnable" label={t('field.options')} valuePropName="checked">
+            <Switch data-testid="field-list-enable" />
+          </Form.Item>
+        ) : null}
+        {optionType ? <div className="ant-form-item-label">{t('field.options')}</div> : null}
+        {(listEnable && (type === 'string' || type === 'number')) || optionType ? (
+          <Form.List
+            name="list"
+            rules={[
+              {
+                validator: async (_, list?: string[]) => {
+                  if (optionType && !(list ?? []).some((x) => x?.trim()))
+                    throw new Error(t('fieldValue.optionsRequired'));
+                },
+              },
+            ]}
+          >
+            {(items, { add, remove }, { errors }) => (
+              <div className="wb-option-list" data-testid="option-list">
+                {items.map((item, i) => (
+                  <Space.Compact key={item.key} block>
+                    <Form.Item
+                      name={item.name}
+                      noStyle
+                      rules={[{ required: true, whitespace: true, message: t('common.required') }]}
+                    >
+                      <Input placeholder={t('field.optionValue', { n: i + 1 })} maxLength={128} />
+                    </Form.Item>
+                    <Button
+                      icon={<DeleteOutlined />}
+                      onClick={() => remove(item.name)}
+                      aria-label={t('common.remove')}
+                    />
+                  </Space.Compact>
+                ))}
+                <Form.ErrorList errors={errors} />
+                <Button
+                  type="dashed"
+                  icon={<PlusOutlined />}
+                  onClick={() => add('')}
+                  block
+                  data-testid="option-add"
+                >
+                  {t('field.optionAdd')}
+                </Button>
+              </div>
+            )}
+          </Form.List>
         ) : null}
         <Space size="large">
           <Form.Item name="hide" label={t('field.hide')} valuePropName="checked">

@@ -3,6 +3,7 @@ import { Button, DatePicker, Input, InputNumber, Segmented, Select, Space, TimeP
 import dayjs from 'dayjs';
 import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
+import { optionListOf } from '../../../shared/fields/values.ts';
 import type { Field } from '../../api/workbench.ts';
 import { DATE_FORMAT, TIME_FORMAT } from './FieldInput.tsx';
 import {
@@ -187,6 +188,33 @@ function ValueInput({
           format={TIME_FORMAT}
           value={typeof c.value === 'string' ? dayjs(c.value, TIME_FORMAT) : null}
           onChange={(d) => onChange(d ? d.format(TIME_FORMAT) : undefined)}
+        />
+      );
+    case 'boolean':
+      return (
+        <Select
+          aria-label={label}
+          className="wb-filter-value"
+          data-testid="filter-value"
+          value={c.value === true ? 'yes' : c.value === false ? 'no' : undefined}
+          onChange={(v) => onChange(v === 'yes')}
+          options={[
+            { value: 'yes', label: t('fieldValue.yes') },
+            { value: 'no', label: t('fieldValue.no') },
+          ]}
+        />
+      );
+    case 'option':
+    case 'options':
+      return (
+        <Select
+          aria-label={label}
+          className="wb-filter-value"
+          data-testid="filter-value"
+          mode="multiple"
+          value={Array.isArray(c.value) ? (c.value as string[]) : []}
+          onChange={(v) => onChange(v)}
+          options={optionListOf(f._option).map((o) => ({ value: o, label: o }))}
         />
       );
     case 'relate':

@@ -1,5 +1,5 @@
 import { DeleteOutlined, FilterOutlined, PlusOutlined, ReloadOutlined } from '@ant-design/icons';
-import { App, Button, Empty, Form, Image, Modal, Popover, Table, type TableProps, Tag } from 'antd';
+import { App, Button, Empty, Form, Modal, Popover, Table, type TableProps, Tag } from 'antd';
 import dayjs from 'dayjs';
 import { useCallback, useEffect, useMemo, useRef, useState } from 'react';
 import { useTranslation } from 'react-i18next';
@@ -11,9 +11,12 @@ import {
   totalAfterPage,
 } from '../../../shared/query/page-total.ts';
 import { type DataRecord, type Entity, type Field, type SortKey, wb } from '../../api/workbench.ts';
+import { FieldContext } from '../../fields/context.ts';
+import { fieldKind } from '../../fields/registry.ts';
+import { valueRules } from '../../fields/rules.ts';
 import { DATE_FORMAT, FieldInput } from './FieldInput.tsx';
 import { FilterBuilder } from './FilterBuilder.tsx';
-import { formatNumber, imageUrls, optionList, relatedChoices, storedDayToLocal } from './field-values.ts';
+import { formatNumber, optionList, relatedChoices, storedDayToLocal } from './field-values.ts';
 import { type Condition, complete, type Match, toQuery } from './filter-query.ts';
 import { useProject } from './workbench-context.ts';
 import { XlsxTools } from './XlsxTools.tsx';
@@ -154,14 +157,40 @@ export default function RowsGrid({ entity, fields }: Props) {
         </span>
       ),
       width: COL_WIDTH,
-      sorter: f._type !== 'collection' && f._type !== 'image',
+      sorter: !['collection', 'image', 'options', 'attachment'].includes(f._type),
       sortOrder: (() => {
         const s = sort.find((x) => x.field === f._field);
         return s ? (s.order === 'asc' ? 'ascend' : 'descend') : null;
       })() as 'ascend' | 'descend' | null,
       render: (_: unknown, r: DataRecord) => {
+        const kind = fieldKind(f._type);
+        if (editing && editing.id === r._id && editing.code === f._field && kind?.edit === 'dialog') {
+          // Uploads need room: the cell's editor opens in a dialog, saved with OK.
+          return (
+            <>
+              <CellView field={f} record={r} />
+              <Modal
+                open
+                title={f._option.alias || f._name}
+                okText={t('common.save')}
+                cancelText={t('common.cancel')}
+                onOk={() => void commit(editing)}
+                onCancel={() => setEditing(null)}
+                destroyOnHidden
+              >
+                <FieldInput
+                  field={f}
+                  value={editing.value}
+                  onChange={(value) => setEditing({ ...editing, value })}
+                />
+              </Modal>
+            </>
+          );
+        }
         if (editing && editing.id === r._id && editing.code === f._field) {
-          const textLike = ['string', 'number', 'image'].includes(f._type) && !optionList(f);
+          const textLike = kind
+            ? kind.edit === 'commit'
+            : ['string', 'number'].includes(f._type) && !optionList(f);
           return (
             <div className="wb-cell-edit">
               <FieldInput
@@ -213,122 +242,131 @@ export default function RowsGrid({ entity, fields }: Props) {
   if (fields.length === 0) return <Empty description={t('grid.noFields')} />;
   const active = complete(conditions, fields).length;
   return (
-    <div data-testid="rows-grid">
-      <div className="wb-bar">
-        <Button type="primary" icon={<PlusOutlined />} onClick={() => setAdding(true)} data-testid="row-add">
-          {t('grid.add')}
-        </Button>
-        <Popover
-          trigger="click"
-          placement="bottomLeft"
-          open={filterOpen}
-          onOpenChange={setFilterOpen}
-          content={
-            <FilterBuilder
-              fields={fields}
-              conditions={conditions}
-              match={match}
-              onApply={(c, m) => {
-                setConditions(c);
-                setMatch(m);
-                setPage((pg) => ({ ...pg, index: 1 }));
-                setFilterOpen(false);
-              }}
-            />
-          }
-        >
+    <FieldContext.Provider value={{ project: p, entity: e }}>
+      <div data-testid="rows-grid">
+        <div className="wb-bar">
           <Button
-            icon={<FilterOutlined />}
-            type={active ? 'primary' : 'default'}
-            ghost={active > 0}
-            data-testid="filter-open"
+            type="primary"
+            icon={<PlusOutlined />}
+            onClick={() => setAdding(true)}
+            data-testid="row-add"
           >
-            {active ? t('grid.filterCount', { count: active }) : t('grid.filter')}
+            {t('grid.add')}
           </Button>
-        </Popover>
-        <Button
-          danger
-          icon={<DeleteOutlined />}
-          disabled={selected.length === 0}
-          onClick={() => removeRows(selected)}
-          data-testid="rows-remove"
-        >
-          {t('grid.removeSelected', { count: selected.length })}
-        </Button>
-        <XlsxTools
-          project={p}
-          entity={e}
-          query={query}
-          sort={sort}
-          page={page}
-          onImported={() => void load(true)}
-        />
-        <Button icon={<ReloadOutlined />} onClick={() => void load(true)} aria-label={t('grid.refresh')} />
-        <span
-          className="wb-bar-end"
-          data-testid="row-count"
-          data-exact={total.exact ? '1' : '0'}
-          title={total.exact ? undefined : t('grid.counting')}
-        >
-          {total.exact ? t('grid.total', { count: total.n }) : t('grid.totalAtLeast', { count: total.n })}
-        </span>
-      </div>
-      <Table<DataRecord>
-        virtual={rows.length > VIRTUAL_FROM}
-        showSorterTooltip={false}
-        rowKey="_id"
-        size="small"
-        bordered
-        loading={loading}
-        dataSource={rows}
-        columns={columns}
-        scroll={{ x: visible.length * COL_WIDTH + 112, y: rows.length > VIRTUAL_FROM ? 560 : undefined }}
-        rowSelection={{
-          selectedRowKeys: selected,
-          onChange: (keys) => setSelected(keys as string[]),
-          columnWidth: 48,
-        }}
-        onChange={(pg, _filters, sorter, extra) => {
-          if (extra.action === 'sort') {
-            const s = Array.isArray(sorter) ? sorter[0] : sorter;
-            setSort(
-              s?.order && s.columnKey
-                ? [{ field: String(s.columnKey), order: s.order === 'ascend' ? 'asc' : 'desc' }]
-                : [],
-            );
-            setPage((x) => ({ ...x, index: 1 }));
-          } else if (extra.action === 'paginate') {
-            setPage({ index: pg.current ?? 1, size: pg.pageSize ?? 500 });
-          }
-        }}
-        pagination={{
-          current: page.index,
-          pageSize: page.size,
-          total: pagerTotal(total, page.size),
-          showSizeChanger: true,
-          pageSizeOptions: PAGE_SIZES,
-          showTotal: () =>
-            total.exact ? t('grid.total', { count: total.n }) : t('grid.totalAtLeast', { count: total.n }),
-        }}
-      />
-      {adding ? (
-        <AddRow
-          fields={fields}
-          onClose={() => setAdding(false)}
-          onSave={async (values) => {
-            await wb.saveRow(p, e, values);
-            message.success(t('grid.saved'));
-            await load(true);
+          <Popover
+            trigger="click"
+            placement="bottomLeft"
+            open={filterOpen}
+            onOpenChange={setFilterOpen}
+            content={
+              <FilterBuilder
+                fields={fields}
+                conditions={conditions}
+                match={match}
+                onApply={(c, m) => {
+                  setConditions(c);
+                  setMatch(m);
+                  setPage((pg) => ({ ...pg, index: 1 }));
+                  setFilterOpen(false);
+                }}
+              />
+            }
+          >
+            <Button
+              icon={<FilterOutlined />}
+              type={active ? 'primary' : 'default'}
+              ghost={active > 0}
+              data-testid="filter-open"
+            >
+              {active ? t('grid.filterCount', { count: active }) : t('grid.filter')}
+            </Button>
+          </Popover>
+          <Button
+            danger
+            icon={<DeleteOutlined />}
+            disabled={selected.length === 0}
+            onClick={() => removeRows(selected)}
+            data-testid="rows-remove"
+          >
+            {t('grid.removeSelected', { count: selected.length })}
+          </Button>
+          <XlsxTools
+            project={p}
+            entity={e}
+            query={query}
+            sort={sort}
+            page={page}
+            onImported={() => void load(true)}
+          />
+          <Button icon={<ReloadOutlined />} onClick={() => void load(true)} aria-label={t('grid.refresh')} />
+          <span
+            className="wb-bar-end"
+            data-testid="row-count"
+            data-exact={total.exact ? '1' : '0'}
+            title={total.exact ? undefined : t('grid.counting')}
+          >
+            {total.exact ? t('grid.total', { count: total.n }) : t('grid.totalAtLeast', { count: total.n })}
+          </span>
+        </div>
+        <Table<DataRecord>
+          virtual={rows.length > VIRTUAL_FROM}
+          showSorterTooltip={false}
+          rowKey="_id"
+          size="small"
+          bordered
+          loading={loading}
+          dataSource={rows}
+          columns={columns}
+          scroll={{ x: visible.length * COL_WIDTH + 112, y: rows.length > VIRTUAL_FROM ? 560 : undefined }}
+          rowSelection={{
+            selectedRowKeys: selected,
+            onChange: (keys) => setSelected(keys as string[]),
+            columnWidth: 48,
+          }}
+          onChange={(pg, _filters, sorter, extra) => {
+            if (extra.action === 'sort') {
+              const s = Array.isArray(sorter) ? sorter[0] : sorter;
+              setSort(
+                s?.order && s.columnKey
+                  ? [{ field: String(s.columnKey), order: s.order === 'ascend' ? 'asc' : 'desc' }]
+                  : [],
+              );
+              setPage((x) => ({ ...x, index: 1 }));
+            } else if (extra.action === 'paginate') {
+              setPage({ index: pg.current ?? 1, size: pg.pageSize ?? 500 });
+            }
+          }}
+          pagination={{
+            current: page.index,
+            pageSize: page.size,
+            total: pagerTotal(total, page.size),
+            showSizeChanger: true,
+            pageSizeOptions: PAGE_SIZES,
+            showTotal: () =>
+              total.exact ? t('grid.total', { count: total.n }) : t('grid.totalAtLeast', { count: total.n }),
           }}
         />
-      ) : null}
-    </div>
+        {adding ? (
+          <AddRow
+            fields={fields}
+            onClose={() => setAdding(false)}
+            onSave={async (values) => {
+              await wb.saveRow(p, e, values);
+              message.success(t('grid.saved'));
+              await load(true);
+            }}
+          />
+        ) : null}
+      </div>
+    </FieldContext.Provider>
   );
 }
 
 /** A cell's value as text, tags or thumbnails. */
 function CellView({ field: f, record: r }: { field: Field; record: DataRecord }) {
   const v = r[f._field];
+  const kind = fieldKind(f._type);
+  if (kind) return <kind.Cell field={f} value={v} />;
   if (v === null || v === undefined || v === '') return <span className="wb-empty" />;
   switch (f._type) {
     case 'number':
@@ -339,14 +377,6 @@ function CellView({ field: f, record: r }: { field: Field; record: DataRecord })
       );
     case 'date':
       return <span>{typeof v === 'number' ? dayjs(storedDayToLocal(v)).format(DATE_FORMAT) : ''}</span>;
-    case 'image':
-      return (
-        <span className="wb-thumbs">
-          {imageUrls(v).map((u) => (
-            <Image key={u} src={u} height={24} width={24} preview={false} />
-          ))}
-        </span>
-      );
     case 'relate':
     case 'collection':
       return (
@@ -372,7 +402,7 @@ function AddRow({
   onSave(v: Record<string, unknown>): Promise<void>;
   onClose(): void;
 }) {
-  const { t } = useTranslation();
+  const { t, i18n } = useTranslation();
   const [form] = Form.useForm<Record<string, unknown>>();
   const [busy, setBusy] = useState(false);
   async function finish(values: Record<string, unknown>) {
@@ -401,7 +431,12 @@ function AddRow({
     >
       <Form form={form} layout="vertical" onFinish={finish} name="row-form" data-testid="row-form">
         {fields.map((f) => (
-          <Form.Item key={f._id} name={f._field} label={f._option.alias || f._name}>
+          <Form.Item
+            key={f._id}
+            name={f._field}
+            label={f._option.alias || f._name}
+            rules={valueRules(f, i18n.language)}
+          >
             <FieldInput field={f} />
           </Form.Item>
         ))}

@@ -23,19 +23,8 @@ export function relatedChoices(f: Field, r: DataRecord): Choice[] {
     .map((x) => ({ value: x._id, label: String(x.__name || x._id) }));
 }
 
-/** Image values: one URL, or a JSON list of URLs. */
-export function imageUrls(v: unknown): string[] {
-  if (typeof v !== 'string' || !v) return [];
-  if (v.startsWith('[')) {
-    try {
-      const list = JSON.parse(v) as unknown;
-      return Array.isArray(list) ? list.filter((x): x is string => typeof x === 'string') : [];
-    } catch {
-      return [];
-    }
-  }
-  return [v];
-}
+/** Image values: one home with the image field's input and cell. */
+export { imageUrls } from '../../fields/image.tsx';
 
 /** Text of a number with the field's decimals. */
 export function formatNumber(f: Field, v: unknown): string {

@@ -1,4 +1,5 @@
 import type { CellValue } from 'exceljs';
+import { readBoolean } from '../../../shared/fields/values.ts';
 import { parseJson } from '../../project/service.ts';
 import { parseDate } from '../records.ts';
 import type { FieldRow } from '../schema-service.ts';
@@ -113,6 +114,29 @@ export function cellToInput(f: FieldRow, raw: unknown): unknown {
     }
     case 'relate':
       return textOf(raw);
+    case 'boolean': {
+      const b = readBoolean(typeof raw === 'string' ? raw.trim() : raw);
+      if (b === null) throw new CellError('expected yes or no (true or false)');
+      return b;
+    }
+    case 'options':
+      return textOf(raw)
+        .split(/[,,、;;\n]/)
+        .map((s) => s.trim())
+        .filter(Boolean);
+    case 'attachment':
+      // Exported as one link per line; a re-import keeps the links, named after their last part.
+      return textOf(raw)
+        .split(/\s+/)
+        .filter(Boolean)
+        .map((url) => ({ url, name: decodeName(url), size: 0 }));
+    case 'longtext':
+      return typeof raw === 'string' ? raw : textOf(raw);
+    case 'option':
+    case 'email':
+    case 'phone':
+    case 'url':
+      return textOf(raw);
     default: {
       const s = typeof raw === 'string' ? raw : textOf(raw);
       const list = optionList(f);
@@ -120,6 +144,18 @@ export function cellToInput(f: FieldRow, raw: unknown): unknown {
       return s;
     }
   }
+}
+
+function decodeName(url: string): string {
+  const last = url.split(/[?#]/)[0]!.split('/').pop() || 'file';
+  let name = last;
+  try {
+    name = decodeURIComponent(last);
+  } catch {
+    /* keep it as written */
+  }
+  // Stored names carry `{time}_{random}_` in front (upload-store.ts).
+  return name.replace(/^\d+_[0-9a-f]{32}_/, '').slice(0, 200) || 'file';
 }
 
 /** Cells starting like a formula (or with a tab/CR that some tools strip first). */

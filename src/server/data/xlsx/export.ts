@@ -62,6 +62,14 @@ export function cellOf(f: FieldRow, rec: ApiRecord): { value: ExcelJS.CellValue;
         : [];
       return textCell(names.join(', '));
     }
+    case 'boolean':
+      return { value: typeof v === 'boolean' ? v : null };
+    case 'options':
+      return textCell(Array.isArray(v) ? v.map(String).join(', ') : '');
+    case 'attachment':
+      return textCell(
+        Array.isArray(v) ? v.map((x) => String((x as { url?: unknown }).url ?? '')).join('\n') : '',
+      );
     case 'image': {
       if (typeof v !== 'string') return { value: null };
       let urls: string[] = [v];

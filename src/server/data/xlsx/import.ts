@@ -309,10 +309,12 @@ async function readAndCheck(
           if (!(e instanceof AppError)) throw e;
           const field = (e.detail ?? '').split(':')[0] ?? '';
           const col = cols.find((x) => x.field.code === field);
+          // The field is listed beside the reason: the reason is the error's own words.
+          const rest = e.detail?.startsWith(`${field}: `) ? e.detail.slice(field.length + 2) : e.detail;
           err = {
             field,
             value: col ? plainCell(c.cells[col.index] as ExcelJS.CellValue) : '',
-            reason: e.detail ?? e.message,
+            reason: !rest ? e.message : e.def === E.INVALID_FIELD ? rest : `${e.def.msg}: ${rest}`,
           };
         }
       }

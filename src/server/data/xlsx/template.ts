@@ -82,6 +82,10 @@ function textOfValue(f: FieldRow | undefined, rec: ApiRecord | undefined, code: 
       const list = rec[`___${code}`];
       return Array.isArray(list) ? list.map((x) => String((x as ApiRecord)?.__name ?? '')).join(', ') : '';
     }
+    case 'options':
+      return Array.isArray(v) ? v.map(String).join(', ') : '';
+    case 'attachment':
+      return Array.isArray(v) ? v.map((x) => String((x as { name?: unknown }).name ?? '')).join(', ') : '';
     default:
       return v === null || v === undefined ? '' : String(v);
   }
