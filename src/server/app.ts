@@ -12,6 +12,7 @@ import accountPlugin from './account/plugin.ts';
 import { LogSmsProvider, type OutboxEntry, type SmsProvider } from './account/sms.ts';
 import type { Config } from './config.ts';
 import appRecordsPlugin from './data/app-records-plugin.ts';
+import viewPlugin from './data/view-plugin.ts';
 import { clearMetaCache } from './data/meta.ts';
 import recordsPlugin from './data/records-plugin.ts';
 import schemaPlugin from './data/schema-plugin.ts';
@@ -154,6 +155,7 @@ export async function buildApp(config: Config, options: BuildOptions = {}): Prom
   await app.register(schemaPlugin);
   await app.register(recordsPlugin);
   await app.register(appRecordsPlugin);
+  await app.register(viewPlugin);
   await app.register(accessPlugin, { prefix: '/api/admin/auth' });
   await app.register(memberPlugin);
   await app.register(roleJoinPlugin);
