@@ -25,14 +25,14 @@ describe.each(dialects)('data views on %s', (dialect) => {
   let clerk2: string;
   let project: string;
   let roleId: string;
-  const V = () => `/api/app/view/${project}/item`;
+  const viewUrl = () => `/api/app/view/${project}/item`;
   const list = (token: string) =>
-    call<{ filters: Saved[]; role: Saved['filter'] | null }>(t.app, 'POST', `${V()}/filters`, {
+    call<{ filters: Saved[]; role: Saved['filter'] | null }>(t.app, 'POST', `${viewUrl()}/filters`, {
       token,
       body: {},
     });
   const save = (token: string, body: unknown) =>
-    call<Saved>(t.app, 'POST', `${V()}/filters/save`, { token, body });
+    call<Saved>(t.app, 'POST', `${viewUrl()}/filters/save`, { token, body });
   const byQty = { conditions: [{ field: 'qty', opt: 'gt', value: 2 }], match: 'and' };
 
   beforeAll(async () => {
@@ -117,7 +117,7 @@ describe.each(dialects)('data views on %s', (dialect) => {
     // Another user's private filter id is not found for them, and cannot be changed or removed.
     const steal = await save(clerk2, { id: mine.data.id, name: 'x', type: 'private', filter: byQty });
     expect(steal.error).toBe(E.VIEW_FILTER_NOT_FOUND.code);
-    const drop = await call(t.app, 'POST', `${V()}/filters/remove`, {
+    const drop = await call(t.app, 'POST', `${viewUrl()}/filters/remove`, {
       token: clerk2,
       body: { id: mine.data.id, type: 'private' },
     });
@@ -144,7 +144,7 @@ describe.each(dialects)('data views on %s', (dialect) => {
     expect(copy.data.id).not.toBe(f.data.id);
     let names = (await list(clerk2)).data.filters.map((x) => x.name);
     expect(names).toContain('Final');
-    const rm = await call(t.app, 'POST', `${V()}/filters/remove`, {
+    const rm = await call(t.app, 'POST', `${viewUrl()}/filters/remove`, {
       token: clerk,
       body: { id: f.data.id, type: 'public' },
     });
