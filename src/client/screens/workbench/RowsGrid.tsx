@@ -11,12 +11,13 @@ import {
   totalAfterPage,
 } from '../../../shared/query/page-total.ts';
 import { type DataRecord, type Entity, type Field, type SortKey, wb } from '../../api/workbench.ts';
+import { RecordForm } from '../../views/RecordForm.tsx';
+import { XlsxTools } from '../../views/XlsxTools.tsx';
 import { DATE_FORMAT, FieldInput } from './FieldInput.tsx';
 import { FilterBuilder } from './FilterBuilder.tsx';
 import { formatNumber, imageUrls, optionList, relatedChoices, storedDayToLocal } from './field-values.ts';
 import { type Condition, complete, type Match, toQuery } from './filter-query.ts';
 import { useProject } from './workbench-context.ts';
-import { XlsxTools } from './XlsxTools.tsx';
 
 interface Props {
   entity: Entity;
@@ -312,7 +313,7 @@ export default function RowsGrid({ entity, fields }: Props) {
         }}
       />
       {adding ? (
-        <AddRow
+        <RecordForm
           fields={fields}
           onClose={() => setAdding(false)}
           onSave={async (values) => {
@@ -361,51 +362,4 @@ function CellView({ field: f, record: r }: { field: Field; record: DataRecord })
     default:
       return optionList(f) ? <Tag>{String(v)}</Tag> : <span>{String(v)}</span>;
   }
-}
-
-function AddRow({
-  fields,
-  onSave,
-  onClose,
-}: {
-  fields: Field[];
-  onSave(v: Record<string, unknown>): Promise<void>;
-  onClose(): void;
-}) {
-  const { t } = useTranslation();
-  const [form] = Form.useForm<Record<string, unknown>>();
-  const [busy, setBusy] = useState(false);
-  async function finish(values: Record<string, unknown>) {
-    setBusy(true);
-    try {
-      const out: Record<string, unknown> = {};
-      for (const [k, v] of Object.entries(values)) if (v !== undefined && v !== '') out[k] = v;
-      await onSave(out);
-      onClose();
-    } catch {
-      // The request wrapper showed the error; the form stays open.
-    } finally {
-      setBusy(false);
-    }
-  }
-  return (
-    <Modal
-      open
-      title={t('grid.addTitle')}
-      onCancel={onClose}
-      onOk={() => form.submit()}
-      okText={t('common.save')}
-      cancelText={t('common.cancel')}
-      confirmLoading={busy}
-      destroyOnHidden
-    >
-      <Form form={form} layout="vertical" onFinish={finish} name="row-form" data-testid="row-form">
-        {fields.map((f) => (
-          <Form.Item key={f._id} name={f._field} label={f._option.alias || f._name}>
-            <FieldInput field={f} />
-          </Form.Item>
-        ))}
-      </Form>
-    </Modal>
-  );
 }
