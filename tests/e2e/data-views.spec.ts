@@ -146,7 +146,7 @@ test('an end user filters, saves filters, groups, arranges, edits, exports, impo
   await page.reload();
   await expect(view.getByText('Task 1', { exact: true })).toBeVisible();
   await expect(page.getByTestId('view-row-height')).toContainText('High');
-  await expect(view.locator('th.ant-table-cell-fix-left', { hasText: 'Title' })).toHaveCount(1);
+  await expect(view.locator('th[class*="ant-table-cell-fix"]', { hasText: 'Title' })).toHaveCount(1);
   const height = await view
     .locator('.ant-table-tbody tr.ant-table-row')
     .first()

@@ -424,7 +424,7 @@ export const en = {
     addLabel: 'Add label',
     color: 'Colour',
     pageSize: '{{size}} / page',
-    total: '{{count}} rows',
+    total: 'Rows: {{count}}',
     atLeast: 'at least {{count}} rows',
     large: 'Large mode',
     empty: 'No rows',
