@@ -213,9 +213,7 @@ test('an end user filters, saves filters, groups, arranges, edits, exports, impo
   const area = page.getByTestId('print-area');
   await expect(area.locator('th')).toHaveText(['Title', 'Kind', 'Qty']);
   await expect(area.locator('tbody tr')).toHaveCount(10);
-  const modalWidth = await page
-    .locator('.ant-modal:visible .ant-modal-content')
-    .evaluate((m) => m.getBoundingClientRect().width);
+  const modalWidth = await area.evaluate((a) => a.closest('.ant-modal')?.getBoundingClientRect().width ?? 0);
   expect(modalWidth).toBeGreaterThan(780);
   await shot(page, 'data-views-print');
   await page.getByTestId('print-now').click();
