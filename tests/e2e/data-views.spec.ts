@@ -213,8 +213,10 @@ test('an end user filters, saves filters, groups, arranges, edits, exports, impo
   const area = page.getByTestId('print-area');
   await expect(area.locator('th')).toHaveText(['Title', 'Kind', 'Qty']);
   await expect(area.locator('tbody tr')).toHaveCount(10);
-  const modalWidth = await area.evaluate((a) => a.closest('.ant-modal')?.getBoundingClientRect().width ?? 0);
-  expect(modalWidth).toBeGreaterThan(780);
+  // Read once the opening animation has ended (the modal zooms in).
+  await expect
+    .poll(() => area.evaluate((a) => a.closest('.ant-modal')?.getBoundingClientRect().width ?? 0))
+    .toBeGreaterThan(780);
   await shot(page, 'data-views-print');
   await page.getByTestId('print-now').click();
   expect(await page.evaluate(() => (window as unknown as { printed: number }).printed)).toBe(1);
