@@ -16,6 +16,7 @@ import { clearMetaCache } from './data/meta.ts';
 import type { RecordTriggers } from './data/record-hooks.ts';
 import recordsPlugin from './data/records-plugin.ts';
 import schemaPlugin from './data/schema-plugin.ts';
+import viewPlugin from './data/view-plugin.ts';
 import xlsxPlugin from './data/xlsx/plugin.ts';
 import datasetAdminPlugin from './dataset/admin-plugin.ts';
 import datasetAppPlugin from './dataset/app-plugin.ts';
@@ -181,6 +182,7 @@ export async function buildApp(config: Config, options: BuildOptions = {}): Prom
   await app.register(schemaPlugin);
   await app.register(recordsPlugin);
   await app.register(appRecordsPlugin);
+  await app.register(viewPlugin);
   await app.register(accessPlugin, { prefix: '/api/admin/auth' });
   await app.register(memberPlugin);
   await app.register(roleJoinPlugin);

@@ -305,6 +305,17 @@ export const E = {
     '上传文件需要本系统数据表的写入权限',
   ),
   UPLOAD_STORE_FAILED: def(1970, 502, 'the object store did not accept the file', '对象存储保存文件失败'),
+  // End-user data views: saved filters and role default filters (1940–1959).
+  VIEW_FILTER_FIELD: def(
+    1940,
+    400,
+    'the saved filter names a field this table does not show you',
+    '保存的筛选使用了不存在或不可见的字段',
+  ),
+  VIEW_FILTER_NOT_FOUND: def(1941, 404, 'saved filter not found', '保存的筛选不存在'),
+  VIEW_FILTER_INVALID: def(1942, 400, 'the saved filter is not valid', '保存的筛选无效'),
+  VIEW_FILTER_LIMIT: def(1943, 400, 'too many saved filters for this table', '该表保存的筛选过多'),
+  VIEW_ROLE_UNKNOWN: def(1944, 404, 'no such role in this project', '项目中没有该角色'),
 } as const satisfies Record<string, ErrorDef>;
 
 export type ErrorName = keyof typeof E;

@@ -8,12 +8,13 @@ import { Button, DatePicker, Input, InputNumber, Segmented, Select, Space, TimeP
 import { useState } from 'react';
 import {
   type Condition,
+  DATE_PRESETS,
   type Match,
   NO_VALUE,
   operatorsOfType,
   queryTypeOfType,
 } from '../../src/shared/query/conditions.ts';
-import { OPERATOR_LABELS } from '../../src/shared/query/operator-labels.ts';
+import { OPERATOR_LABELS, PRESET_LABELS, PRESET_OPERATOR } from '../../src/shared/query/operator-labels.ts';
 import type { FieldMeta } from './widget-context.ts';
 
 export const FILTER_TEXT = {
@@ -54,12 +55,13 @@ export const FILTER_TEXT = {
 type Lang = 'zh' | 'en';
 
 /**
- * Operators an end user picks from: those of the field's query type that take a typed value or none.
- * Relations and collections hold ids an end user never sees, so they offer only empty / not empty.
+ * Operators an end user picks from: those of the field's query type, dates with their relative
+ * periods ('preset'). Relations and collections hold ids an end user never sees, so they offer only
+ * empty / not empty.
  */
 export function filterOperators(type: string | undefined): string[] {
   const qt = queryTypeOfType(type ?? 'string');
-  const ops = operatorsOfType(type ?? 'string').filter((o) => o !== 'preset');
+  const ops = operatorsOfType(type ?? 'string');
   return qt === 'relate' || qt === 'collection' ? ops.filter((o) => NO_VALUE.has(o)) : ops;
 }
 
@@ -123,7 +125,10 @@ export function FilterControl(props: {
               data-testid="table-filter-op"
               options={filterOperators(f?.type).map((o) => ({
                 value: o,
-                label: (ops as Record<string, string>)[o] ?? o,
+                label:
+                  o === 'preset'
+                    ? (PRESET_OPERATOR[props.lang] ?? PRESET_OPERATOR.en)
+                    : ((ops as Record<string, string>)[o] ?? o),
               }))}
               onChange={(opt) =>
                 patch(c.id, { opt, value: opt === 'between' || opt === 'notbetween' ? [] : undefined })
@@ -186,6 +191,19 @@ function ValueInput(props: {
   const t = FILTER_TEXT[props.lang] ?? FILTER_TEXT.en;
   const { cond: c, onChange } = props;
   if (NO_VALUE.has(c.opt)) return null;
+  if (c.opt === 'preset') {
+    const names = PRESET_LABELS[props.lang] ?? PRESET_LABELS.en;
+    return (
+      <Select
+        aria-label={t.value}
+        style={{ minWidth: 140 }}
+        data-testid="table-filter-value"
+        value={typeof c.value === 'string' ? c.value : undefined}
+        onChange={onChange}
+        options={DATE_PRESETS.map((p) => ({ value: p, label: names[p] }))}
+      />
+    );
+  }
   const between = c.opt === 'between' || c.opt === 'notbetween';
   const pair = Array.isArray(c.value) ? (c.value as unknown[]) : [];
   switch (props.type) {

@@ -8,6 +8,7 @@ import { type EntityMeta, metaOf } from './meta.ts';
 import { removeRecord, saveRecord, updateRecord } from './records.ts';
 import { runQuery, writeBy } from './records-plugin.ts';
 import { apiField, type EntityRow, findEntity } from './schema-service.ts';
+import { roleClause, withClause } from './view-service.ts';
 
 const entityRef = { type: 'string', minLength: 1, maxLength: 64 };
 const params = obj({ project: id(), entity: entityRef });
@@ -52,8 +53,10 @@ async function appRecordsPlugin(app: FastifyInstance): Promise<void> {
       preHandler: optionalUser,
     },
     async (request) => {
-      const { project, meta } = await granted(request, 'read');
-      return { error: 0, data: await runQuery(request, project, meta, request.body) };
+      const { project, meta, actor } = await granted(request, 'read');
+      // The role's default filter of the table always applies (data-views: not removable by the user).
+      const body = withClause(request.body, await roleClause(db, project.id, meta, actor.role?.id));
+      return { error: 0, data: await runQuery(request, project, meta, body) };
     },
   );
   // The fields the caller may see (the page runtime's table columns and form fields).
@@ -140,10 +143,12 @@ async function appRecordsPlugin(app: FastifyInstance): Promise<void> {
       preHandler: optionalUser,
     },
     async (request) => {
-      const { project, meta } = await granted(request, 'read');
+      const { project, meta, actor } = await granted(request, 'read');
       const b = request.body as { key?: string; value?: string | number | null; query?: unknown };
       const key = b.key || meta.nameField?.code;
       const clauses: unknown[] = [];
+      const role = await roleClause(db, project.id, meta, actor.role?.id);
+      if (role) clauses.push(role);
       if (b.query) clauses.push(Array.isArray(b.query) ? { $and: b.query } : b.query);
       if (key && b.value !== undefined && b.value !== null && b.value !== '') {
         if (!meta.byCode.has(key)) fail(E.INVALID_FIELD, `key: no such field`);

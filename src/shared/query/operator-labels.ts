@@ -46,3 +46,56 @@ export const OPERATOR_LABELS = {
     hasnone: 'has none of',
   },
 } as const;
+
+/** What the relative date periods (`DATE_PRESETS`) are called. */
+export const PRESET_LABELS = {
+  zh: {
+    today: '今天',
+    yesterday: '昨天',
+    tomorrow: '明天',
+    thisWeek: '本周',
+    lastWeek: '上周',
+    nextWeek: '下周',
+    thisMonth: '本月',
+    lastMonth: '上月',
+    nextMonth: '下月',
+    thisQuarter: '本季度',
+    lastQuarter: '上季度',
+    nextQuarter: '下季度',
+    thisYear: '今年',
+    lastYear: '去年',
+    nextYear: '明年',
+    past7: '过去 7 天',
+    past14: '过去 14 天',
+    past30: '过去 30 天',
+    future7: '未来 7 天',
+    future14: '未来 14 天',
+    future30: '未来 30 天',
+  },
+  en: {
+    today: 'Today',
+    yesterday: 'Yesterday',
+    tomorrow: 'Tomorrow',
+    thisWeek: 'This week',
+    lastWeek: 'Last week',
+    nextWeek: 'Next week',
+    thisMonth: 'This month',
+    lastMonth: 'Last month',
+    nextMonth: 'Next month',
+    thisQuarter: 'This quarter',
+    lastQuarter: 'Last quarter',
+    nextQuarter: 'Next quarter',
+    thisYear: 'This year',
+    lastYear: 'Last year',
+    nextYear: 'Next year',
+    past7: 'Past 7 days',
+    past14: 'Past 14 days',
+    past30: 'Past 30 days',
+    future7: 'Next 7 days',
+    future14: 'Next 14 days',
+    future30: 'Next 30 days',
+  },
+} as const;
+
+/** The name of the "in period" operator (a relative date). */
+export const PRESET_OPERATOR = { zh: '时间段', en: 'in period' } as const;

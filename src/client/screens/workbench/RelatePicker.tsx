@@ -1,8 +1,9 @@
 import { Select } from 'antd';
-import { useEffect, useRef, useState } from 'react';
+import { useContext, useEffect, useRef, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { wb } from '../../api/workbench.ts';
-import { useProject } from './workbench-context.ts';
+import { ViewProjectContext } from '../../views/project-context.ts';
+import { WorkbenchContext } from './workbench-context.ts';
 
 export interface Choice {
   value: string;
@@ -34,7 +35,10 @@ export function RelatePicker({
   id,
 }: Props) {
   const { t } = useTranslation();
-  const p = useProject()._id;
+  // In the workbench its project; in an end user's data view, the view's.
+  const workbench = useContext(WorkbenchContext);
+  const viewProject = useContext(ViewProjectContext);
+  const p = workbench?.project._id ?? viewProject ?? '';
   const [options, setOptions] = useState<Choice[]>(known);
   const [loading, setLoading] = useState(false);
   const seq = useRef(0);

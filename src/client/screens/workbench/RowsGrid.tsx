@@ -14,12 +14,12 @@ import { type DataRecord, type Entity, type Field, type SortKey, wb } from '../.
 import { FieldContext } from '../../fields/context.ts';
 import { fieldKind } from '../../fields/registry.ts';
 import { valueRules } from '../../fields/rules.ts';
+import { XlsxTools } from '../../views/XlsxTools.tsx';
 import { DATE_FORMAT, FieldInput } from './FieldInput.tsx';
 import { FilterBuilder } from './FilterBuilder.tsx';
 import { formatNumber, optionList, relatedChoices, storedDayToLocal } from './field-values.ts';
 import { type Condition, complete, type Match, toQuery } from './filter-query.ts';
 import { useProject } from './workbench-context.ts';
-import { XlsxTools } from './XlsxTools.tsx';
 
 interface Props {
   entity: Entity;

@@ -12,6 +12,7 @@ import { collectionTargets, metaOf } from '../meta.ts';
 import { queryRecords } from '../records.ts';
 import { userContext } from '../records-plugin.ts';
 import { type EntityRow, entityBySheetName, findEntity } from '../schema-service.ts';
+import { roleClause, withClause } from '../view-service.ts';
 import { EXPORT_MAX_ROWS, exportFields, streamExport } from './export.ts';
 import { importXlsx } from './import.ts';
 import { loadTemplate, TEMPLATE_MAX_RECORDS, writeTemplate } from './template.ts';
@@ -158,8 +159,11 @@ async function xlsxPlugin(app: FastifyInstance): Promise<void> {
       preHandler: optionalUser,
     },
     async (request, reply: FastifyReply) => {
-      const { meta, manager } = await grantedEntity(request, 'read');
-      const body = (request.body ?? {}) as Record<string, unknown>;
+      const { project, meta, manager, actor } = await grantedEntity(request, 'read');
+      const body = withClause(
+        request.body ?? {},
+        await roleClause(db, project.id, meta, actor.role?.id),
+      ) as Record<string, unknown>;
       const {
         mode = 'page',
         fields: codes,

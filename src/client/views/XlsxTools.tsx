@@ -2,7 +2,7 @@ import { DownloadOutlined, InboxOutlined, UploadOutlined } from '@ant-design/ico
 import { Alert, App, Button, Checkbox, Dropdown, List, Modal, Progress, Typography, Upload } from 'antd';
 import { useRef, useState } from 'react';
 import { useTranslation } from 'react-i18next';
-import type { SortKey } from '../../api/workbench.ts';
+import type { SortKey } from '../api/workbench.ts';
 import {
   type ExportMode,
   exportXlsx,
@@ -10,7 +10,7 @@ import {
   ImportError,
   type ImportResult,
   importXlsx,
-} from '../../api/xlsx.ts';
+} from '../api/xlsx.ts';
 
 interface Props {
   project: string;
@@ -21,10 +21,26 @@ interface Props {
   page: { index: number; size: number };
   /** Reload the grid after an import. */
   onImported: () => void;
+  /** Which of the two buttons show (both by default): an end user's view may allow one. */
+  canImport?: boolean;
+  canExport?: boolean;
 }
 
-/** Import (upload with progress, keep-good-rows option, row errors) and export (page, all, template). */
-export function XlsxTools({ project, entity, query, sort, page, onImported }: Props) {
+/**
+ * Import (upload with progress, keep-good-rows option, row errors) and export (page, all, template)
+ * of a table through the end-user spreadsheet calls (the caller's grants apply): the builder's rows
+ * grid and the end user's data view both use it.
+ */
+export function XlsxTools({
+  project,
+  entity,
+  query,
+  sort,
+  page,
+  onImported,
+  canImport = true,
+  canExport = true,
+}: Props) {
   const { t } = useTranslation();
   const { message } = App.useApp();
   const [open, setOpen] = useState(false);
@@ -83,27 +99,31 @@ export function XlsxTools({ project, entity, query, sort, page, onImported }: Pr
   const errors = result?.data?.errors ?? [];
   return (
     <>
-      <Button icon={<UploadOutlined />} onClick={() => setOpen(true)} data-testid="xlsx-import">
-        {t('xlsx.import')}
-      </Button>
-      <Dropdown
-        trigger={['click']}
-        menu={{
-          items: [
-            { key: 'page', label: t('xlsx.exportPage') },
-            { key: 'all', label: t('xlsx.exportAll') },
-            { key: 'template', label: t('xlsx.exportTemplate') },
-          ],
-          onClick: ({ key }) => {
-            if (key === 'template') templateInput.current?.click();
-            else void runExport(key as ExportMode);
-          },
-        }}
-      >
-        <Button icon={<DownloadOutlined />} loading={exporting} data-testid="xlsx-export">
-          {t('xlsx.export')}
+      {canImport ? (
+        <Button icon={<UploadOutlined />} onClick={() => setOpen(true)} data-testid="xlsx-import">
+          {t('xlsx.import')}
         </Button>
-      </Dropdown>
+      ) : null}
+      {canExport ? (
+        <Dropdown
+          trigger={['click']}
+          menu={{
+            items: [
+              { key: 'page', label: t('xlsx.exportPage') },
+              { key: 'all', label: t('xlsx.exportAll') },
+              { key: 'template', label: t('xlsx.exportTemplate') },
+            ],
+            onClick: ({ key }) => {
+              if (key === 'template') templateInput.current?.click();
+              else void runExport(key as ExportMode);
+            },
+          }}
+        >
+          <Button icon={<DownloadOutlined />} loading={exporting} data-testid="xlsx-export">
+            {t('xlsx.export')}
+          </Button>
+        </Dropdown>
+      ) : null}
       <input
         ref={templateInput}
         type="file"

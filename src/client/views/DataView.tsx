@@ -1,0 +1,770 @@
+/**
+ * The data view every end user works in: one table of a project with search, filter (and saved
+ * filters), sort, grouping with counts, statistics, row labels, row height, fixed and arranged
+ * columns, records (add, edit, detail, remove, bulk remove), import / export / print, live reloads
+ * and card mode on phones. List menu entries and designer tables both render it; what it shows is
+ * switched by `options` (features.ts). Every read and write goes through the end-user data calls,
+ * so the server applies the user's grants and the role's default filter.
+ */
+import {
+  AppstoreOutlined,
+  BarChartOutlined,
+  BgColorsOutlined,
+  ColumnHeightOutlined,
+  DeleteOutlined,
+  EditOutlined,
+  FilterOutlined,
+  LinkOutlined,
+  LockOutlined,
+  MoreOutlined,
+  PlusOutlined,
+  PrinterOutlined,
+  ReloadOutlined,
+} from '@ant-design/icons';
+import {
+  App,
+  Button,
+  Card,
+  Dropdown,
+  Grid,
+  Input,
+  List,
+  Pagination,
+  Popover,
+  Select,
+  Space,
+  Switch,
+  Table,
+  type TableColumnType,
+  Tag,
+  Tooltip,
+} from 'antd';
+import { type ReactNode, useCallback, useEffect, useMemo, useRef, useState } from 'react';
+import { useTranslation } from 'react-i18next';
+import { FILTER_TEXT, FilterControl } from '../../../widgets/kit/FilterControl.tsx';
+import { cellText, dateText, sortable } from '../../../widgets/kit/table-columns.ts';
+import { sortOf } from '../../../widgets/kit/table-view.ts';
+import type { Field } from '../../shared/api/fields.ts';
+import { completeConditions } from '../../shared/query/conditions.ts';
+import { pagerTotal } from '../../shared/query/page-total.ts';
+import { type FilterSpec, type SavedFilter, viewsApi } from '../api/views.ts';
+import { removeRecord, saveRecord } from '../runtime/data-source.ts';
+import type { ViewOptions } from './features.ts';
+import { ViewProjectContext } from './project-context.ts';
+import { RecordForm } from './RecordForm.tsx';
+import { SavedFilters } from './SavedFilters.tsx';
+import { useLiveTable } from './use-live-table.ts';
+import { readStats, STAT_FNS, useViewData } from './use-view-data.ts';
+import { ChartModal, ColumnSettings, LabelRules, PrintModal, RecordDetail } from './ViewPanels.tsx';
+import { groupRows, treeField, treeRows, type ViewRow } from './view-rows.ts';
+import {
+  labelOf,
+  loadSettings,
+  orderedKeys,
+  ROW_HEIGHT_PX,
+  ROW_HEIGHTS,
+  saveSettings,
+  settingsKey,
+  type ViewSettings,
+} from './view-settings.ts';
+import { XlsxTools } from './XlsxTools.tsx';
+
+/** Rows beyond this many on a page are drawn virtually (spec: virtual scrolling above 30 rows). */
+export const VIRTUAL_FROM = 30;
+/** Page sizes from this one on are "large mode": plain cells, always virtual (spec: large at 500). */
+export const LARGE_FROM = 500;
+const PAGE_SIZES = [20, 50, 100, 500, 1000];
+
+let nextCondId = 1_000_000;
+
+/** A cell's text by the field's type: dates in the project's zone, relations by their name. */
+export function fieldText(f: Field, row: Record<string, unknown>): string {
+  if (f._type === 'date' || f._type === 'time') return dateText(row[f._field], f._type);
+  if (f._type === 'collection') {
+    const named = row[`___${f._field}`];
+    if (Array.isArray(named)) return cellText(named.map((x) => (x as { __name?: unknown }).__name ?? x));
+  }
+  return cellText(row[`_${f._field}`] ?? row[f._field]);
+}
+
+export interface DataViewProps {
+  project: string;
+  /** The table's code or `_id`. */
+  entity: string;
+  title?: string;
+  options: ViewOptions;
+  /** The table cannot be read by this user (the caller decides where to send them). */
+  onDenied?(code: number): void;
+  onRowClick?(row: Record<string, unknown>): void;
+}
+
+export function DataTableView(props: DataViewProps) {
+  const { t, i18n } = useTranslation();
+  const { message, modal } = App.useApp();
+  const { project, entity, options } = props;
+  const on = options.features;
+  const lang = i18n.language === 'zh' ? 'zh' : 'en';
+  const screens = Grid.useBreakpoint();
+  // The caller's callback, read at call time (a new function each render must not refetch).
+  const denied = useRef(props.onDenied);
+  denied.current = props.onDenied;
+  const phone = screens.md === false;
+
+  const [fields, setFields] = useState<Field[] | null>(null);
+  const [table, setTable] = useState<{ entity: string; code: string; name: string } | null>(null);
+  const key = settingsKey(project, entity);
+  const [settings, setSettings] = useState<ViewSettings>(() => loadSettings(key));
+  const set = useCallback(
+    (patch: Partial<ViewSettings>) =>
+      setSettings((s) => {
+        const next = { ...s, ...patch };
+        saveSettings(key, next);
+        return next;
+      }),
+    [key],
+  );
+  const [pageSize, setPageSize] = useState(options.pageSize);
+  const [saved, setSaved] = useState<SavedFilter[]>([]);
+  const [roleFilter, setRoleFilter] = useState<FilterSpec | null>(null);
+  const [activeSaved, setActiveSaved] = useState<string | null>(null);
+  const [filterOpen, setFilterOpen] = useState(false);
+  const [filterVersion, setFilterVersion] = useState(0);
+  const [selected, setSelected] = useState<string[]>([]);
+  const [editing, setEditing] = useState<{ record?: Record<string, unknown> } | null>(null);
+  const [detail, setDetail] = useState<Record<string, unknown> | null>(null);
+  const [printing, setPrinting] = useState(false);
+  const [charting, setCharting] = useState(false);
+  const [collapsed, setCollapsed] = useState<string[] | null>(null);
+
+  // The table's fields (hidden ones are already left out for this user by the server).
+  useEffect(() => {
+    let live = true;
+    viewsApi.meta(project, entity).then(
+      (m) => {
+        if (!live) return;
+        setFields(m.field.filter((f) => !f._hide && f._status !== 'disabled'));
+        setTable({ entity: m.entity._id, code: m.entity._code, name: m.entity._name });
+      },
+      (err: { code?: number }) => live && denied.current?.(err.code ?? 0),
+    );
+    return () => {
+      live = false;
+    };
+  }, [project, entity]);
+
+  const loadSaved = useCallback(() => {
+    viewsApi.filters(project, entity).then(
+      (a) => {
+        setSaved(a.filters);
+        setRoleFilter(a.role);
+      },
+      () => undefined,
+    );
+  }, [project, entity]);
+  useEffect(() => {
+    if (options.savedFilters || on.filter) loadSaved();
+  }, [loadSaved, options.savedFilters, on.filter]);
+
+  const known = useMemo(() => new Set((fields ?? []).map((f) => f._field)), [fields]);
+  const group = useMemo(
+    () => (on.group ? settings.group.filter((g) => known.has(g)) : []),
+    [on.group, settings.group, known],
+  );
+  const data = useViewData({
+    project,
+    entity,
+    fields,
+    pageSize,
+    group,
+    wantStats: on.summary && settings.summary,
+  });
+  const { reload } = data;
+  useEffect(() => {
+    if (data.error && typeof (data.error as { code?: unknown }).code === 'number')
+      denied.current?.((data.error as { code: number }).code);
+  }, [data.error]);
+
+  // Others' changes reload quietly: the scroll, the selection and an open form stay as they are.
+  const live = useLiveTable({
+    project,
+    table: table ? { entity: table.entity, code: table.code } : null,
+    enabled: true,
+    onChange: () => reload(true),
+  });
+
+  const visible = useMemo(() => {
+    if (!fields) return [];
+    const byKey = new Map(fields.map((f) => [f._field, f]));
+    return orderedKeys(
+      fields.map((f) => f._field),
+      settings,
+    )
+      .filter((k) => !(on.view && settings.hidden.includes(k)))
+      .map((k) => byKey.get(k)!)
+      .filter(Boolean);
+  }, [fields, settings, on.view]);
+
+  const stats = data.stats ? readStats(data.stats.metrics, data.stats.answer.total) : null;
+  const metricOf = (field: string, fn: string) =>
+    data.stats?.metrics.find((m) => m.field === field && m.fn === fn)?.as ?? '';
+  const large = pageSize >= LARGE_FROM;
+
+  const tree = options.tree && fields && table ? treeField(fields, table.entity) : undefined;
+  const viewRows: ViewRow[] = useMemo(() => {
+    if (group.length) return groupRows(data.rows, group, data.stats?.answer ?? null);
+    if (tree) return treeRows(data.rows, tree._field);
+    return data.rows;
+  }, [data.rows, group, data.stats, tree]);
+
+  const canWrite = on.option;
+  async function save(values: Record<string, unknown>, id?: string) {
+    await saveRecord(project, entity, values, id);
+    message.success(t('views.saved'));
+    live.broadcast();
+  }
+  function confirmRemove(ids: string[]) {
+    modal.confirm({
+      title:
+        ids.length === 1 ? t('views.removeConfirm') : t('views.bulkRemoveConfirm', { count: ids.length }),
+      okButtonProps: { danger: true, 'data-testid': 'remove-ok' } as { danger: boolean },
+      onOk: async () => {
+        let done = 0;
+        for (const id of ids) {
+          try {
+            await removeRecord(project, entity, id);
+            done++;
+          } catch {
+            break;
+          }
+        }
+        message.success(t('views.removed', { count: done }));
+        setSelected((s) => s.filter((x) => !ids.includes(x)));
+        setDetail(null);
+        live.broadcast();
+      },
+    });
+  }
+
+  const rowHeight = ROW_HEIGHT_PX[settings.rowHeight];
+  const columns: TableColumnType<ViewRow>[] = visible.map((f, i) => {
+    const order = data.sort?.field === f._field ? (data.sort.order === 'asc' ? 'ascend' : 'descend') : null;
+    return {
+      key: f._field,
+      dataIndex: f._field,
+      title: f._option.alias || f._name,
+      width: settings.widths[f._field] ?? 160,
+      ellipsis: true,
+      ...(on.pin && settings.fixed[f._field] ? { fixed: settings.fixed[f._field] } : {}),
+      ...(on.sort && sortable(f._type) ? { sorter: true, sortOrder: order } : {}),
+      render: (_v: unknown, row: ViewRow): ReactNode => {
+        const g = row.__group;
+        if (g) {
+          if (i !== 0) {
+            const sum = f._type === 'number' ? g.values[metricOf(f._field, 'sum')] : undefined;
+            return sum === undefined || sum === null ? null : <span className="dv-group-sum">Σ {sum}</span>;
+          }
+          const gf = fields?.find((x) => x._field === g.field);
+          return (
+            <span className="dv-group-head" data-testid="group-head">
+              <b>{gf?._name ?? g.field}</b>: {String(g.value) || '—'}{' '}
+              <Tag>{g.count ?? row.children?.length ?? 0}</Tag>
+            </span>
+          );
+        }
+        return fieldText(f, row);
+      },
+    };
+  });
+  if (on.index)
+    columns.unshift({
+      key: '__index',
+      title: '#',
+      width: 56,
+      fixed: 'left',
+      render: (_v, row, i) => (row.__group ? null : (data.page - 1) * pageSize + i + 1),
+    });
+  if (canWrite || on.more)
+    columns.push({
+      key: '__actions',
+      title: t('views.actions'),
+      width: 110,
+      fixed: 'right',
+      render: (_v, row) =>
+        row.__group ? null : (
+          <Space size={4} onClick={(e) => e.stopPropagation()}>
+            {canWrite ? (
+              <Button
+                size="small"
+                type="text"
+                icon={<EditOutlined />}
+                aria-label={t('common.edit')}
+                data-testid="row-edit"
+                onClick={() => setEditing({ record: row })}
+              />
+            ) : null}
+            {canWrite && options.remove ? (
+              <Button
+                size="small"
+                type="text"
+                danger
+                icon={<DeleteOutlined />}
+                aria-label={t('views.remove')}
+                data-testid="row-remove"
+                onClick={() => confirmRemove([row._id])}
+              />
+            ) : null}
+            {on.more ? (
+              <Dropdown
+                trigger={['click']}
+                menu={{
+                  items: [
+                    { key: 'detail', label: t('views.detail') },
+                    ...(canWrite ? [{ key: 'copy', label: t('views.copy') }] : []),
+                  ],
+                  onClick: ({ key }) => {
+                    if (key === 'detail') setDetail(row);
+                    else setEditing({ record: { ...row, _id: undefined } });
+                  },
+                }}
+              >
+                <Button size="small" type="text" icon={<MoreOutlined />} data-testid="row-more" />
+              </Dropdown>
+            ) : null}
+          </Space>
+        ),
+    });
+
+  const summaryRow =
+    stats && on.summary && settings.summary
+      ? () => (
+          <Table.Summary fixed>
+            <Table.Summary.Row className="dv-summary" data-testid="summary-row">
+              {on.index ? <Table.Summary.Cell index={0} /> : null}
+              {visible.map((f, i) => {
+                const s = stats[f._field];
+                return (
+                  <Table.Summary.Cell key={f._field} index={i + (on.index ? 1 : 0)}>
+                    {i === 0 ? (
+                      <div>
+                        {t('views.count')}: <b data-testid="summary-count">{stats['']?.count ?? 0}</b>
+                      </div>
+                    ) : null}
+                    {s
+                      ? STAT_FNS.map((fn) =>
+                          s[fn] === undefined ? null : (
+                            <div key={fn} data-testid={`summary-${fn}-${f._field}`}>
+                              {t(`views.${fn}`)}: {s[fn] ?? '—'}
+                            </div>
+                          ),
+                        )
+                      : null}
+                  </Table.Summary.Cell>
+                );
+              })}
+              {canWrite || on.more ? <Table.Summary.Cell index={visible.length + 1} /> : null}
+            </Table.Summary.Row>
+          </Table.Summary>
+        )
+      : undefined;
+
+  const condFields = useMemo(
+    () => (fields ?? []).map((f) => ({ key: f._field, name: f._option.alias || f._name, type: f._type })),
+    [fields],
+  );
+  const active = completeConditions(data.filter.conditions, condFields).length;
+  const ft = FILTER_TEXT[lang];
+  const current: FilterSpec = {
+    conditions: completeConditions(data.filter.conditions, condFields).map(({ field, opt, value }) => ({
+      field,
+      opt,
+      ...(value === undefined ? {} : { value }),
+    })),
+    match: data.filter.match,
+  };
+  function applySaved(f: SavedFilter) {
+    data.setFilter({
+      conditions: f.filter.conditions.map((c) => ({ ...c, id: nextCondId++ })),
+      match: f.filter.match,
+    });
+    setActiveSaved(`${f.type}:${f.id}`);
+    setFilterVersion((v) => v + 1);
+  }
+  // A shared link names a saved filter: apply it once the list is in.
+  // biome-ignore lint/correctness/useExhaustiveDependencies: once per list, not per applied filter
+  useEffect(() => {
+    const wanted = new URLSearchParams(globalThis.location?.search ?? '').get('filter');
+    if (!wanted || activeSaved) return;
+    const f = saved.find((x) => x.id === wanted);
+    if (f) applySaved(f);
+  }, [saved]);
+
+  const printColumns = visible.map((f) => ({
+    key: f._field,
+    title: f._option.alias || f._name,
+    text: (r: Record<string, unknown>) => fieldText(f, r),
+  }));
+  const total = data.total;
+  const totalText = total.exact
+    ? t('views.total', { count: total.n })
+    : t('views.atLeast', { count: total.n });
+  const virtual = data.rows.length > VIRTUAL_FROM || large;
+  const asCards = options.cardMode && phone;
+  const groupKeys = useMemo(() => viewRows.filter((r) => r.__group).map((r) => r._id), [viewRows]);
+
+  const toolbar = (
+    <Space wrap className="dv-toolbar" data-testid="view-toolbar">
+      {on.search ? (
+        <Input.Search
+          allowClear
+          placeholder={t('views.search')}
+          data-testid="view-search"
+          style={{ width: 200 }}
+          onSearch={(q) => data.setSearch(q)}
+        />
+      ) : null}
+      {on.filter ? (
+        <Popover
+          trigger="click"
+          placement="bottomLeft"
+          open={filterOpen}
+          onOpenChange={setFilterOpen}
+          content={
+            <FilterControl
+              key={filterVersion}
+              fields={condFields}
+              value={data.filter}
+              lang={lang}
+              onApply={(v) => {
+                data.setFilter(v);
+                setActiveSaved(null);
+                setFilterOpen(false);
+              }}
+            />
+          }
+        >
+          <Button icon={<FilterOutlined />} type={active ? 'primary' : 'default'} data-testid="view-filter">
+            {active ? ft.filterCount(active) : ft.filter}
+          </Button>
+        </Popover>
+      ) : null}
+      {roleFilter ? (
+        <Tooltip title={t('views.roleFilterHint')}>
+          <Tag icon={<LockOutlined />} color="blue" data-testid="role-filter">
+            {t('views.roleFilter')}:{' '}
+            {roleFilter.conditions.map((c) => `${c.field} ${c.opt} ${c.value ?? ''}`).join(', ')}
+          </Tag>
+        </Tooltip>
+      ) : null}
+      {options.savedFilters && on.filter ? (
+        <SavedFilters
+          project={project}
+          entity={entity}
+          list={saved}
+          current={current}
+          active={activeSaved}
+          onApply={applySaved}
+          onChanged={loadSaved}
+        />
+      ) : null}
+      {on.group && fields ? (
+        <Select
+          mode="multiple"
+          allowClear
+          maxCount={2}
+          style={{ minWidth: 160 }}
+          placeholder={t('views.groupBy')}
+          data-testid="view-group"
+          value={group}
+          options={fields
+            .filter((f) => f._type !== 'collection')
+            .map((f) => ({ value: f._field, label: f._option.alias || f._name }))}
+          onChange={(g: string[]) => {
+            set({ group: g.slice(0, 2) });
+            setCollapsed(null);
+          }}
+        />
+      ) : null}
+      {on.summary ? (
+        <Space size={4}>
+          <Switch
+            size="small"
+            checked={settings.summary}
+            onChange={(summary) => set({ summary })}
+            data-testid="view-summary"
+          />
+          {t('views.summary')}
+        </Space>
+      ) : null}
+      {on['row-height'] ? (
+        <Select
+          style={{ width: 110 }}
+          prefix={<ColumnHeightOutlined />}
+          aria-label={t('views.rowHeight')}
+          data-testid="view-row-height"
+          value={settings.rowHeight}
+          options={ROW_HEIGHTS.map((h) => ({ value: h, label: t(`views.heights.${h}`) }))}
+          onChange={(rowHeight) => set({ rowHeight })}
+        />
+      ) : null}
+      {on.view || on.pin ? (
+        <Popover
+          trigger="click"
+          placement="bottomLeft"
+          content={
+            fields ? <ColumnSettings fields={fields} settings={settings} pin={on.pin} set={set} /> : null
+          }
+        >
+          <Button icon={<AppstoreOutlined />} data-testid="view-columns">
+            {t('views.columns')}
+          </Button>
+        </Popover>
+      ) : null}
+      {on.label ? (
+        <Popover
+          trigger="click"
+          content={fields ? <LabelRules fields={fields} rules={settings.labels} set={set} /> : null}
+        >
+          <Button icon={<BgColorsOutlined />} data-testid="view-labels">
+            {t('views.labels')}
+          </Button>
+        </Popover>
+      ) : null}
+      {on.refresh ? (
+        <Button
+          icon={<ReloadOutlined />}
+          aria-label={t('views.refresh')}
+          data-testid="view-refresh"
+          onClick={() => reload()}
+        />
+      ) : null}
+      {on.chart ? (
+        <Button icon={<BarChartOutlined />} onClick={() => setCharting(true)} data-testid="view-chart-open">
+          {t('views.chart')}
+        </Button>
+      ) : null}
+      {on.print ? (
+        <Button icon={<PrinterOutlined />} onClick={() => setPrinting(true)} data-testid="view-print">
+          {t('views.print')}
+        </Button>
+      ) : null}
+      {on.share ? (
+        <Button
+          icon={<LinkOutlined />}
+          aria-label={t('views.share')}
+          data-testid="view-share"
+          onClick={() => {
+            const url = new URL(globalThis.location.href);
+            const id = activeSaved?.split(':')[1];
+            if (id) url.searchParams.set('filter', id);
+            else url.searchParams.delete('filter');
+            void navigator.clipboard?.writeText(url.toString()).then(
+              () => message.success(t('views.shared')),
+              () => message.info(url.toString()),
+            );
+          }}
+        />
+      ) : null}
+      {on.export ? (
+        <XlsxTools
+          project={project}
+          entity={entity}
+          query={data.query}
+          sort={data.sortList}
+          page={{ index: data.page, size: pageSize }}
+          onImported={() => {
+            reload();
+            live.broadcast();
+          }}
+          canImport={canWrite}
+        />
+      ) : null}
+      {canWrite ? (
+        <Button type="primary" icon={<PlusOutlined />} onClick={() => setEditing({})} data-testid="view-add">
+          {t('views.add')}
+        </Button>
+      ) : null}
+      {options.remove && options.select && selected.length ? (
+        <Button
+          danger
+          icon={<DeleteOutlined />}
+          onClick={() => confirmRemove(selected)}
+          data-testid="bulk-remove"
+        >
+          {t('views.bulkRemove', { count: selected.length })}
+        </Button>
+      ) : null}
+    </Space>
+  );
+
+  const pager = (
+    <Pagination
+      size="small"
+      current={data.page}
+      pageSize={pageSize}
+      total={pagerTotal(total, pageSize)}
+      simple={options.simplePage}
+      showQuickJumper={options.pageIndex && !options.simplePage}
+      showSizeChanger={!options.simplePage}
+      pageSizeOptions={PAGE_SIZES}
+      showTotal={() => (
+        <span data-testid="view-total">
+          {totalText}
+          {large ? ` · ${t('views.large')}` : ''}
+        </span>
+      )}
+      onChange={(index, size) => {
+        if (size !== pageSize) {
+          setPageSize(size);
+          data.setPage(1);
+        } else data.setPage(index);
+      }}
+    />
+  );
+
+  return (
+    <ViewProjectContext.Provider value={project}>
+      <div className={`dv dv-h-${settings.rowHeight}`} data-testid="data-view">
+        {toolbar}
+        {asCards ? (
+          <List
+            className="dv-cards"
+            loading={data.loading}
+            dataSource={data.rows}
+            data-testid="view-cards"
+            renderItem={(row) => (
+              <Card
+                size="small"
+                className="dv-card"
+                data-testid="view-card"
+                style={{
+                  marginBottom: 8,
+                  borderLeft: cardColor(labelOf(row, on.label ? settings.labels : [])),
+                }}
+                onClick={() => setDetail(row)}
+                title={visible[0] ? fieldText(visible[0], row) : row._id}
+              >
+                {visible.slice(1, 6).map((f) => (
+                  <div key={f._field}>
+                    <span className="dv-card-label">{f._option.alias || f._name}: </span>
+                    {fieldText(f, row)}
+                  </div>
+                ))}
+              </Card>
+            )}
+          />
+        ) : (
+          <Table<ViewRow>
+            size="small"
+            rowKey="_id"
+            bordered
+            loading={data.loading}
+            columns={columns}
+            dataSource={viewRows}
+            pagination={false}
+            showSorterTooltip={false}
+            virtual={virtual}
+            scroll={virtual ? { x: 'max-content', y: 560 } : { x: 'max-content' }}
+            summary={summaryRow}
+            expandable={
+              group.length || tree
+                ? {
+                    expandedRowKeys:
+                      collapsed === null ? groupKeys : groupKeys.filter((k) => !collapsed.includes(k)),
+                    onExpand: (open, row) =>
+                      setCollapsed((c) => {
+                        const list = c ?? [];
+                        return open ? list.filter((k) => k !== row._id) : [...list, row._id];
+                      }),
+                    ...(tree ? { expandedRowKeys: undefined, defaultExpandAllRows: true } : {}),
+                  }
+                : undefined
+            }
+            rowSelection={
+              options.select
+                ? {
+                    type: options.multiple ? 'checkbox' : 'radio',
+                    selectedRowKeys: selected,
+                    getCheckboxProps: (r) => ({ disabled: Boolean(r.__group) }),
+                    onChange: (keys) =>
+                      setSelected(keys.map(String).filter((k) => !k.startsWith('__group:'))),
+                  }
+                : undefined
+            }
+            rowClassName={(row) => {
+              const c = !large && on.label && !row.__group ? labelOf(row, settings.labels) : undefined;
+              return [row.__group ? 'dv-group-row' : '', c ? `dv-label-${c}` : ''].join(' ');
+            }}
+            onRow={(row) => ({
+              style: row.__group ? undefined : { height: rowHeight },
+              onClick: () => {
+                if (row.__group) return;
+                if (props.onRowClick) props.onRowClick(row);
+                else setDetail(row);
+              },
+            })}
+            onChange={(_p, _f, sorter, extra) => {
+              if (extra.action === 'sort') data.setSort(sortOf(sorter));
+            }}
+            locale={{ emptyText: t('views.empty') }}
+          />
+        )}
+        <div className="dv-pager">{pager}</div>
+        {editing && fields ? (
+          <RecordForm
+            fields={fields}
+            record={editing.record}
+            onClose={() => setEditing(null)}
+            onSave={(values) =>
+              save(values, typeof editing.record?._id === 'string' ? editing.record._id : undefined)
+            }
+          />
+        ) : null}
+        {detail && fields ? (
+          <RecordDetail
+            fields={fields}
+            row={detail}
+            text={fieldText}
+            onClose={() => setDetail(null)}
+            {...(canWrite
+              ? {
+                  onEdit: () => {
+                    setEditing({ record: detail });
+                    setDetail(null);
+                  },
+                  ...(options.remove ? { onRemove: () => confirmRemove([String(detail._id)]) } : {}),
+                }
+              : {})}
+          />
+        ) : null}
+        {printing ? (
+          <PrintModal
+            title={props.title ?? table?.name ?? entity}
+            columns={printColumns}
+            rows={data.rows}
+            onClose={() => setPrinting(false)}
+          />
+        ) : null}
+        {charting && fields ? (
+          <ChartModal
+            project={project}
+            entity={entity}
+            query={data.query}
+            fields={fields}
+            onClose={() => setCharting(false)}
+          />
+        ) : null}
+      </div>
+    </ViewProjectContext.Provider>
+  );
+}
+
+const CARD_COLORS: Record<string, string> = {
+  red: '#f5222d',
+  orange: '#fa8c16',
+  gold: '#faad14',
+  green: '#52c41a',
+  cyan: '#13c2c2',
+  blue: '#1677ff',
+  purple: '#722ed1',
+};
+const cardColor = (c: string | undefined) => (c ? `4px solid ${CARD_COLORS[c]}` : undefined);

@@ -1,0 +1,92 @@
+/**
+ * Add or edit a record in a form generated from the table's fields: one input per field, chosen by
+ * its type through FieldInput (new field types plug in there). Server validation messages are put
+ * beside the input they name.
+ */
+import { Form, Modal } from 'antd';
+import { useState } from 'react';
+import { useTranslation } from 'react-i18next';
+import type { Field } from '../../shared/api/fields.ts';
+import type { DataRecord } from '../api/workbench.ts';
+import { FieldInput } from '../screens/workbench/FieldInput.tsx';
+import { relatedChoices } from '../screens/workbench/field-values.ts';
+import { showServerError } from '../screens/workbench/server-errors.ts';
+
+/** The values a record form starts from: the record's own fields (relations as their ids). */
+export function formValues(fields: readonly Field[], record: Record<string, unknown> | undefined) {
+  const out: Record<string, unknown> = {};
+  if (!record) return out;
+  for (const f of fields) {
+    const v = record[f._field];
+    if (f._type === 'collection' && Array.isArray(v))
+      out[f._field] = v.map((x) => (x && typeof x === 'object' ? (x as { _id: string })._id : x));
+    else if (v !== undefined) out[f._field] = v;
+  }
+  return out;
+}
+
+export function RecordForm({
+  fields,
+  record,
+  title,
+  onSave,
+  onClose,
+}: {
+  fields: Field[];
+  /** The record being edited; absent, a new one. */
+  record?: Record<string, unknown>;
+  title?: string;
+  onSave(values: Record<string, unknown>): Promise<void>;
+  onClose(): void;
+}) {
+  const { t } = useTranslation();
+  const [form] = Form.useForm<Record<string, unknown>>();
+  const [busy, setBusy] = useState(false);
+  const inputs = Object.fromEntries(fields.map((f) => [f._field, f._field]));
+  async function finish(values: Record<string, unknown>) {
+    setBusy(true);
+    try {
+      const out: Record<string, unknown> = {};
+      for (const [k, v] of Object.entries(values)) {
+        // A new record leaves empty inputs out; an edited one clears them.
+        if (v === undefined || v === '') {
+          if (record && form.isFieldTouched(k)) out[k] = null;
+        } else out[k] = v;
+      }
+      await onSave(out);
+      onClose();
+    } catch (err) {
+      showServerError(form, err, inputs);
+    } finally {
+      setBusy(false);
+    }
+  }
+  return (
+    <Modal
+      open
+      title={title ?? (record ? t('views.editTitle') : t('grid.addTitle'))}
+      onCancel={onClose}
+      onOk={() => form.submit()}
+      okText={t('common.save')}
+      cancelText={t('common.cancel')}
+      confirmLoading={busy}
+      destroyOnHidden
+      width={600}
+    >
+      <Form
+        form={form}
+        layout="vertical"
+        onFinish={finish}
+        name="row-form"
+        data-testid="row-form"
+        initialValues={formValues(fields, record)}
+      >
+        {fields.map((f) => (
+          <Form.Item key={f._id} name={f._field} label={f._option.alias || f._name}>
+            <FieldInput field={f} known={record ? relatedChoices(f, record as DataRecord) : undefined} />
+          </Form.Item>
+        ))}
+      </Form>
+    </Modal>
+  );
+}

@@ -1,0 +1,181 @@
+/**
+ * Saved filters of a table: apply one, save the current filter as private / public / project, and
+ * manage them (rename, copy, change type, remove). The server checks every one against the fields
+ * the user sees and who may change what; its refusals show as the usual coded notices.
+ */
+import { DeleteOutlined, SaveOutlined, StarOutlined } from '@ant-design/icons';
+import { Button, Dropdown, Form, Input, List, Modal, Radio, Select, Space, Tag } from 'antd';
+import { useState } from 'react';
+import { useTranslation } from 'react-i18next';
+import { type FilterSpec, type SavedFilter, type ShareType, viewsApi } from '../api/views.ts';
+
+const TYPES: ShareType[] = ['private', 'public', 'project'];
+
+export function SavedFilters(props: {
+  project: string;
+  entity: string;
+  list: SavedFilter[];
+  current: FilterSpec;
+  active: string | null;
+  onApply(f: SavedFilter): void;
+  onChanged(): void;
+}) {
+  const { t } = useTranslation();
+  const [saving, setSaving] = useState(false);
+  const [managing, setManaging] = useState(false);
+  const [form] = Form.useForm<{ name: string; type: ShareType }>();
+  const { project, entity, list } = props;
+
+  async function save(v: { name: string; type: ShareType }) {
+    await viewsApi.saveFilter(project, entity, { name: v.name, type: v.type, filter: props.current });
+    setSaving(false);
+    form.resetFields();
+    props.onChanged();
+  }
+  async function change(f: SavedFilter, patch: { name?: string; type?: ShareType }) {
+    await viewsApi
+      .saveFilter(project, entity, {
+        id: f.id,
+        name: patch.name ?? f.name,
+        type: patch.type ?? f.type,
+        filter: f.filter,
+        ...(patch.type && patch.type !== f.type ? { from: f.type } : {}),
+      })
+      .catch(() => undefined);
+    props.onChanged();
+  }
+
+  return (
+    <>
+      <Dropdown
+        trigger={['click']}
+        menu={{
+          items: list.length
+            ? list.map((f) => ({
+                key: `${f.type}:${f.id}`,
+                label: (
+                  <span data-testid="saved-filter-item">
+                    {f.name} <Tag>{t(`views.${f.type}`)}</Tag>
+                  </span>
+                ),
+              }))
+            : [{ key: '', label: t('views.noSaved'), disabled: true }],
+          selectedKeys: props.active ? [props.active] : [],
+          onClick: ({ key }) => {
+            const f = list.find((x) => `${x.type}:${x.id}` === key);
+            if (f) props.onApply(f);
+          },
+        }}
+      >
+        <Button icon={<StarOutlined />} data-testid="saved-filters">
+          {t('views.saved_filters')}
+        </Button>
+      </Dropdown>
+      <Button
+        icon={<SaveOutlined />}
+        onClick={() => setSaving(true)}
+        disabled={props.current.conditions.length === 0}
+        data-testid="save-filter"
+      >
+        {t('views.saveFilter')}
+      </Button>
+      {list.length ? (
+        <Button onClick={() => setManaging(true)} data-testid="manage-filters">
+          {t('views.manageFilters')}
+        </Button>
+      ) : null}
+      <Modal
+        open={saving}
+        title={t('views.saveFilter')}
+        onCancel={() => setSaving(false)}
+        onOk={() => form.submit()}
+        okButtonProps={{ type: 'primary', 'data-testid': 'save-filter-ok' } as { type: 'primary' }}
+        destroyOnHidden
+      >
+        <Form
+          form={form}
+          layout="vertical"
+          onFinish={(v) => void save(v).catch(() => undefined)}
+          initialValues={{ type: 'private' }}
+        >
+          <Form.Item name="name" label={t('views.filterName')} rules={[{ required: true, max: 100 }]}>
+            <Input data-testid="save-filter-name" />
+          </Form.Item>
+          <Form.Item name="type" label={t('views.filterType')}>
+            <Radio.Group
+              data-testid="save-filter-type"
+              options={TYPES.map((ty) => ({ value: ty, label: t(`views.${ty}`) }))}
+            />
+          </Form.Item>
+        </Form>
+      </Modal>
+      <Modal
+        open={managing}
+        title={t('views.manageFilters')}
+        footer={null}
+        onCancel={() => setManaging(false)}
+        width={640}
+      >
+        <List
+          dataSource={list}
+          renderItem={(f) => (
+            <List.Item
+              data-testid="manage-filter-row"
+              actions={[
+                <Select
+                  key="type"
+                  size="small"
+                  aria-label={t('views.changeType')}
+                  value={f.type}
+                  style={{ width: 150 }}
+                  options={TYPES.map((ty) => ({ value: ty, label: t(`views.${ty}`) }))}
+                  onChange={(type) => void change(f, { type })}
+                />,
+                <Button
+                  key="copy"
+                  size="small"
+                  onClick={() =>
+                    void viewsApi
+                      .saveFilter(project, entity, {
+                        name: t('views.copyOf', { name: f.name }).slice(0, 100),
+                        type: 'private',
+                        filter: f.filter,
+                      })
+                      .then(props.onChanged, () => undefined)
+                  }
+                >
+                  {t('views.copyFilter')}
+                </Button>,
+                <Button
+                  key="remove"
+                  size="small"
+                  danger
+                  icon={<DeleteOutlined />}
+                  aria-label={t('views.remove')}
+                  onClick={() =>
+                    void viewsApi
+                      .removeFilter(project, entity, f.id, f.type)
+                      .then(props.onChanged, () => undefined)
+                  }
+                />,
+              ]}
+            >
+              <Space>
+                <Input
+                  size="small"
+                  defaultValue={f.name}
+                  aria-label={t('views.rename')}
+                  maxLength={100}
+                  onBlur={(e) => {
+                    const name = e.target.value.trim();
+                    if (name && name !== f.name) void change(f, { name });
+                  }}
+                />
+              </Space>
+            </List.Item>
+          )}
+        />
+      </Modal>
+    </>
+  );
+}

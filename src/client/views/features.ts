@@ -1,0 +1,91 @@
+/**
+ * The spec's 17 table features, each switched on or off per view (spec: "Table features that can
+ * each be toggled"), plus what the designer table's own toggles add. A list menu entry has them all
+ * on; a designer table turns on what its props say.
+ */
+export const VIEW_FEATURES = [
+  'export',
+  'sort',
+  'filter',
+  'pin',
+  'more',
+  'print',
+  'index',
+  'label',
+  'chart',
+  'refresh',
+  'search',
+  'summary',
+  'group',
+  'option',
+  'view',
+  'row-height',
+  'share',
+] as const;
+export type ViewFeature = (typeof VIEW_FEATURES)[number];
+
+export interface ViewOptions {
+  features: Record<ViewFeature, boolean>;
+  /** Programs started from the view run with the user's grants checked (on by default). */
+  programAuth: boolean;
+  /** Rows can be picked (bulk actions); `multiple`: several at once. */
+  select: boolean;
+  multiple: boolean;
+  /** Rows can be removed (with confirmation). */
+  remove: boolean;
+  /** A table relating to itself shows as a tree. */
+  tree: boolean;
+  /** On phones the rows show as cards. */
+  cardMode: boolean;
+  /** Saved filters (the designer table's content filter). */
+  savedFilters: boolean;
+  simplePage: boolean;
+  pageIndex: boolean;
+  pageSize: number;
+}
+
+/** Everything on: the end user's list menu entry. */
+export function allFeatures(pageSize = 20): ViewOptions {
+  return {
+    features: Object.fromEntries(VIEW_FEATURES.map((f) => [f, true])) as Record<ViewFeature, boolean>,
+    programAuth: true,
+    select: true,
+    multiple: true,
+    remove: true,
+    tree: true,
+    cardMode: true,
+    savedFilters: true,
+    simplePage: false,
+    pageIndex: true,
+    pageSize,
+  };
+}
+
+/** The designer table's 18 toggles as view options (its props, all off by default). */
+export function tableWidgetOptions(props: Record<string, unknown>, pageSize: number): ViewOptions {
+  const on = (k: string) => props[k] === true;
+  const features = Object.fromEntries(VIEW_FEATURES.map((f) => [f, false])) as Record<ViewFeature, boolean>;
+  features.search = on('search');
+  features.filter = on('filter');
+  features.summary = on('stat');
+  features.option = on('option');
+  features.sort = on('sort');
+  features.group = on('group');
+  features.export = on('export');
+  features.refresh = on('refresh');
+  features.label = on('label');
+  features.index = on('index');
+  return {
+    features,
+    programAuth: true,
+    select: on('select') || on('multiple'),
+    multiple: on('multiple'),
+    remove: on('remove'),
+    tree: on('tree'),
+    cardMode: on('cardMode'),
+    savedFilters: on('contentFilter'),
+    simplePage: on('simplePage'),
+    pageIndex: on('pageIndex'),
+    pageSize,
+  };
+}

@@ -1,0 +1,173 @@
+/**
+ * The rows of a data view as the user narrows them: search, filter, sort, grouping and page all go
+ * to the server (rows are never sorted or filtered in the browser). A page is fetched without its
+ * count and painted; the count follows in a separate call (src/shared/query/page-total.ts).
+ * Statistics come from the summary call over the whole filtered set, never the page.
+ */
+import { useCallback, useEffect, useMemo, useRef, useState } from 'react';
+import type { FilterValue } from '../../../widgets/kit/FilterControl.tsx';
+import type { Field } from '../../shared/api/fields.ts';
+import { allOf, conditionsQuery, type Match, searchQuery } from '../../shared/query/conditions.ts';
+import { countBody, type KnownCount, type Total, totalAfterPage } from '../../shared/query/page-total.ts';
+import { type Metric, type SummaryAnswer, type ViewRows, viewsApi } from '../api/views.ts';
+
+export type Sort = { field: string; order: 'asc' | 'desc' } | undefined;
+
+/** At most this many metrics go in one summary call (the query language's limit). */
+const METRICS_MAX = 20;
+export const STAT_FNS = ['sum', 'avg', 'min', 'max'] as const;
+
+/** A field as the filter and search see it. */
+const asCondField = (f: Field) => ({ key: f._field, type: f._type });
+
+/** The metrics of a summary: the row count, then sum/avg/min/max of each number field while they fit. */
+export function summaryMetrics(fields: readonly Field[]): Metric[] {
+  const out: Metric[] = [{ fn: 'count', as: 'm0' }];
+  for (const f of fields) {
+    if (f._type !== 'number') continue;
+    for (const fn of STAT_FNS) {
+      if (out.length >= METRICS_MAX) return out;
+      out.push({ fn, field: f._field, as: `m${out.length}` });
+    }
+  }
+  return out;
+}
+
+/** A summary answer's values by field and function (`count` for the row count). */
+export function readStats(metrics: readonly Metric[], values: Record<string, number | null>) {
+  const out: Record<string, Partial<Record<Metric['fn'], number | null>>> = { '': {} };
+  for (const m of metrics) {
+    const k = m.field ?? '';
+    out[k] ??= {};
+    out[k]![m.fn] = values[m.as ?? ''] ?? null;
+  }
+  return out;
+}
+
+export function useViewData(opts: {
+  project: string;
+  entity: string;
+  fields: Field[] | null;
+  pageSize: number;
+  /** The role's default filter is applied by the server; nothing here can lift it. */
+  group: string[];
+  wantStats: boolean;
+}) {
+  const { project, entity, fields, pageSize, group, wantStats } = opts;
+  const [page, setPage] = useState(1);
+  const [sort, setSort] = useState<Sort>(undefined);
+  const [search, setSearch] = useState('');
+  const [filter, setFilter] = useState<FilterValue>({ conditions: [], match: 'and' as Match });
+  const [rows, setRows] = useState<ViewRows['data']>([]);
+  const [total, setTotal] = useState<Total>({ n: 0, exact: false });
+  const [loading, setLoading] = useState(false);
+  const [error, setError] = useState<unknown>(null);
+  const [stats, setStats] = useState<{ metrics: Metric[]; answer: SummaryAnswer } | null>(null);
+  const [tick, setTick] = useState(0);
+  const known = useRef<KnownCount | null>(null);
+  const quietNext = useRef(false);
+
+  const query = useMemo(() => {
+    if (!fields) return undefined;
+    const cf = fields.map(asCondField);
+    return allOf(searchQuery(search, cf), conditionsQuery(filter.conditions, filter.match, cf));
+  }, [fields, search, filter]);
+
+  // Grouped rows come sorted by their groups, so a group's rows sit together on a page.
+  const sortList = useMemo(() => {
+    const list: { field: string; order: 'asc' | 'desc' }[] = group.map((g) => ({ field: g, order: 'asc' }));
+    if (sort && !group.includes(sort.field)) list.push(sort);
+    return list;
+  }, [group, sort]);
+
+  useEffect(() => {
+    if (!fields) return;
+    let live = true;
+    const quiet = quietNext.current;
+    quietNext.current = false;
+    // A live reload keeps what is on screen until the new rows arrive (no spinner, no jump).
+    if (!quiet) setLoading(true);
+    void tick;
+    const pageReq = { index: page, size: pageSize };
+    viewsApi
+      .rows(project, entity, {
+        ...(query === undefined ? {} : { query }),
+        page: pageReq,
+        ...(sortList.length ? { sort: sortList } : {}),
+      })
+      .then(
+        (answer) => {
+          if (!live) return;
+          setRows(answer.data);
+          setError(null);
+          const key = JSON.stringify(query ?? null);
+          const after = totalAfterPage(pageReq, answer.data.length, key, quiet ? null : known.current);
+          known.current = after.known;
+          setTotal(after.total);
+          if (after.ask)
+            viewsApi.rows(project, entity, countBody(query)).then(
+              (c) => {
+                if (!live || c.count === undefined) return;
+                known.current = { key, n: c.count };
+                setTotal({ n: c.count, exact: true });
+              },
+              () => undefined,
+            );
+        },
+        (err: unknown) => live && setError(err),
+      )
+      .finally(() => live && setLoading(false));
+    return () => {
+      live = false;
+    };
+  }, [project, entity, fields, query, sortList, page, pageSize, tick]);
+
+  useEffect(() => {
+    if (!fields || (!wantStats && group.length === 0)) {
+      setStats(null);
+      return;
+    }
+    let live = true;
+    const metrics = summaryMetrics(fields);
+    void tick;
+    viewsApi.summary(project, entity, query, { ...(group.length ? { group } : {}), metrics }).then(
+      (answer) => live && setStats({ metrics, answer }),
+      () => live && setStats(null),
+    );
+    return () => {
+      live = false;
+    };
+  }, [project, entity, fields, query, group, wantStats, tick]);
+
+  return {
+    page,
+    sort,
+    search,
+    filter,
+    rows,
+    total,
+    loading,
+    error,
+    stats,
+    query,
+    sortList,
+    setPage,
+    setSort(s: Sort) {
+      setSort(s);
+      setPage(1);
+    },
+    setSearch(text: string) {
+      setSearch(text);
+      setPage(1);
+    },
+    setFilter(v: FilterValue) {
+      setFilter(v);
+      setPage(1);
+    },
+    /** Load again; `quiet` keeps the rows on screen (a live change), counting again either way. */
+    reload: useCallback((quiet = false) => {
+      quietNext.current = quiet;
+      setTick((n) => n + 1);
+    }, []),
+  };
+}

@@ -1,0 +1,123 @@
+/**
+ * How a data view lays out a page of rows: grouped under one or two fields (group header rows whose
+ * counts and sums come from the server's statistics over the whole filtered set), or as a tree when
+ * the table relates to itself. Pure functions over the page; the server already sorted it.
+ */
+import type { Field } from '../../shared/api/fields.ts';
+import type { SummaryAnswer } from '../api/views.ts';
+
+export type Row = Record<string, unknown> & { _id: string };
+
+/** A group header row: the field, its value, and the server's figures for that group. */
+export interface GroupInfo {
+  field: string;
+  value: unknown;
+  depth: number;
+  count: number | null;
+  values: Record<string, number | null>;
+}
+
+export type ViewRow = Row & { __group?: GroupInfo; children?: ViewRow[] };
+
+const keyText = (v: unknown) => (v === null || v === undefined || v === '' ? '' : String(v));
+
+/** The value a row is grouped by: relations by their id, empty values together. */
+export function groupValue(row: Row, field: string): string {
+  return keyText(row[field]);
+}
+
+/**
+ * The page's rows under group header rows, in the order they came (grouped rows come sorted by the
+ * group fields). `stats` (the grouped summary) gives each header its whole-set count and values.
+ */
+export function groupRows(
+  rows: readonly Row[],
+  group: readonly string[],
+  stats: SummaryAnswer | null,
+): ViewRow[] {
+  if (group.length === 0) return [...rows];
+  const figures = new Map<string, Record<string, number | null>>();
+  for (const g of stats?.groups ?? []) figures.set(JSON.stringify(g.key.map(keyText)), g.values);
+  const build = (list: readonly Row[], depth: number, prefix: string[]): ViewRow[] => {
+    const field = group[depth];
+    if (field === undefined) return [...list];
+    const out: ViewRow[] = [];
+    const index = new Map<string, ViewRow>();
+    for (const r of list) {
+      const v = groupValue(r, field);
+      let head = index.get(v);
+      if (!head) {
+        const path = [...prefix, v];
+        head = {
+          _id: `__group:${JSON.stringify(path)}`,
+          __group: { field, value: v, depth, count: null, values: {} },
+          children: [],
+        };
+        index.set(v, head);
+        out.push(head);
+      }
+      (head.children as Row[]).push(r);
+    }
+    for (const head of out) {
+      const g = head.__group!;
+      const path = [...prefix, String(g.value)];
+      // A second-level header's figures are those of its full key; the first level adds them up.
+      const fig = depth === group.length - 1 ? figures.get(JSON.stringify(path)) : sumOf(figures, path);
+      if (fig) {
+        g.values = fig;
+        g.count = fig.m0 ?? null;
+      }
+      head.children = build(head.children as Row[], depth + 1, path);
+    }
+    return out;
+  };
+  return build(rows, 0, []);
+}
+
+/** The figures of the groups whose key starts with `prefix`, added up (counts and sums add). */
+function sumOf(figures: Map<string, Record<string, number | null>>, prefix: string[]) {
+  let out: Record<string, number | null> | undefined;
+  for (const [k, v] of figures) {
+    const key = JSON.parse(k) as string[];
+    if (prefix.some((p, i) => key[i] !== p)) continue;
+    out ??= {};
+    for (const [m, n] of Object.entries(v)) out[m] = (out[m] ?? 0) + (n ?? 0);
+  }
+  return out;
+}
+
+/** The field that makes a table a tree: a relation to the table itself. */
+export function treeField(fields: readonly Field[], entityId: string): Field | undefined {
+  return fields.find((f) => f._type === 'relate' && f._relate[0] === entityId);
+}
+
+/** Rows of the page as a tree by their parent field; rows whose parent is not on the page are roots. */
+export function treeRows(rows: readonly Row[], parentField: string): ViewRow[] {
+  const byId = new Map<string, ViewRow>(rows.map((r) => [r._id, { ...r }]));
+  const roots: ViewRow[] = [];
+  for (const r of byId.values()) {
+    const p = r[parentField];
+    const parent = typeof p === 'string' && p !== r._id ? byId.get(p) : undefined;
+    if (parent) {
+      parent.children ??= [];
+      parent.children.push(r);
+    } else roots.push(r);
+  }
+  // Rows in a loop of parents (a → b → a) reach no root: they are shown as roots, once.
+  const seen = new Set<string>();
+  const walk = (list: readonly ViewRow[]) => {
+    for (const r of list) {
+      seen.add(r._id);
+      if (r.children) walk(r.children);
+    }
+  };
+  walk(roots);
+  for (const r of byId.values()) {
+    if (seen.has(r._id)) continue;
+    for (const other of byId.values())
+      if (other.children) other.children = other.children.filter((c) => c._id !== r._id);
+    roots.push(r);
+    walk([r]);
+  }
+  return roots;
+}
