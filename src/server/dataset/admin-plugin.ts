@@ -43,7 +43,7 @@ async function datasetAdminPlugin(app: FastifyInstance): Promise<void> {
   };
 
   app.get(
-    '/',
+    '/list',
     { schema: { tags, params, response: { 200: list } }, preHandler: requireUser },
     async (request) => {
       const p = await admin(request);

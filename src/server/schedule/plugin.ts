@@ -79,19 +79,24 @@ async function schedulePlugin(app: FastifyInstance): Promise<void> {
       return { error: 0, data: apiTask(row) };
     },
   );
+  // The spec's GET …/{model} (schedule | job). Its segment is named `id` like the task routes beside it:
+  // one parameter position has one name in the router (else the route tree and the docs disagree).
   app.get(
-    '/:model',
+    '/:id',
     {
       schema: {
         tags,
-        params: obj({ project: id(), model: { type: 'string', maxLength: 32 } }),
+        params: obj({
+          project: id(),
+          id: { type: 'string', maxLength: 32, description: 'the list: schedule (tasks) or job (running)' },
+        }),
         querystring: obj({ 'name?': str(128) }),
         response: { 200: one },
       },
       preHandler: requireUser,
     },
     async (request) => {
-      const { model } = request.params as { model: string };
+      const model = (request.params as { id: string }).id;
       if (model !== 'schedule' && model !== 'job') fail(E.SCHEDULE_MODEL);
       const project = await builder(request);
       const name = (request.query as { name?: string }).name;
