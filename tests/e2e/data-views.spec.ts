@@ -220,7 +220,7 @@ test('an end user filters, saves filters, groups, arranges, edits, exports, impo
   await shot(page, 'data-views-print');
   await page.getByTestId('print-now').click();
   expect(await page.evaluate(() => (window as unknown as { printed: number }).printed)).toBe(1);
-  await page.locator('.ant-modal:visible').getByRole('button', { name: 'Close' }).click();
+  await page.locator('.ant-modal:visible .ant-modal-footer').getByRole('button', { name: 'Close' }).click();
 
   // A second member: sees the public filter, not the private one; adds a record Ann sees live.
   const other = await browser.newContext({ viewport: DESKTOP });

@@ -177,7 +177,7 @@ test('code commands run in the sandbox: api.notify shows a notice, fetch is not 
       button('run', 'Run code', 0, [{ type: 'runCode', code }]),
       button('loop', 'Loop', 12, [{ type: 'runCode', code: 'while (true) {}' }]),
       button('program', 'Run program', 6, [
-        { type: 'runProgram', program: 'missing' },
+        { type: 'runProgram', program: '0123456789abcdef01234567' },
         { type: 'notify', message: 'should not show' },
       ]),
       {

@@ -70,8 +70,10 @@ test('a builder exports a system and imports it into another, beside and then in
   await page.goto('/system/project');
   await page.getByText('Replace this system').click();
   await page.getByTestId('import-file').setInputFiles(file);
-  const confirm = page.getByRole('dialog');
-  await expect(confirm.getByText(`Replace "Copy ${suffix}" with this file?`).first()).toBeVisible();
+  const confirm = page.locator('.ant-modal-confirm');
+  await expect(confirm.locator('.ant-modal-confirm-title')).toHaveText(
+    `Replace "Copy ${suffix}" with this file?`,
+  );
   await confirm.getByRole('button', { name: 'Replace this system' }).click();
   await expect(page.getByText(/^Imported: \d+ tables/).last()).toBeVisible();
   await expect(page.getByTestId('usage-entities')).toHaveText(String(tables));
