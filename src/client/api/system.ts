@@ -8,9 +8,20 @@ import type {
   RoleHome,
   RoleOptions,
 } from '../../shared/api/access.ts';
+import type { ImportSummary, ProjectUsage } from '../../shared/api/project-transfer.ts';
 import { get, post, type RequestOptions } from './request.ts';
 
-export type { Grants, Invitation, Member, Role, RoleApplication, RoleHome, RoleOptions };
+export type {
+  Grants,
+  ImportSummary,
+  Invitation,
+  Member,
+  ProjectUsage,
+  Role,
+  RoleApplication,
+  RoleHome,
+  RoleOptions,
+};
 
 const quiet: RequestOptions = { quiet: true };
 const fresh: RequestOptions = { share: false };
@@ -78,32 +89,6 @@ export const roleJoinApi = {
   apply: (p: string, role: string, note = '') =>
     post<{ _id: string; status: string }>(`/api/common/project/${p}/role/apply`, { role, note }),
 };
-
-/** What /system/project shows (GET /api/admin/project/{p}/usage). */
-export interface ProjectUsage {
-  modules: number;
-  entities: number;
-  fields: number;
-  pages: number;
-  routes: number;
-  roles: number;
-  programs: number;
-  datasets: number;
-  members: number;
-  records: number;
-}
-
-export interface ImportSummary {
-  modules: number;
-  entities: number;
-  fields: number;
-  pages: number;
-  routes: number;
-  roles: number;
-  flows: number;
-  share: number;
-  records: number;
-}
 
 const S = (p: string) => `/api/app/share/${p}`;
 

@@ -17,6 +17,7 @@
  */
 import { type Kysely, type Selectable, sql, type Transaction } from 'kysely';
 import { FIELD_TYPES } from '../../shared/api/fields.ts';
+import type { ImportSummary, ProjectUsage } from '../../shared/api/project-transfer.ts';
 import { newId } from '../../shared/id.ts';
 import {
   addFieldStorage,
@@ -433,18 +434,6 @@ function idMapper(pkg: ProjectPackage, keep: Map<string, string>) {
   };
 }
 
-export interface ImportSummary {
-  modules: number;
-  entities: number;
-  fields: number;
-  pages: number;
-  routes: number;
-  roles: number;
-  flows: number;
-  share: number;
-  records: number;
-}
-
 /** Remove a project's definition and records (the replace half of importReplaceProject). */
 async function clearProject(trx: Transaction<DB>, projectId: string): Promise<void> {
   const entities = await trx
@@ -800,7 +789,7 @@ export async function importProject(
 }
 
 /** What /system/project shows: how much of each thing the project holds, and its member quota. */
-export async function projectUsage(db: Kysely<DB>, projectId: string) {
+export async function projectUsage(db: Kysely<DB>, projectId: string): Promise<ProjectUsage> {
   const count = async (
     table: 'data_modules' | 'data_entities' | 'data_fields' | 'pages' | 'routes' | 'roles',
   ) =>
