@@ -1,22 +1,12 @@
 /** The schedule calls (builder spec "Schedules": /api/admin/schedule/{project}). */
+import type { ScheduleTask } from '../../shared/api/schedules.ts';
 import { get, post, type RequestOptions } from './request.ts';
 
 const quiet: RequestOptions = { quiet: true };
 const fresh: RequestOptions = { share: false };
 const S = (p: string) => `/api/admin/schedule/${encodeURIComponent(p)}`;
 
-export interface ScheduleTask {
-  _id: string;
-  _name: string;
-  _cron: string;
-  _flow: string;
-  _option: Record<string, unknown>;
-  enabled: boolean;
-  creator: string | null;
-  next: number | null;
-  createdAt: number;
-  updatedAt: number;
-}
+export type { ScheduleTask };
 
 export interface ScheduleJob extends ScheduleTask {
   last: { time: number; state: FireState } | null;

@@ -1,5 +1,6 @@
 /** Scheduled tasks and their fire log: the SQL of the schedule area. */
 import { type Kysely, sql } from 'kysely';
+import type { ScheduleTask } from '../../shared/api/schedules.ts';
 import { QUOTAS, type Tier } from '../../shared/constants.ts';
 import { newId } from '../../shared/id.ts';
 import { checkCron, nextFires } from '../../shared/schedule/index.ts';
@@ -22,19 +23,8 @@ export interface TaskInput {
   option?: Record<string, unknown> | undefined;
 }
 
-/** A task as the calls answer it: the spec's `_id, _name, _cron, _flow`, enabled, creator, next run. */
-export interface ApiTask {
-  _id: string;
-  _name: string;
-  _cron: string;
-  _flow: string;
-  _option: Record<string, unknown>;
-  enabled: boolean;
-  creator: string | null;
-  next: number | null;
-  createdAt: number;
-  updatedAt: number;
-}
+/** A task as the calls answer it (the shared payload type). */
+export type ApiTask = ScheduleTask;
 
 function parseOption(text: string): Record<string, unknown> {
   try {
