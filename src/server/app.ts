@@ -24,6 +24,7 @@ import { type Database, openDatabase } from './db/index.ts';
 import { loadAppShell } from './http/app-shell.ts';
 import envelopePlugin from './http/envelope.ts';
 import errorsPlugin, { frameworkErrors } from './http/errors.ts';
+import { lazyCompilers } from './http/lazy-compilers.ts';
 import { loggerOptions } from './http/log-redact.ts';
 import { installNativeEnvelope } from './http/native-envelope.ts';
 import { schemasPlugin } from './http/schemas.ts';
@@ -90,6 +91,10 @@ export async function buildApp(config: Config, options: BuildOptions = {}): Prom
     return503OnClosing: true,
     forceCloseConnections: 'idle',
     frameworkErrors,
+    // Route schemas compile on first use (and in the background once listening): see lazy-compilers.ts.
+    schemaController: {
+      compilersFactory: lazyCompilers,
+    },
     ajv: {
       customOptions: {
         coerceTypes: false,

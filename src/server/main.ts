@@ -1,9 +1,13 @@
 import { buildApp } from './app.ts';
 import { firstRun } from './bootstrap.ts';
 import { loadConfig } from './config.ts';
+import { warmUp } from './http/lazy-compilers.ts';
 
+// Milestones since the process started (ms), logged with "server ready".
+const startup: Record<string, number> = { loaded: Math.round(performance.now()) };
 const config = loadConfig();
 const app = await buildApp(config);
+startup.built = Math.round(performance.now());
 
 let created: Awaited<ReturnType<typeof firstRun>>;
 try {
@@ -14,11 +18,16 @@ try {
   process.exit(1);
 }
 
+startup.firstRun = Math.round(performance.now());
 await app.listen({ port: config.port, host: config.host });
+startup.listening = Math.round(performance.now());
+// Route schemas not yet needed by a request compile now, in slices between requests.
+const warming = new AbortController();
+void warmUp((err) => app.log.error({ err }, 'route schema failed to compile'), warming.signal);
 // Scheduled tasks fire from every process; each fire is claimed by one of them (schedule/README.md).
 await app.scheduler.start();
 const url = `http://localhost:${(app.server.address() as { port: number }).port}`;
-app.log.info({ url, database: app.database.dialect }, 'server ready');
+app.log.info({ url, database: app.database.dialect, startup }, 'server ready');
 if (created) {
   // Printed once, on the first start of an empty data folder.
   const lines = [
@@ -36,6 +45,7 @@ let closing = false;
 async function shutdown(signal: string): Promise<void> {
   if (closing) return;
   closing = true;
+  warming.abort();
   app.log.info({ signal }, 'shutting down');
   // Fastify stops accepting, lets in-flight requests finish, then runs onClose (database last).
   const timer = setTimeout(() => {

@@ -6,6 +6,8 @@
  * The machine is shared and noisy, so besides requests/s it prints the server's CPU time per
  * request (user + system, read from the server process itself), which other load barely moves,
  * and the ratio of both. Rounds interleave bare and ours; medians are reported.
+ *
+ * First it prints cold start to first data and idle RSS (./startup.ts; BENCH_START_ONLY=1 stops there).
  */
 import { type ChildProcess, spawn } from 'node:child_process';
 import fs from 'node:fs';
@@ -13,6 +15,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { createInterface } from 'node:readline';
 import autocannon from 'autocannon';
+import { startupSection } from './startup.ts';
 
 const DURATION = Number(process.env.BENCH_SECONDS ?? 8);
 const CONNECTIONS = Number(process.env.BENCH_CONNECTIONS ?? 20);
@@ -122,6 +125,8 @@ async function measure(mode: string, headers: (token: string) => Record<string, 
 const median = (xs: number[]) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)]!;
 
 async function main(): Promise<void> {
+  await startupSection(Number(process.env.BENCH_START_ROUNDS ?? 3));
+  if (process.env.BENCH_START_ONLY) return;
   console.log(
     `bench:api — ${CONNECTIONS} connections, ${DURATION}s per run, ${ROUNDS} rounds, node ${process.version}`,
   );

@@ -62,7 +62,7 @@ export default defineConfig({
   },
   projects: [{ name: 'chromium' }],
   webServer: {
-    command: 'npx tsx src/server/main.ts',
+    command: 'node dist/server/main.js',
     cwd: root,
     url: `${baseURL}/api/health`,
     reuseExistingServer: false,

@@ -1,6 +1,5 @@
 import { randomInt } from 'node:crypto';
 import type { Kysely } from 'kysely';
-import svgCaptcha from 'svg-captcha';
 import {
   CAPTCHA_TTL_MS,
   VERIFY_CODE_COOLDOWN_MS,
@@ -15,6 +14,8 @@ import { newToken, safeEqualHex, sha256hex } from './tokens.ts';
 export async function createCaptcha(
   db: Kysely<DB>,
 ): Promise<{ ticket: string; img: string; answer: string }> {
+  // Read on the first captcha (its fonts are large), not at server start.
+  const { default: svgCaptcha } = await import('svg-captcha');
   const c = svgCaptcha.create({
     size: 4,
     noise: 3,

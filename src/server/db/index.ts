@@ -2,7 +2,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 import SQLite from 'better-sqlite3';
 import { Kysely, type Migration, Migrator, PostgresDialect, SqliteDialect, sql } from 'kysely';
-import pg from 'pg';
+import type pg from 'pg';
 import * as m001 from './migrations/001-foundation.ts';
 import * as m002 from './migrations/002-access.ts';
 import * as m003 from './migrations/003-realtime.ts';
@@ -39,9 +39,17 @@ export interface DatabaseOptions {
   file?: string;
 }
 
-// bigint columns hold millisecond times and counts: answer them as numbers, not strings.
-pg.types.setTypeParser(20, (v) => Number(v));
-pg.types.setTypeParser(1700, (v) => Number(v));
+let pgModule: Promise<typeof pg> | undefined;
+/** node-postgres, read when a PostgreSQL database is opened (a SQLite server never loads it). */
+function loadPg(): Promise<typeof pg> {
+  pgModule ??= import('pg').then(({ default: mod }) => {
+    // bigint columns hold millisecond times and counts: answer them as numbers, not strings.
+    mod.types.setTypeParser(20, (v) => Number(v));
+    mod.types.setTypeParser(1700, (v) => Number(v));
+    return mod;
+  });
+  return pgModule;
+}
 
 const SCHEMA_NAME = /^[a-z_][a-z0-9_]{0,62}$/;
 
@@ -72,6 +80,7 @@ function openSqlite(file: string): Database {
 
 async function openPostgres(url: string, schema: string | undefined): Promise<Database> {
   if (schema !== undefined && !SCHEMA_NAME.test(schema)) throw new Error(`bad schema name ${schema}`);
+  const pg = await loadPg();
   if (schema) {
     const client = new pg.Client({ connectionString: url });
     await client.connect();

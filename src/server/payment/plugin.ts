@@ -22,7 +22,6 @@ import { caller, requireUser } from '../account/auth.ts';
 import { E, fail } from '../errors.ts';
 import { area } from '../http/plugin-kit.ts';
 import { id, int, obj, ok, str } from '../http/schemas.ts';
-import { alipayProvider } from './alipay.ts';
 import { NotifyRefused, type PayProvider } from './provider.ts';
 import { findOrder, listOrders, markStarted, orderView, packageOrder, settleOrder } from './service.ts';
 import { wxpayProvider } from './wxpay.ts';
@@ -42,7 +41,8 @@ async function paymentPlugin(app: FastifyInstance): Promise<void> {
   const { db } = app.database;
   const { config } = app;
   const providers: Partial<Record<PayType, PayProvider>> = {};
-  if (config.alipay) providers.alipay = alipayProvider(config.alipay);
+  // alipay-sdk is large: read only when Alipay is configured.
+  if (config.alipay) providers.alipay = (await import('./alipay.ts')).alipayProvider(config.alipay);
   if (config.wxpay) providers.wxpay = wxpayProvider(config.wxpay);
 
   /** The project the caller may pay for: named, else their first own one; owner only. */

@@ -10,13 +10,22 @@ import {
   type FlowStep,
   HANDLE,
   PROGRAM_LIMITS,
-  STEP_TYPES,
+  type STEP_TYPES,
   stepType,
 } from '../../shared/program/index.ts';
 import { E, fail } from '../errors.ts';
 
 const ajv = new Ajv({ allErrors: false, strict: false, useDefaults: true });
-const validators = new Map<string, ValidateFunction>(STEP_TYPES.map((s) => [s.type, ajv.compile(s.schema)]));
+// Compiled per step type on first use: most processes validate few flows, and start matters more.
+const validators = new Map<string, ValidateFunction>();
+function validatorOf(def: (typeof STEP_TYPES)[number]): ValidateFunction {
+  let v = validators.get(def.type);
+  if (!v) {
+    v = ajv.compile(def.schema);
+    validators.set(def.type, v);
+  }
+  return v;
+}
 
 function invalid(path: string, why: string): never {
   fail(E.PROGRAM_INVALID, `${path}: ${why}`);
@@ -78,7 +87,7 @@ function checkSteps(list: unknown, path: string, depth: number, w: Walk): FlowSt
         invalid(`${p}._entity`, 'a data table is required');
     } else if (raw._entity !== undefined) invalid(`${p}._entity`, `a ${def.type} step takes no table`);
     const proc = structuredClone(raw._procedure ?? {});
-    const validate = validators.get(def.type)!;
+    const validate = validatorOf(def);
     if (!validate(proc)) {
       const e = validate.errors?.[0];
       invalid(`${p}._procedure${e?.instancePath.replaceAll('/', '.') ?? ''}`, e?.message ?? 'invalid');

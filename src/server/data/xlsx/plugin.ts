@@ -1,5 +1,6 @@
 import { PassThrough } from 'node:stream';
 import type { FastifyError, FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+import { EXPORT_MAX_ROWS } from '../../../shared/constants.ts';
 import { normalizeOrThrow } from '../../../shared/query/index.ts';
 import { optionalUser } from '../../access/guard.ts';
 import { caller } from '../../account/auth.ts';
@@ -13,15 +14,18 @@ import { queryRecords } from '../records.ts';
 import { userContext } from '../records-plugin.ts';
 import { type EntityRow, entityBySheetName, findEntity } from '../schema-service.ts';
 import { roleClause, withClause } from '../view-service.ts';
-import { EXPORT_MAX_ROWS, exportFields, streamExport } from './export.ts';
-import { importXlsx } from './import.ts';
-import { loadTemplate, TEMPLATE_MAX_RECORDS, writeTemplate } from './template.ts';
 import { checkZip, firstSheetName } from './zip-guard.ts';
 
 const XLSX_MIME = 'application/vnd.openxmlformats-officedocument.spreadsheetml.sheet';
 const entityRef = { type: 'string', minLength: 1, maxLength: 64 };
 const params = obj({ project: id(), entity: entityRef });
 const tags = ['data'];
+
+// The workbook code (exceljs, barcode and QR images) is read on the first import or export, not at
+// server start: most processes never handle a spreadsheet.
+const xlsxExport = () => import('./export.ts');
+const xlsxImport = () => import('./import.ts');
+const xlsxTemplate = () => import('./template.ts');
 
 /** `attachment` with an ASCII fallback and the UTF-8 name (RFC 6266 / 5987). */
 function disposition(name: string): string {
@@ -97,6 +101,7 @@ async function xlsxPlugin(app: FastifyInstance): Promise<void> {
     if (!Buffer.isBuffer(file)) fail(E.IMPORT_NOT_XLSX, 'send the file as application/octet-stream');
     const all = manager ? meta.fields : (await metaOf(db, meta.entity)).fields;
     const keepGood = ['1', 'true'].includes((request.query as { keepGood?: string }).keepGood ?? '');
+    const { importXlsx } = await xlsxImport();
     const result = await importXlsx(app.database, meta, all, file, caller(request).id, {
       keepGood,
       checked: zipChecked.has(request),
@@ -186,6 +191,7 @@ async function xlsxPlugin(app: FastifyInstance): Promise<void> {
       reply.header('content-disposition', disposition(`${base}-${stamp()}.xlsx`));
       reply.header('cache-control', 'no-store');
       if (mode === 'template') {
+        const { loadTemplate, TEMPLATE_MAX_RECORDS, writeTemplate } = await xlsxTemplate();
         const sheet = await loadTemplate(meta, template);
         const { data } = await queryRecords(db, dialect, meta, {
           ...q,
@@ -201,6 +207,7 @@ async function xlsxPlugin(app: FastifyInstance): Promise<void> {
         });
         return reply.send(out);
       }
+      const { exportFields, streamExport } = await xlsxExport();
       const fields = exportFields(meta, codes);
       const out = new PassThrough();
       streamExport(

@@ -1,0 +1,81 @@
+// Builds the server to plain JavaScript (dist/server), so production runs `node dist/server/main.js`
+// with no TypeScript loader and no wrapper processes. esbuild bundles our own modules (one file to
+// parse instead of hundreds to resolve), keeps packages from node_modules external, and splits at
+// dynamic imports so what first requests do not need (widget renders, xlsx, QuickJS, exports) is
+// only read when used. The worker files are plain .mjs and are copied beside the bundle.
+//
+//   node scripts/build-server.mjs          build when a server source is newer than the last build
+//   node scripts/build-server.mjs --force  always build
+import fs from 'node:fs';
+import path from 'node:path';
+import { build } from 'esbuild';
+
+const root = path.resolve(import.meta.dirname, '..');
+const outdir = path.join(root, 'dist/server');
+const stamp = path.join(outdir, 'main.js');
+const SOURCES = ['src/server', 'src/shared', 'widgets', 'schemas', 'playground'];
+
+function newest(dir) {
+  let t = 0;
+  for (const entry of fs.readdirSync(dir, { withFileTypes: true })) {
+    const p = path.join(dir, entry.name);
+    t = Math.max(t, entry.isDirectory() ? newest(p) : fs.statSync(p).mtimeMs);
+  }
+  return t;
+}
+
+/** True when dist/server is missing or older than any server-side source. */
+export function serverStale() {
+  if (!fs.existsSync(stamp)) return true;
+  const built = fs.statSync(stamp).mtimeMs;
+  return SOURCES.map((d) => path.join(root, d)).some((d) => fs.existsSync(d) && newest(d) > built);
+}
+
+/** Every `new Worker(new URL('./x.mjs', import.meta.url))` target under src/server. */
+function workerFiles(dir = path.join(root, 'src/server')) {
+  const out = [];
+  for (const entry of fs.readdirSync(dir, { withFileTypes: true })) {
+    const p = path.join(dir, entry.name);
+    if (entry.isDirectory()) out.push(...workerFiles(p));
+    else if (entry.name.endsWith('-worker.mjs')) out.push(p);
+  }
+  return out;
+}
+
+export async function buildServer() {
+  fs.rmSync(outdir, { recursive: true, force: true });
+  await build({
+    absWorkingDir: root,
+    entryPoints: { main: 'src/server/main.ts', app: 'src/server/app.ts' },
+    outdir,
+    bundle: true,
+    splitting: true,
+    format: 'esm',
+    platform: 'node',
+    target: 'node20',
+    packages: 'external',
+    sourcemap: 'linked',
+    chunkNames: 'chunks/[name]-[hash]',
+    // Widget renders are reached only through lazy `render()` thunks the server never calls; their
+    // styles mean nothing here.
+    loader: { '.css': 'empty' },
+    logLevel: 'warning',
+    legalComments: 'none',
+  });
+  // Workers are resolved relative to the module that starts them; in the bundle that is main.js or
+  // a chunk, so they sit next to both.
+  for (const file of workerFiles()) {
+    const name = path.basename(file);
+    fs.copyFileSync(file, path.join(outdir, name));
+    fs.copyFileSync(file, path.join(outdir, 'chunks', name));
+  }
+}
+
+if (import.meta.url === `file://${process.argv[1]}`) {
+  const force = process.argv.includes('--force');
+  if (force || serverStale()) {
+    const t = Date.now();
+    await buildServer();
+    process.stdout.write(`server built to dist/server in ${Date.now() - t} ms\n`);
+  }
+}
