@@ -1,0 +1,390 @@
+/**
+ * bench:views — the end user's data view (a list menu entry) over a 100,000-row table of 20 fields
+ * (`BENCH_ROWS`), in Debian's Chromium, against a bare antd Table given the same rows in the same run
+ * (tests/bench/views-app: no toolbar, settings, labels or live reloads; the rows are handed to it in
+ * memory, so its figures are render-only while ours include the data calls).
+ *
+ *  1. open: in a loaded app, click the menu entry → the first page's rows painted; goal ≤ 300 ms;
+ *  2. scroll: 1,000 rows a page (virtual), scroll through two pages (2,000 rows) → frame p95; goal ≤ 16 ms;
+ *  3. group: pick a 10-value field to group by → group rows with their sums (from the server, over the
+ *     whole filtered set) painted; goal ≤ 200 ms.
+ * Rounds: BENCH_ROUNDS (default 3); medians reported. BENCH_NO_BUILD=1 reuses dist/client.
+ */
+import { execSync } from 'node:child_process';
+import fs from 'node:fs';
+import http from 'node:http';
+import os from 'node:os';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { chromium, type Page } from '@playwright/test';
+import react from '@vitejs/plugin-react';
+import { build } from 'vite';
+import { antdCss } from '../../scripts/vite-antd-css.ts';
+import { scrollbarSizeCache } from '../../scripts/vite-scrollbar-cache.ts';
+
+const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../..');
+const dist = path.join(root, 'dist/client');
+const ROWS = Number(process.env.BENCH_ROWS ?? 100_000);
+const ROUNDS = Number(process.env.BENCH_ROUNDS ?? 3);
+const DAY = 86_400_000;
+const T0 = Date.UTC(2024, 0, 1);
+const ENTRY = 'Bench rows';
+const step = (what: string) => process.env.BENCH_VERBOSE === '1' && console.log(`  … ${what}`);
+
+const median = (xs: number[]) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)] ?? Number.NaN;
+const p95 = (xs: number[]) => {
+  const s = [...xs].sort((a, b) => a - b);
+  return s[Math.min(s.length - 1, Math.ceil(s.length * 0.95) - 1)] ?? Number.NaN;
+};
+const fmt = (n: number) => n.toFixed(1);
+
+function rng(seed: number) {
+  let s = seed >>> 0;
+  return () => {
+    s = (s * 1664525 + 1013904223) >>> 0;
+    return s / 2 ** 32;
+  };
+}
+
+const FIELDS: [string, 'string' | 'number' | 'date'][] = [
+  ['title', 'string'],
+  ['customer', 'string'],
+  ['status', 'string'],
+  ['region', 'string'],
+  ['city', 'string'],
+  ['owner', 'string'],
+  ['code', 'string'],
+  ['note', 'string'],
+  ['phone', 'string'],
+  ['email', 'string'],
+  ['amount', 'number'],
+  ['qty', 'number'],
+  ['score', 'number'],
+  ['price', 'number'],
+  ['cost', 'number'],
+  ['weight', 'number'],
+  ['created', 'date'],
+  ['due', 'date'],
+  ['shipped', 'date'],
+  ['paid', 'date'],
+];
+const REGIONS = ['North', 'South', 'East', 'West', 'Central', 'Coast', 'Hills', 'Lakes', 'Plains', 'Islands'];
+const STATUSES = ['new', 'paid', 'shipped', 'done', 'cancelled'];
+
+async function buildBaseline(): Promise<string> {
+  const out = fs.mkdtempSync(path.join(os.tmpdir(), 'bench-views-'));
+  await build({
+    configFile: false,
+    logLevel: 'warn',
+    root: path.join(root, 'tests/bench/views-app'),
+    plugins: [react(), antdCss(), scrollbarSizeCache()],
+    build: { outDir: out, emptyOutDir: true, chunkSizeWarningLimit: 5000 },
+  });
+  return out;
+}
+
+function serve(dir: string): Promise<http.Server> {
+  const types: Record<string, string> = {
+    '.html': 'text/html',
+    '.js': 'text/javascript',
+    '.css': 'text/css',
+  };
+  const server = http.createServer((req, res) => {
+    const url = new URL(req.url ?? '/', 'http://x');
+    const file = path.join(dir, url.pathname === '/' ? 'index.html' : url.pathname);
+    if (!file.startsWith(dir) || !fs.existsSync(file)) {
+      res.writeHead(404).end();
+      return;
+    }
+    res.writeHead(200, { 'content-type': types[path.extname(file)] ?? 'application/octet-stream' });
+    fs.createReadStream(file).pipe(res);
+  });
+  return new Promise((resolve) => server.listen(0, '127.0.0.1', () => resolve(server)));
+}
+
+/** In the page: wait until `selector` matches at least `n` elements, then for the next paint. */
+async function paintedWhen(tab: Page, selector: string, n: number, t0Name: string): Promise<number> {
+  return tab.evaluate(
+    async ([sel, count, name]) => {
+      await new Promise<void>((resolve) => {
+        const check = () => {
+          if (document.querySelectorAll(sel).length >= count) resolve();
+          else requestAnimationFrame(check);
+        };
+        check();
+      });
+      await new Promise((r) => requestAnimationFrame(() => setTimeout(r, 0)));
+      const t0 = (window as unknown as Record<string, number>)[name]!;
+      return performance.now() - t0;
+    },
+    [selector, n, t0Name] as const,
+  );
+}
+
+/** Scroll the virtual body of the table in `scope` to its end, 300 px a frame; frame durations. */
+async function scrollThrough(tab: Page, scope: string): Promise<number[]> {
+  return tab.evaluate(async (sel) => {
+    const holder = document.querySelector(`${sel} .ant-table-tbody-virtual-holder`) as HTMLElement | null;
+    if (!holder) throw new Error('no virtual table body');
+    holder.scrollTop = 0;
+    await new Promise((r) => requestAnimationFrame(r));
+    const frames: number[] = [];
+    let last = performance.now();
+    await new Promise<void>((resolve) => {
+      const step = (now: number) => {
+        frames.push(now - last);
+        last = now;
+        const before = holder.scrollTop;
+        holder.scrollTop = before + 300;
+        if (holder.scrollTop === before) resolve();
+        else requestAnimationFrame(step);
+      };
+      requestAnimationFrame(step);
+    });
+    return frames.slice(1);
+  }, scope);
+}
+
+async function main() {
+  if (process.env.BENCH_NO_BUILD !== '1') {
+    console.log('building the client…');
+    execSync('npx vite build', { cwd: root, stdio: 'ignore' });
+  }
+  const baselineDir = await buildBaseline();
+  const baselineServer = await serve(baselineDir);
+  const baselineUrl = `http://127.0.0.1:${(baselineServer.address() as { port: number }).port}/`;
+
+  const { buildApp } = await import('../../src/server/app.ts');
+  const { loadConfig } = await import('../../src/server/config.ts');
+  const { firstRun } = await import('../../src/server/bootstrap.ts');
+  const { createEntity, createField } = await import('../../src/server/data/schema-service.ts');
+  const { loadMeta } = await import('../../src/server/data/meta.ts');
+  const { fieldColumn } = await import('../../src/server/data/ddl.ts');
+  const { newId } = await import('../../src/shared/id.ts');
+  const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'lc-bench-views-'));
+  const app = await buildApp(
+    loadConfig({}, { dataDir, clientDir: dist, adminAccount: 'builder', adminPassword: 'builder123' }),
+    { logger: false },
+  );
+  const created = (await firstRun(app))!;
+  const project = created.projectId;
+  const { db, dialect } = app.database;
+  const entity = await createEntity(db, project, { name: ENTRY, code: 'benchrows' });
+  for (const [code, type] of FIELDS)
+    await createField(db, dialect, entity, { name: code, field: code, type });
+  const meta = await loadMeta(db, project, 'benchrows');
+  const col = (code: string) => fieldColumn(meta.byCode.get(code)!.id);
+  const r = rng(7);
+  const pick = <T>(xs: T[]) => xs[Math.floor(r() * xs.length)]!;
+  const makeRow = (i: number): unknown[] => [
+    newId(T0 + i),
+    T0 + i,
+    T0 + i,
+    `Row ${i} ${Math.floor(r() * 1e6).toString(36)}`,
+    `Customer ${Math.floor(r() * 5000)}`,
+    pick(STATUSES),
+    pick(REGIONS),
+    `City ${Math.floor(r() * 60)}`,
+    `Owner ${Math.floor(r() * 40)}`,
+    `C-${(100000 + i).toString(36)}`,
+    r() < 0.3 ? null : `note ${Math.floor(r() * 1000)}`,
+    `139${String(Math.floor(r() * 1e8)).padStart(8, '0')}`,
+    `user${i}@example.com`,
+    Math.round(r() * 100_000) / 100,
+    Math.floor(r() * 50),
+    Math.round(r() * 1000) / 100,
+    Math.round(r() * 10_000) / 100,
+    Math.round(r() * 5_000) / 100,
+    Math.round(r() * 3_000) / 100,
+    T0 + Math.floor(r() * 700) * DAY,
+    T0 + Math.floor(r() * 700) * DAY,
+    r() < 0.2 ? null : T0 + Math.floor(r() * 700) * DAY,
+    r() < 0.5 ? null : T0 + Math.floor(r() * 700) * DAY,
+  ];
+  const t0 = performance.now();
+  const cols = ['_id', '_created_at', '_updated_at', ...FIELDS.map(([c]) => col(c))];
+  if (dialect !== 'sqlite') throw new Error('bench:views runs on the embedded SQLite default');
+  const raw = app.database.sqlite!;
+  const stmt = raw.prepare(
+    `INSERT INTO "${meta.table}" (${cols.map((c) => `"${c}"`).join(',')}) VALUES (${cols.map(() => '?').join(',')})`,
+  );
+  raw.transaction(() => {
+    for (let i = 0; i < ROWS; i++) stmt.run(...makeRow(i));
+  })();
+  raw.exec('ANALYZE');
+  console.log(
+    `${ROWS.toLocaleString()} rows × ${FIELDS.length} fields loaded in ${((performance.now() - t0) / 1000).toFixed(1)} s`,
+  );
+
+  await app.listen({ port: 0, host: '127.0.0.1' });
+  const base = `http://127.0.0.1:${(app.server.address() as { port: number }).port}`;
+  const json = async <T>(url: string, body?: unknown, token?: string): Promise<T> => {
+    const res = await fetch(base + url, {
+      method: body === undefined ? 'GET' : 'POST',
+      headers: { 'content-type': 'application/json', ...(token ? { token } : {}) },
+      ...(body === undefined ? {} : { body: JSON.stringify(body) }),
+    });
+    const a = (await res.json()) as { error: number; msg?: string; data: T };
+    if (a.error !== 0) throw new Error(`${url}: ${a.error} ${a.msg}`);
+    return a.data;
+  };
+  const { token } = await json<{ token: string }>('/api/common/user/login', {
+    user: 'builder',
+    pwd: 'builder123',
+  });
+  await json(`/api/admin/route/${project}/create`, { type: 'table', name: ENTRY, value: 'benchrows' }, token);
+  const pageOf = (size: number, index = 1) =>
+    json<{ data: Record<string, unknown>[] }>(
+      `/api/app/simple/${project}/benchrows/query`,
+      { page: { index, size } },
+      token,
+    ).then((a) => a.data);
+  const rows20 = await pageOf(20);
+  const rows1000 = [await pageOf(1000, 1), await pageOf(1000, 2)];
+
+  const browser = await chromium.launch({
+    executablePath: process.env.CHROMIUM_PATH || '/usr/bin/chromium',
+    args: [
+      '--headless',
+      '--no-sandbox',
+      '--disable-gpu',
+      '--disable-background-networking',
+      '--disable-component-update',
+      '--disable-sync',
+      '--no-first-run',
+    ],
+  });
+  const ours = { open: [] as number[], group: [] as number[], frames: [] as number[] };
+  const bare = { open: [] as number[], group: [] as number[], frames: [] as number[] };
+  const fieldCodes = FIELDS.map(([c]) => c);
+  try {
+    for (let round = 1; round <= ROUNDS; round++) {
+      // Ours: a loaded app, then the menu entry.
+      const ctx = await browser.newContext({ viewport: { width: 1440, height: 900 }, locale: 'en-US' });
+      await ctx.addInitScript(
+        ([t, p]) => {
+          localStorage.setItem('token', t);
+          localStorage.setItem('lc_project', p);
+        },
+        [token, project] as const,
+      );
+      // tsx keeps function names with a helper the page does not have.
+      await ctx.addInitScript({ content: 'globalThis.__name = (f) => f;' });
+      const tab = await ctx.newPage();
+      await tab.goto(`${base}/`);
+      const item = tab.getByTestId('app-menu').getByText(ENTRY).first();
+      await item.waitFor({ timeout: 60_000 }).catch(async (err) => {
+        await tab.screenshot({ path: path.join(os.tmpdir(), 'bench-views-home.png') });
+        throw err;
+      });
+      await tab.evaluate((name) => {
+        const menu = document.querySelector('[data-testid="app-menu"]')!;
+        const el = [...menu.querySelectorAll('li, a, span')]
+          .reverse()
+          .find((e) => e.textContent?.trim() === name);
+        (window as unknown as Record<string, number>).__open = performance.now();
+        (el as HTMLElement).click();
+      }, ENTRY);
+      const open = await paintedWhen(
+        tab,
+        '[data-testid="data-view"] .ant-table-tbody .ant-table-row',
+        20,
+        '__open',
+      );
+      ours.open.push(open);
+      step(`open ${open}`);
+
+      // Group by region: from the option's click to the groups with their sums painted.
+      await tab.getByTestId('view-group').click();
+      const option = tab.locator('.ant-select-item-option', { hasText: /^region$/ }).first();
+      await option.waitFor();
+      await tab.evaluate(() => {
+        document.addEventListener(
+          'click',
+          () => {
+            (window as unknown as Record<string, number>).__group = performance.now();
+          },
+          { capture: true, once: true },
+        );
+      });
+      await option.click();
+      ours.group.push(await paintedWhen(tab, '.dv-group-sum', 1, '__group'));
+      await tab.keyboard.press('Escape');
+      // Ungroup, then 1,000 rows a page and scroll through two pages.
+      await tab.locator('[data-testid="view-group"] .ant-select-clear').click({ force: true });
+      await tab.locator('.ant-pagination-options .ant-select').click();
+      await tab.locator('.ant-select-item-option', { hasText: '1000' }).first().click();
+      await tab
+        .waitForFunction(
+          () =>
+            /Row \d+ /.test(
+              document.querySelector('[data-testid="data-view"] .ant-table-tbody-virtual-holder')?.textContent ??
+                '',
+            ),
+        )
+        .catch(async (err) => {
+          await tab.screenshot({ path: path.join(os.tmpdir(), 'bench-views-size.png') });
+          throw err;
+        });
+      step('scroll page 1');
+      const f1 = await scrollThrough(tab, '[data-testid="data-view"]');
+      step(`page 1: ${f1.length} frames`);
+      await tab.locator('.ant-pagination-next').click();
+      await tab.waitForFunction(() =>
+        /Row 1\d{3} /.test(
+          document.querySelector('[data-testid="data-view"] .ant-table-tbody-virtual-holder')?.textContent ?? '',
+        ),
+      );
+      const f2 = await scrollThrough(tab, '[data-testid="data-view"]');
+      step(`page 2: ${f2.length} frames`);
+      ours.frames.push(...f1, ...f2);
+      await ctx.close();
+
+      // The bare antd Table, given the same rows.
+      const bctx = await browser.newContext({ viewport: { width: 1440, height: 900 } });
+      await bctx.addInitScript({ content: 'globalThis.__name = (f) => f;' });
+      const btab = await bctx.newPage();
+      await btab.goto(baselineUrl);
+      await btab.waitForFunction(() => 'bench' in window);
+      const show = (rows: unknown, options: unknown, mark: string) =>
+        btab.evaluate(
+          ([rs, o, m]) => {
+            (window as unknown as Record<string, number>)[m] = performance.now();
+            (window as unknown as { bench: { show(r: unknown, o: unknown): void } }).bench.show(rs, o);
+          },
+          [rows, options, mark] as const,
+        );
+      await show(rows20, { fields: fieldCodes, virtual: false }, '__open');
+      step('bare');
+      bare.open.push(await paintedWhen(btab, '.ant-table-tbody .ant-table-row', 20, '__open'));
+      await show(rows20, { fields: fieldCodes, virtual: false, group: 'region', sum: 'amount' }, '__group');
+      bare.group.push(await paintedWhen(btab, '.ant-table-row-level-1', 1, '__group'));
+      for (const page of rows1000) {
+        await btab.evaluate(() => (window as unknown as { bench: { clear(): void } }).bench.clear());
+        await show(page, { fields: fieldCodes, virtual: true }, '__scroll');
+        await paintedWhen(btab, '.ant-table-tbody-virtual-holder', 1, '__scroll');
+        bare.frames.push(...(await scrollThrough(btab, 'body')));
+      }
+      await bctx.close();
+      console.log(
+        `round ${round}: open ${fmt(open)} ms (bare ${fmt(bare.open.at(-1)!)}), group ${fmt(ours.group.at(-1)!)} ms (bare ${fmt(bare.group.at(-1)!)}), ` +
+          `scroll frame p95 ${fmt(p95([...f1, ...f2]))} ms over ${f1.length + f2.length} frames`,
+      );
+    }
+  } finally {
+    await browser.close();
+    baselineServer.close();
+    await app.close();
+    fs.rmSync(dataDir, { recursive: true, force: true });
+  }
+  const line = (name: string, a: number, b: number, goal: string) =>
+    console.log(
+      `${name.padEnd(34)} ours ${fmt(a).padStart(7)} ms   bare antd Table ${fmt(b).padStart(7)} ms   ratio ${(a / b).toFixed(2)}×   (${goal})`,
+    );
+  console.log('');
+  line('open from the menu → first page', median(ours.open), median(bare.open), 'goal ≤ 300 ms');
+  line('scroll 2,000 rows, frame p95', p95(ours.frames), p95(bare.frames), 'goal ≤ 16 ms');
+  line('group by a 10-value field + sum', median(ours.group), median(bare.group), 'goal ≤ 200 ms');
+}
+
+await main();
