@@ -162,6 +162,7 @@ function StepRow(props: StepTreeProps & { step: FlowStep; path: StepPath; depth:
         role="button"
         tabIndex={0}
         aria-pressed={selected}
+        aria-label={`${def ? (props.lang === 'zh' ? def.title.zh : def.title.en) : props.step._type} ${props.step._handle}`}
         onClick={() => props.onSelect(props.path)}
         onKeyDown={(e) => {
           if (e.key === 'Enter' && e.target === e.currentTarget) props.onSelect(props.path);

@@ -190,6 +190,7 @@ export function scopeAt(process: FlowStep[], path: StepPath, recordFields: strin
       for (const f of (s._procedure.fields ?? []) as InputField[])
         if (f.key) vars.push({ path: `params.${f.key}`, kind: 'input', detail: f.name });
   vars.push({ path: 'record', kind: 'record' });
+  vars.push({ path: 'record._id', kind: 'record' });
   for (const f of recordFields) vars.push({ path: `record.${f}`, kind: 'record' });
   for (const k of ['_id', 'nickname', 'account', 'phone']) vars.push({ path: `user.${k}`, kind: 'user' });
   // Walk down the path: in each list, the steps before the one on the path have run.
