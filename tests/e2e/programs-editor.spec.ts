@@ -140,7 +140,8 @@ test('a builder makes, test-runs and releases a program in the editor', async ({
   await shot(page, 'program-editor-run-log');
 
   await page.setViewportSize(PHONE);
-  await page.getByRole('tab', { name: 'Steps' }).click();
+  await page.goto(`/dev/programs?program=${flow._id}`);
   await expect(page.getByTestId('step-tree')).toBeVisible();
+  await expect(page.getByTestId('step-update1')).toBeVisible();
   await shot(page, 'program-editor-phone');
 });
