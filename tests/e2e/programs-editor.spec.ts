@@ -50,7 +50,9 @@ test('a builder makes, test-runs and releases a program in the editor', async ({
   const editor = page.getByTestId('program-editor');
   await expect(editor.getByText('Not released')).toBeVisible();
   // Listed under its module.
-  await expect(page.locator('.prog-module[data-module="Sales"]').getByTestId('program-Mark paid')).toBeVisible();
+  await expect(
+    page.locator('.prog-module[data-module="Sales"]').getByTestId('program-Mark paid'),
+  ).toBeVisible();
   await pick(page, page.getByTestId('program-table'), 'Orders');
 
   // 1. An input step asking for a note.
@@ -88,6 +90,24 @@ test('a builder makes, test-runs and releases a program in the editor', async ({
   await page.keyboard.press('Control+z');
   await expect(page.getByTestId('step-display2')).toHaveCount(0);
   await expect(page.getByTestId('step-display1')).toBeVisible();
+
+  // Drag the display step into the empty "else" branch, then undo that too.
+  const handle = page.getByTestId('drag-display1');
+  const target = page.locator('[data-list="1/no"]');
+  const from = (await handle.boundingBox())!;
+  const to = (await target.boundingBox())!;
+  await page.mouse.move(from.x + from.width / 2, from.y + from.height / 2);
+  await page.mouse.down();
+  await page.mouse.move(from.x + from.width / 2, from.y + from.height / 2 - 10, { steps: 3 });
+  await page.mouse.move(to.x + to.width / 2, to.y + to.height / 2, { steps: 12 });
+  await page.mouse.up();
+  await expect(target.getByTestId('step-display1')).toBeVisible();
+  await page.getByTestId('step-tree').click({ position: { x: 2, y: 2 } });
+  await page.keyboard.press('Control+z');
+  await expect(target.getByTestId('step-display1')).toHaveCount(0);
+  await expect(
+    page.locator('[data-list="top"] > .prog-step-wrap').last().getByTestId('step-display1'),
+  ).toBeVisible();
 
   // Autosave: the draft on the server has the four steps, nested as built.
   await expect(page.getByTestId('save-state')).toHaveText('Saved');

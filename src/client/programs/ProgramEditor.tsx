@@ -148,7 +148,11 @@ export function ProgramEditor(props: {
 
   // Autosave after a pause in editing.
   useEffect(() => {
-    if (JSON.stringify(doc) === saved.current) return;
+    if (JSON.stringify(doc) === saved.current) {
+      // Undone back to what the server has: nothing to save.
+      setSave((s) => (s.kind === 'saving' ? s : { kind: 'saved' }));
+      return;
+    }
     setSave((s) => (s.kind === 'error' ? s : { kind: 'dirty' }));
     const timer = setTimeout(() => void flush(), AUTOSAVE_MS);
     return () => clearTimeout(timer);
