@@ -153,6 +153,10 @@ test('a builder makes, test-runs and releases a program in the editor', async ({
   await expect(page.getByTestId('program-Mark paid').getByText('v1')).toBeVisible();
   await page.getByRole('tab', { name: 'Versions' }).click();
   await expect(page.getByTestId('versions').getByText('live')).toBeVisible();
+  // Restore puts version 1 back into the draft (here: the same steps), and says so.
+  await page.getByTestId('versions').getByRole('button', { name: 'Restore' }).click();
+  await page.locator('.ant-popconfirm:visible').getByRole('button', { name: 'OK' }).click();
+  await expect(page.getByText('Version 1 restored into the draft')).toBeVisible();
   await page.getByRole('tab', { name: 'Run log' }).click();
   const log = page.getByTestId('run-log');
   await expect(log.getByText('test', { exact: true })).toBeVisible();
@@ -164,4 +168,34 @@ test('a builder makes, test-runs and releases a program in the editor', async ({
   await expect(page.getByTestId('step-tree')).toBeVisible();
   await expect(page.getByTestId('step-update1')).toBeVisible();
   await shot(page, 'program-editor-phone');
+});
+
+test('a code step is edited in Monaco; a source that does not parse is refused on save, naming the step', async ({
+  page,
+  request,
+}) => {
+  test.setTimeout(240_000);
+  const { call, p } = await seed(request);
+  await signInWithToken(page, call.token, p);
+  await page.goto('/dev/programs');
+  await page.getByPlaceholder('Program name').fill('Compute');
+  await page.getByRole('button', { name: 'New program' }).click();
+  await expect(page.getByTestId('program-editor')).toBeVisible();
+  await addStep(page, 'top', 'Code');
+  const code = panel(page).getByTestId('code-editor');
+  await expect(code.locator('.monaco-editor')).toBeVisible();
+  await code.locator('.view-lines').click();
+  await page.keyboard.type('return (1 +;');
+  await expect(page.getByTestId('save-state')).toHaveText('Not saved');
+  await expect(page.getByTestId('save-error')).toContainText('1801');
+  await expect(page.getByTestId('save-error')).toContainText('step code1 does not parse');
+  await shot(page, 'program-editor-code-error');
+  await page.keyboard.press('Control+a');
+  await page.keyboard.type('return 6 * 7;');
+  await expect(page.getByTestId('save-state')).toHaveText('Saved');
+  await page.getByRole('tab', { name: 'Test run' }).click();
+  await page.getByTestId('test-run-go').click();
+  await expect(page.getByTestId('test-result').locator('[data-trace-step="code1"]')).toBeVisible();
+  await page.getByTestId('test-result').locator('[data-trace-step="code1"]').click();
+  await expect(page.getByTestId('test-result').locator('.prog-trace-data')).toContainText('42');
 });
