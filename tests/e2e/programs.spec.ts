@@ -1,7 +1,7 @@
 /**
  * Programs in the browser: an end user granted a program clicks its button on a published page,
- * fills the program's input form and sees the table's rows change; a builder makes a program in the
- * editor and test-runs it (the trace and the rows that would change shown, nothing changed).
+ * fills the program's input form and sees the table's rows change. The editor has its own spec
+ * (programs-editor.spec.ts).
  */
 import { expect, test } from '@playwright/test';
 import { adminApi, shot, signInWithToken, uniqueAccount } from './helpers.ts';
@@ -141,38 +141,4 @@ test('an end user runs a program from its button on a published page and sees th
     data: { data: { note: 'x' } },
   });
   expect(((await refused.json()) as { error: number }).error).toBe(1102);
-});
-
-test('a builder makes a program in the editor and test-runs it: the rows it would change, nothing changed', async ({
-  page,
-  request,
-}) => {
-  const { call, p, code } = await seed(request);
-  await signInWithToken(page, call.token, p);
-  await page.goto('/dev/programs');
-  await expect(page.getByTestId('programs-screen')).toBeVisible();
-  await page.getByPlaceholder('Program name').fill('Add plums');
-  await page.getByRole('button', { name: 'New program' }).click();
-  await expect(page.getByText('Not released').first()).toBeVisible();
-  // One step: create a record; its table is the project's only one.
-  await page.getByLabel('Add step').click();
-  await page.getByTitle('Create record').click();
-  await page
-    .getByLabel('Settings (JSON) create1')
-    .fill('{"values": {"item": "\'Plums\'", "status": "\'new\'"}}');
-  await page.getByRole('button', { name: 'Test run' }).click();
-  const result = page.getByTestId('test-result');
-  await expect(result.getByText('Test run: rolled back, nothing was changed')).toBeVisible();
-  await expect(result.getByText('item: null → "Plums"')).toBeVisible();
-  await expect(result.getByRole('cell', { name: 'create1' }).first()).toBeVisible();
-  await shot(page, 'program-editor-test-run');
-  const rows = await call<{ data: unknown[] }>(`/api/admin/data/${p}/${code}/query`, {
-    page: { index: 1, size: 10 },
-  });
-  expect(rows.data).toHaveLength(2);
-  // Release: the program is live as version 1.
-  await page.getByRole('button', { name: 'Release' }).click();
-  await expect(page.getByText('Version 1', { exact: true })).toBeVisible();
-  const flows = await call<{ _name: string; _version: number | null }[]>(`/api/admin/project/${p}/flow`);
-  expect(flows.find((f) => f._name === 'Add plums')?._version).toBe(1);
 });

@@ -344,7 +344,13 @@ describe.each(dialects)('program effects on %s', (dialect) => {
     expect((await bad('let s = "x"; for (;;) s += s;')).error).toBe(1812);
     expect((await bad('function f() { return f(); } return f();')).error).toBe(1813);
     expect((await bad('throw new Error("boom")')).error).toBe(1812);
-    expect((await bad('return (')).error).toBe(1812);
+    // A source that does not parse is refused on save (1801, naming the step), not at run time.
+    const unparsed = await admin(`/flow/${pid}/create`, {
+      name: 'Unparsed',
+      _process: [{ _type: 'code', _handle: 'js', _procedure: { source: 'return (' } }],
+    });
+    expect(unparsed.error).toBe(1801);
+    expect(unparsed.msg).toContain('step js does not parse');
     expect((await bad('return require("fs")')).error).toBe(1812);
     expect(await rows(logs)).toEqual(before);
     // The sandbox still works after those.

@@ -40,6 +40,22 @@ function checkExpression(path: string, src: unknown): void {
   if (!r.ok) invalid(path, `expression does not parse: ${r.error.message}`);
 }
 
+/**
+ * A code step's source must parse as the body of the function the code worker wraps it in (strict
+ * mode, `api` in scope). The function is built, never called: V8 parses the whole body (nested
+ * functions too), so a syntax error, or a source that tries to close the wrapper early, is refused on
+ * save, naming the step, instead of failing at run time.
+ */
+function checkCode(path: string, handle: string, src: unknown): void {
+  if (typeof src !== 'string') return;
+  try {
+    new Function('api', `"use strict";\n${src}`);
+  } catch (err) {
+    const why = err instanceof SyntaxError ? err.message : String(err);
+    invalid(path, `the code of step ${handle} does not parse: ${why.slice(0, 300)}`);
+  }
+}
+
 function checkTemplate(path: string, text: unknown): void {
   if (typeof text !== 'string') return;
   for (const m of text.matchAll(/\{\{([\s\S]*?)\}\}/g)) checkExpression(path, m[1]!.trim());
@@ -100,6 +116,7 @@ function checkSteps(list: unknown, path: string, depth: number, w: Walk): FlowSt
       if (v === undefined) continue;
       if (s['x-expr'] && v !== '') checkExpression(at, v);
       if (s['x-template']) checkTemplate(at, v);
+      if (s['x-code']) checkCode(at, raw._handle as string, v);
       if (s['x-mapping']) for (const [f, x] of Object.entries(v as object)) checkExpression(`${at}.${f}`, x);
       if (s['x-filter']) checkBindings(at, v);
     }

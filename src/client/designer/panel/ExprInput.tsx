@@ -4,7 +4,7 @@ import { useMemo } from 'react';
 import { useTranslation } from 'react-i18next';
 import { checkExpr } from '../../../shared/expr/index.ts';
 import { usePanel } from './context.ts';
-import { applyHint, exprHints } from './expr-hints.ts';
+import { applyHint, exprHints, variableHints } from './expr-hints.ts';
 
 export function exprError(src: string): string | undefined {
   if (!src.trim()) return undefined;
@@ -19,10 +19,17 @@ export function ExprInput(props: {
   testId?: string;
   /** Shows the syntax error below the input (off when the caller shows it). */
   showError?: boolean;
+  /** What the expression can read, when not the page's scope (a program step's variables). */
+  vars?: { path: string; detail?: string }[];
+  ariaLabel?: string;
 }) {
   const { t } = useTranslation();
   const { widgets } = usePanel();
-  const hints = useMemo(() => exprHints(props.value, widgets), [props.value, widgets]);
+  const { vars } = props;
+  const hints = useMemo(
+    () => (vars ? variableHints(props.value, vars) : exprHints(props.value, widgets)),
+    [props.value, widgets, vars],
+  );
   const error = exprError(props.value);
   return (
     <div className="panel-expr">
@@ -46,6 +53,7 @@ export function ExprInput(props: {
           placeholder={props.placeholder ?? t('panel.exprPlaceholder')}
           status={error ? 'error' : undefined}
           data-testid={props.testId}
+          aria-label={props.ariaLabel}
           spellCheck={false}
         />
       </AutoComplete>

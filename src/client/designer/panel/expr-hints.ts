@@ -6,7 +6,7 @@ export const SCOPE_ROOTS = ['user', 'params', 'state', 'widgets', 'record'] as c
 export interface Hint {
   /** Text that replaces the word being typed. */
   insert: string;
-  kind: 'scope' | 'widget' | 'function';
+  kind: 'scope' | 'widget' | 'function' | 'variable';
   detail?: string;
 }
 
@@ -30,6 +30,25 @@ export function exprHints(text: string, widgets: { id: string; name?: string; ki
   ];
   const lower = word.toLowerCase();
   return all.filter((h) => h.insert.toLowerCase().startsWith(lower) && h.insert !== word).slice(0, 50);
+}
+
+/**
+ * Hints from a given list of readable variables (a program step's scope: `params.qty`, `state.find1`)
+ * instead of the page's roots and widgets, plus the functions.
+ */
+export function variableHints(text: string, vars: { path: string; detail?: string }[]): Hint[] {
+  const word = currentWord(text).toLowerCase();
+  const all: Hint[] = [
+    ...vars.map((v) => ({
+      insert: v.path,
+      kind: 'variable' as const,
+      detail: v.detail ?? v.path.split('.')[0],
+    })),
+    ...FUNCTION_NAMES.map((f) => ({ insert: `${f}(`, kind: 'function' as const })),
+  ];
+  return all
+    .filter((h) => h.insert.toLowerCase().startsWith(word) && h.insert.toLowerCase() !== word)
+    .slice(0, 50);
 }
 
 /** `text` with the word at its end replaced by the hint. */
