@@ -271,13 +271,16 @@ async function measurePaint(page: Page, base: string, kind: string, n: number): 
     );
   const done = () =>
     page.evaluate(() => (window as unknown as { paint: { done: Promise<number> } }).paint.done);
-  const idle = () =>
-    page.evaluate(
+  // Between tries: the inspector has caught up with the last selection and two frames have passed.
+  const idle = async () => {
+    await page.waitForFunction(() => !document.querySelector('[data-testid="inspector"][data-stale]'));
+    await page.evaluate(
       () =>
         new Promise<void>((r) =>
           requestAnimationFrame(() => requestAnimationFrame(() => setTimeout(() => r(), 30))),
         ),
     );
+  };
   const count = () => page.evaluate(() => document.querySelectorAll('.dz-item').length);
   /** A top-level widget in view, not the selected one: its id and a point on it. */
   const target = (i: number) =>
