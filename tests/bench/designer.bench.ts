@@ -17,8 +17,22 @@
  * - drag: a widget dragged across the grid by synthetic mouse events (react-draggable listens on the
  *   document), same measure per mouse step (handler + render + layout); p95 over the steps.
  * Long tasks (PerformanceObserver 'longtask', > 50 ms) seen during each phase are counted too.
+ * - input to paint (at BENCH_PAINT_N, 1,000): real input sent through the Chrome DevTools Protocol
+ *   (Input.dispatchMouseEvent for clicks, Input.dispatchKeyEvent for keys, Input.dispatchDragEvent for
+ *   a palette drop — Playwright's mouse/keyboard are those calls), from the input event's own time
+ *   stamp (`event.timeStamp` of the mousedown / keydown / drop) to the paint of the first frame that
+ *   shows the result: a requestAnimationFrame loop checks the DOM each frame, and a message posted from
+ *   the frame that shows it runs after that frame's paint. p50 and p95 over BENCH_TRIES for select
+ *   (click a widget: its selection chrome; "select + panel" also waits for the property panel of the
+ *   new selection, which may finish in later frames), insert by drop (palette tile dragged onto the
+ *   canvas), delete (Delete key), duplicate (Ctrl+D), undo (Ctrl+Z of a duplicate) and keystroke (one
+ *   character typed into the selected widget's name field, until the canvas shows the new name); open =
+ *   navigation start to the paint of the frame where every widget's box is drawn (BENCH_OPENS loads).
+ *   The page here has the palette and the shortcuts mounted (`tools=1`); the baseline gets the same
+ *   inputs (click to select, Delete, Ctrl+D, Ctrl+Z, a name field, a palette tile).
  *
- * Env: BENCH_SIZES (100,500,1000) BENCH_TRIES (20) BENCH_DRAG_N (500) CHROMIUM_PATH
+ * Env: BENCH_SIZES (100,500,1000) BENCH_TRIES (20) BENCH_DRAG_N (500) BENCH_PAINT_N (1000; 0 = off)
+ * BENCH_OPENS (5) CHROMIUM_PATH
  */
 import fs from 'node:fs';
 import http from 'node:http';
@@ -33,9 +47,11 @@ import { oneDraggable } from '../../scripts/vite-one-draggable.ts';
 import { scrollbarSizeCache } from '../../scripts/vite-scrollbar-cache.ts';
 
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../..');
-const SIZES = (process.env.BENCH_SIZES ?? '100,500,1000').split(',').map(Number);
+const SIZES = (process.env.BENCH_SIZES ?? '100,500,1000').split(',').filter(Boolean).map(Number);
 const TRIES = Number(process.env.BENCH_TRIES ?? 20);
 const DRAG_N = Number(process.env.BENCH_DRAG_N ?? 500);
+const PAINT_N = Number(process.env.BENCH_PAINT_N ?? 1000);
+const OPENS = Number(process.env.BENCH_OPENS ?? 5);
 const OPS = ['select', 'edit', 'move', 'delete', 'duplicate', 'paste50', 'undo', 'redo'] as const;
 /** Ops that change how many widgets there are: each try is undone (untimed) to keep the stated size. */
 const RESTORE = new Set<string>(['delete', 'duplicate', 'paste50', 'redo']);
@@ -71,10 +87,12 @@ function serve(dir: string): Promise<http.Server> {
   return new Promise((resolve) => server.listen(0, '127.0.0.1', () => resolve(server)));
 }
 
-const p95 = (xs: number[]) => {
+const pct = (q: number) => (xs: number[]) => {
   const s = [...xs].sort((a, b) => a - b);
-  return s[Math.min(s.length - 1, Math.ceil(s.length * 0.95) - 1)] ?? Number.NaN;
+  return s[Math.min(s.length - 1, Math.max(0, Math.ceil(s.length * q) - 1))] ?? Number.NaN;
 };
+const p95 = pct(0.95);
+const p50 = pct(0.5);
 
 interface Result {
   open: number;
@@ -139,6 +157,222 @@ const HARNESS = () => {
     return times;
   };
 };
+
+/**
+ * Installed in the page for the input-to-paint pass. `arm(check, arg)` starts a frame loop; the first
+ * input event after it (capture phase, on window) stamps the start; the first frame whose DOM passes
+ * the check ends it, after that frame's paint (a message posted from its requestAnimationFrame).
+ */
+const PAINT = () => {
+  type Check = (arg: string) => boolean;
+  const w = window as unknown as {
+    paint: { arm(check: string, arg: string, on: string): void; done: Promise<number> };
+  };
+  const items = () => document.querySelectorAll('.dz-item').length;
+  const item = (id: string) => document.querySelector(`.dz-item[data-wid="${id}"]`);
+  const checks: Record<string, Check> = {
+    // The designer's selection chrome, or the baseline's selected class.
+    selected: (id) =>
+      !!item(id)?.querySelector(':scope > .dz-chrome') || !!item(id)?.classList.contains('sel'),
+    // The property panel shows the new selection (its name field is the widget's).
+    panel: (id) =>
+      !!document.querySelector(`[data-testid="widget-name"][placeholder="${id}"]`) &&
+      !document.querySelector('[data-testid="inspector"][data-stale]'),
+    gone: (id) => !item(id),
+    count: (n) => items() === Number(n),
+    named: (arg) => {
+      const [id, text] = JSON.parse(arg) as [string, string];
+      const el = item(id);
+      return (el?.querySelector('.dz-tag') ?? el)?.textContent === text;
+    },
+  };
+  let start = -1;
+  let on = '';
+  for (const type of ['mousedown', 'keydown', 'drop'])
+    window.addEventListener(
+      type,
+      (e) => {
+        if (start < 0 && e.type === on) start = e.timeStamp;
+      },
+      true,
+    );
+  w.paint = {
+    done: Promise.resolve(0),
+    arm(check, arg, type) {
+      start = -1;
+      on = type;
+      w.paint.done = new Promise((resolve) => {
+        const tick = () =>
+          requestAnimationFrame(() => {
+            if (start >= 0 && checks[check]!(arg)) {
+              const at = start;
+              const ch = new MessageChannel();
+              ch.port1.onmessage = () => resolve(performance.now() - at);
+              ch.port2.postMessage(0);
+            } else tick();
+          });
+        tick();
+      });
+    },
+  };
+};
+
+interface PaintResult {
+  open: number[];
+  ops: Record<string, number[]>;
+}
+
+const PAINT_OPS = ['select', 'select + panel', 'drop', 'delete', 'duplicate', 'undo', 'keystroke'] as const;
+
+/** Input to paint of real (CDP) input on a page of n widgets; see the header. */
+async function measurePaint(page: Page, base: string, kind: string, n: number): Promise<PaintResult> {
+  const url = `${base}/?kind=${kind}&n=${n}&tools=1${process.env.BENCH_QUERY ?? ''}`;
+  const open: number[] = [];
+  const ready = () =>
+    page.waitForFunction(() => (window as unknown as { bench?: { ready(): boolean } }).bench?.ready(), null, {
+      timeout: 120_000,
+      polling: 'raf',
+    });
+  for (let k = 0; k < OPENS; k++) {
+    await page.goto('about:blank');
+    await page.goto(url, { waitUntil: 'commit' });
+    // The frame where every box is drawn (and the views near the viewport), after its paint.
+    open.push(
+      await page.evaluate(
+        () =>
+          new Promise<number>((resolve) => {
+            const tick = () =>
+              requestAnimationFrame(() => {
+                if ((window as unknown as { bench?: { ready(): boolean } }).bench?.ready()) {
+                  const ch = new MessageChannel();
+                  ch.port1.onmessage = () => resolve(performance.now());
+                  ch.port2.postMessage(0);
+                } else tick();
+              });
+            tick();
+          }),
+      ),
+    );
+  }
+  await ready();
+  await page.waitForFunction(
+    () => document.querySelectorAll('.dz-deferred, .dz-loading').length === 0,
+    null,
+    { timeout: 120_000, polling: 'raf' },
+  );
+  await page.evaluate(PAINT);
+  const cdp = await page.context().newCDPSession(page);
+  type Arm = [string, string, string];
+  const arm = ([check, arg, on]: Arm) =>
+    page.evaluate(
+      ([c, a, o]) =>
+        (window as unknown as { paint: { arm(c: string, a: string, o: string): void } }).paint.arm(c, a, o),
+      [check, arg, on] as const,
+    );
+  const done = () =>
+    page.evaluate(() => (window as unknown as { paint: { done: Promise<number> } }).paint.done);
+  // Between tries: the inspector has caught up with the last selection and two frames have passed.
+  const idle = async () => {
+    await page.waitForFunction(() => !document.querySelector('[data-testid="inspector"][data-stale]'));
+    await page.evaluate(
+      () =>
+        new Promise<void>((r) =>
+          requestAnimationFrame(() => requestAnimationFrame(() => setTimeout(() => r(), 30))),
+        ),
+    );
+  };
+  const count = () => page.evaluate(() => document.querySelectorAll('.dz-item').length);
+  /** A top-level widget in view, not the selected one: its id and a point on it. */
+  const target = (i: number) =>
+    page.evaluate((j) => {
+      const seen = [...document.querySelectorAll<HTMLElement>('.dz-item')].filter((el) => {
+        const r = el.getBoundingClientRect();
+        if (r.top < 40 || r.top + 10 > innerHeight || r.width < 40) return false;
+        if (el.querySelector(':scope > .dz-chrome') || el.classList.contains('sel')) return false;
+        // The point is on this box (not under a panel, not on a nested widget).
+        return document.elementFromPoint(r.left + 6, r.top + 4)?.closest('.dz-item') === el;
+      });
+      const el = seen[(j * 5 + 1) % seen.length]!;
+      const r = el.getBoundingClientRect();
+      // Near the top-left corner: on the box, off most widgets' own controls.
+      return { id: el.dataset.wid!, x: r.left + 6, y: r.top + 4 };
+    }, i);
+  const click = async (x: number, y: number) => {
+    await cdp.send('Input.dispatchMouseEvent', { type: 'mouseMoved', x, y });
+    await cdp.send('Input.dispatchMouseEvent', { type: 'mousePressed', x, y, button: 'left', clickCount: 1 });
+    await cdp.send('Input.dispatchMouseEvent', {
+      type: 'mouseReleased',
+      x,
+      y,
+      button: 'left',
+      clickCount: 1,
+    });
+  };
+  const timed = async (a: Arm, input: () => Promise<void>) => {
+    await idle();
+    await arm(a);
+    await input();
+    return done();
+  };
+  const undo = async (back: number) => {
+    await page.keyboard.press('Control+z');
+    await page.waitForFunction((m) => document.querySelectorAll('.dz-item').length === m, back);
+  };
+  const ops: Record<string, number[]> = {};
+  for (const op of PAINT_OPS) ops[op] = [];
+  const nameField = kind === 'baseline' ? '.bx-name' : '[data-testid="widget-name"]';
+  const tile = kind === 'baseline' ? '.bx-tile' : '[data-testid="palette-text"]';
+  for (let i = 0; i < TRIES; i++) {
+    let t = await target(i);
+    ops.select!.push(await timed(['selected', t.id, 'mousedown'], () => click(t.x, t.y)));
+    t = await target(i + 7);
+    ops['select + panel']!.push(
+      await timed([kind === 'baseline' ? 'selected' : 'panel', t.id, 'mousedown'], () => click(t.x, t.y)),
+    );
+    // Delete, then undo (untimed) to keep the page's size.
+    t = await target(i + 3);
+    await click(t.x, t.y);
+    ops.delete!.push(await timed(['gone', t.id, 'keydown'], () => page.keyboard.press('Delete')));
+    await undo(n);
+    t = await target(i + 4);
+    await click(t.x, t.y);
+    ops.duplicate!.push(
+      await timed(['count', String(n + 1), 'keydown'], () => page.keyboard.press('Control+d')),
+    );
+    ops.undo!.push(await timed(['count', String(n), 'keydown'], () => page.keyboard.press('Control+z')));
+    // Insert by drop: the palette tile dragged onto the canvas (Playwright turns the mouse moves of
+    // an HTML drag into Input.dispatchDragEvent), then undone.
+    const from = (await page.locator(tile).first().boundingBox())!;
+    t = await target(i + 11);
+    await page.mouse.move(from.x + from.width / 2, from.y + from.height / 2);
+    await page.mouse.down();
+    await page.mouse.move(t.x + 40, t.y + 10, { steps: 4 });
+    ops.drop!.push(
+      await timed(['count', String(n + 1), 'drop'], async () => {
+        await page.mouse.up();
+      }),
+    );
+    await undo(n);
+    // One character typed into the selected widget's name field, until the canvas shows it.
+    t = await target(i + 2);
+    await click(t.x, t.y);
+    await page.waitForSelector(
+      kind === 'baseline' ? nameField : `[data-testid="widget-name"][placeholder="${t.id}"]`,
+    );
+    await page.locator(nameField).first().click();
+    const before = await page.locator(nameField).first().inputValue();
+    const expect = `${before}k`;
+    ops.keystroke!.push(
+      await timed(['named', JSON.stringify([t.id, expect]), 'keydown'], () => page.keyboard.press('k')),
+    );
+    // Back to the canvas for the next try's keys (Escape deselects; nothing else changes).
+    await page.locator(nameField).first().blur();
+  }
+  const left = await count();
+  if (left !== n) console.warn(`(${kind} paint pass: ${left} widgets at the end, not ${n})`);
+  await cdp.detach();
+  return { open, ops };
+}
 
 async function measure(page: Page, base: string, kind: string, n: number, drag: boolean): Promise<Result> {
   await page.goto(`${base}/?kind=${kind}&n=${n}${process.env.BENCH_QUERY ?? ''}`);
@@ -260,7 +494,30 @@ async function main() {
       if (ours.drag !== undefined) row('drag step', ours.drag, bare.drag);
       console.log(`long tasks (>50 ms) seen: designer ${ours.longTasks}, baseline ${bare.longTasks}`);
     }
+    if (PAINT_N > 0) {
+      const page = await browser.newPage({ viewport: { width: 1440, height: 900 } });
+      await page.addInitScript('globalThis.__name = (f) => f');
+      const ours = await measurePaint(page, base, 'designer', PAINT_N);
+      const bare = await measurePaint(page, base, 'baseline', PAINT_N);
+      await page.close();
+      console.log(
+        `\ninput to paint at ${PAINT_N} widgets (ms; real CDP input → paint of the frame showing the result; ${TRIES} tries, open ${OPENS} loads)`,
+      );
+      console.log(
+        `${'figure'.padEnd(16)}${'p50'.padStart(9)}${'p95'.padStart(9)}${'base p50'.padStart(9)}${'base p95'.padStart(9)}${'p50 ×'.padStart(7)}${'p95 ×'.padStart(7)}`,
+      );
+      const row = (name: string, a: number[], b: number[]) =>
+        console.log(
+          `${name.padEnd(16)}${fmt(p50(a))} ${fmt(p95(a))} ${fmt(p50(b))} ${fmt(p95(b))}${ratio(p50(a), p50(b))}${ratio(p95(a), p95(b))}`,
+        );
+      row('open', ours.open, bare.open);
+      for (const op of PAINT_OPS) row(op, ours.ops[op]!, bare.ops[op]!);
+    }
     console.log('\nGoals: open ≤ 2000 ms at 1,000; each op ≤ 50 ms at 1,000; drag step ≤ 16 ms at 500.');
+    if (PAINT_N > 0)
+      console.log(
+        'Input to paint at 1,000: select ≤ 50 ms p95 (the panel may follow), open ≤ 1000 ms p50, every op ≤ 50 ms p95.',
+      );
   } finally {
     await browser.close();
     server.close();

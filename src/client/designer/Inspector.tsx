@@ -6,6 +6,7 @@
 import { Alert, Button, Empty, Form, Input, InputNumber, Space, Switch, Typography } from 'antd';
 import {
   memo,
+  startTransition,
   useCallback,
   useDeferredValue,
   useEffect,
@@ -190,10 +191,40 @@ function JsonProps(props: { widget: WidgetView }) {
 }
 
 /**
+ * Runs `run` after the next frame has painted (a message posted from its animation frame runs after
+ * the paint), or after 100 ms where frames do not come (a hidden tab). Returns a cancel function.
+ */
+function afterPaint(run: () => void): () => void {
+  let live = true;
+  const once = () => {
+    if (!live) return;
+    live = false;
+    run();
+  };
+  const timer = setTimeout(once, 100);
+  let frame = 0;
+  let ch: MessageChannel | undefined;
+  if (typeof requestAnimationFrame === 'function' && typeof MessageChannel === 'function') {
+    ch = new MessageChannel();
+    ch.port1.onmessage = once;
+    const port = ch.port2;
+    frame = requestAnimationFrame(() => port.postMessage(0));
+  }
+  return () => {
+    live = false;
+    clearTimeout(timer);
+    if (frame) cancelAnimationFrame(frame);
+    ch?.port1.close();
+  };
+}
+
+/**
  * The inspector follows the selection one step behind the canvas: a click (or a delete, an undo)
  * shows on the canvas at once, and the panel of the newly selected widget (antd forms: the costly
- * part) renders as a deferred, interruptible update. While that is pending the old panel is hidden,
- * so nothing edits the previous widget by mistake.
+ * part) renders after that frame has painted, as a deferred, interruptible update (started at once,
+ * its first unit of work could hold the frame that shows the selection). While that is pending the
+ * old panel is hidden, so nothing edits the previous widget by mistake. A new view of the same
+ * selection (an edit) follows as a deferred update without waiting for a paint.
  */
 export function Inspector(props: { project: string }) {
   const widget = useSelectedWidget();
@@ -203,12 +234,20 @@ export function Inspector(props: { project: string }) {
   // an undo changes it, and the panel should render once, for the new selection, not first again
   // for the old one.
   const targets = useDeferredValue(useWidgetTargets(model));
-  const shown = useDeferredValue(widget);
-  const shownCount = useDeferredValue(count);
-  const stale = shown?.id !== widget?.id || shownCount !== count;
+  const [shown, setShown] = useState({ widget, count });
+  useEffect(() => {
+    if (shown.widget === widget && shown.count === count) return;
+    const next = () => startTransition(() => setShown({ widget, count }));
+    if (shown.widget?.id === widget?.id && shown.count === count) {
+      next();
+      return;
+    }
+    return afterPaint(next);
+  }, [widget, count, shown]);
+  const stale = shown.widget?.id !== widget?.id || shown.count !== count;
   return (
     <div className="dz-inspector" data-testid="inspector" data-stale={stale || undefined}>
-      <InspectorBody project={props.project} widget={shown} count={shownCount} targets={targets} />
+      <InspectorBody project={props.project} widget={shown.widget} count={shown.count} targets={targets} />
     </div>
   );
 }

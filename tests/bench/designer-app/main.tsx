@@ -3,10 +3,12 @@
  * and store on a generated page; `?kind=baseline&n=1000` mounts a bare react-grid-layout grid of the
  * same number of plain boxes at the same positions. Both expose the same operations on `window.bench`.
  * `&skip=graph,qrcode` leaves kinds out of the designer's page (to measure what one kind costs; pass
- * it through BENCH_QUERY).
+ * it through BENCH_QUERY). `&tools=1` adds what real input needs (the input-to-paint pass): the
+ * palette on the left and the designer's keyboard shortcuts; on the baseline, a palette tile, click to
+ * select, Delete / Ctrl+D / Ctrl+Z and a name field for the selected box.
  */
 import { ConfigProvider } from 'antd';
-import { StrictMode, useState } from 'react';
+import { StrictMode, useEffect, useState } from 'react';
 import { flushSync } from 'react-dom';
 import { createRoot } from 'react-dom/client';
 import { GridLayout, type Layout, noCompactor } from 'react-grid-layout';
@@ -15,6 +17,8 @@ import * as Y from 'yjs';
 import { Canvas } from '../../../src/client/designer/Canvas.tsx';
 import { Inspector } from '../../../src/client/designer/Inspector.tsx';
 import { DocModel } from '../../../src/client/designer/model.ts';
+import { Palette } from '../../../src/client/designer/Palette.tsx';
+import { useShortcuts } from '../../../src/client/designer/shortcuts.ts';
 import { useDesigner } from '../../../src/client/designer/store.ts';
 import { WIDGETS } from '../../../widgets/index.ts';
 import { emptyPage, instanceOf } from '../../fixtures/pages.ts';
@@ -33,6 +37,7 @@ declare global {
 const params = new URLSearchParams(location.search);
 const n = Number(params.get('n') ?? 100);
 const kind = params.get('kind') ?? 'designer';
+const tools = params.get('tools') === '1';
 const COLS = 6;
 const pos = (i: number) => ({ x: (i % COLS) * 20, y: Math.floor(i / COLS) * 4, w: 20, h: 4 });
 
@@ -104,6 +109,12 @@ function designer() {
       <ConfigProvider theme={ANTD_THEME}>
         <div className="dz-screen" style={{ height: '100vh' }}>
           <div className="dz-body">
+            {tools ? (
+              <aside className="dz-left">
+                <Shortcuts />
+                <Palette />
+              </aside>
+            ) : null}
             <main className="dz-center">
               <Canvas />
             </main>
@@ -119,6 +130,11 @@ function designer() {
   );
 }
 
+function Shortcuts() {
+  useShortcuts();
+  return null;
+}
+
 type Box = { i: string; x: number; y: number; w: number; h: number; text: string };
 
 interface BaselineState {
@@ -126,6 +142,38 @@ interface BaselineState {
   selected: () => string;
   onRender: (f: () => void) => void;
   commit: (next: Box[]) => void;
+  /** Real input (`tools=1`): select, delete, duplicate, undo, rename the selected box, drop a new one. */
+  input: {
+    select: (id: string) => void;
+    key: (e: KeyboardEvent) => void;
+    rename: (text: string) => void;
+    drop: (box: { x: number; y: number; w: number; h: number }) => void;
+  };
+}
+
+function BaselineTools({ state }: { state: BaselineState }) {
+  useEffect(() => {
+    const onKey = (e: KeyboardEvent) => {
+      if ((e.target as HTMLElement).tagName === 'INPUT') return;
+      state.input.key(e);
+    };
+    window.addEventListener('keydown', onKey);
+    return () => window.removeEventListener('keydown', onKey);
+  }, [state]);
+  const sel = state.boxes().find((b) => b.i === state.selected());
+  return (
+    <aside style={{ width: 260, flex: 'none' }}>
+      {/* biome-ignore lint/a11y/noStaticElementInteractions: an HTML drag source, as the palette's tiles */}
+      <div className="bx-tile" draggable onDragStart={(e) => e.dataTransfer.setData('text/plain', '')}>
+        box
+      </div>
+      <input
+        className="bx-name"
+        value={sel?.text ?? ''}
+        onChange={(e) => state.input.rename(e.target.value)}
+      />
+    </aside>
+  );
 }
 
 function BaselineView({ state }: { state: BaselineState }) {
@@ -136,8 +184,8 @@ function BaselineView({ state }: { state: BaselineState }) {
   const boxes = state.boxes();
   const selected = state.selected();
   const layout: Layout = boxes.map(({ i, x, y, w, h }) => ({ i, x, y, w, h }));
-  return (
-    <div style={{ height: '100vh', overflow: 'auto' }}>
+  const grid = (
+    <div style={{ height: '100vh', overflow: 'auto', flex: 1 }}>
       <div className="dz-page" style={{ width: 1200 }}>
         <GridLayout
           width={1200}
@@ -145,19 +193,38 @@ function BaselineView({ state }: { state: BaselineState }) {
           gridConfig={{ cols: 120, rowHeight: 10, margin: [0, 0], containerPadding: [0, 0] }}
           compactor={noCompactor}
           autoSize
+          dropConfig={{ enabled: tools, defaultItem: { w: 20, h: 4 } }}
+          onDrop={(_l, item) => {
+            if (item) state.input.drop({ x: item.x, y: item.y, w: item.w, h: item.h });
+          }}
           onDragStop={(l) => {
             const byId = new Map(l.map((it) => [it.i, it]));
             state.commit(boxes.map((b) => ({ ...b, ...(byId.get(b.i) ?? {}) })));
           }}
         >
           {boxes.map((b) => (
-            <div key={b.i} data-wid={b.i} className={`bx dz-item${b.i === selected ? ' sel' : ''}`}>
+            // biome-ignore lint/a11y/noStaticElementInteractions: the baseline's boxes are picked by mouse
+            // biome-ignore lint/a11y/useKeyWithClickEvents: as above
+            <div
+              key={b.i}
+              data-wid={b.i}
+              className={`bx dz-item${b.i === selected ? ' sel' : ''}`}
+              onClick={tools ? () => state.input.select(b.i) : undefined}
+            >
               {b.text}
             </div>
           ))}
         </GridLayout>
       </div>
     </div>
+  );
+  return tools ? (
+    <div style={{ display: 'flex', height: '100vh' }}>
+      <BaselineTools state={state} />
+      {grid}
+    </div>
+  ) : (
+    grid
   );
 }
 
@@ -228,6 +295,31 @@ function baseline() {
             render = f;
           },
           commit,
+          input: {
+            select: (id) => {
+              selected = id;
+              render();
+            },
+            key: (e) => {
+              const mod = e.ctrlKey || e.metaKey;
+              if (e.key === 'Delete' && selected) {
+                const id = selected;
+                selected = '';
+                commit(boxes.filter((b) => b.i !== id));
+              } else if (mod && e.key === 'd' && selected) {
+                e.preventDefault();
+                const b = boxes.find((x) => x.i === selected);
+                if (!b) return;
+                selected = `b${seq++}`;
+                commit([...boxes, { ...b, i: selected, x: b.x + 2, y: b.y + 2 }]);
+              } else if (mod && e.key === 'z') {
+                e.preventDefault();
+                window.bench.ops.undo!(0);
+              }
+            },
+            rename: (text) => commit(boxes.map((b) => (b.i === selected ? { ...b, text } : b))),
+            drop: (box) => commit([...boxes, { i: `b${seq++}`, ...box, text: 'box' }]),
+          },
         }}
       />
     </StrictMode>,
