@@ -315,12 +315,11 @@ async function main() {
       await tab.locator('.ant-pagination-options .ant-select').click();
       await tab.locator('.ant-select-item-option', { hasText: '1000' }).first().click();
       await tab
-        .waitForFunction(
-          () =>
-            /Row \d+ /.test(
-              document.querySelector('[data-testid="data-view"] .ant-table-tbody-virtual-holder')?.textContent ??
-                '',
-            ),
+        .waitForFunction(() =>
+          /Row \d+ /.test(
+            document.querySelector('[data-testid="data-view"] .ant-table-tbody-virtual-holder')
+              ?.textContent ?? '',
+          ),
         )
         .catch(async (err) => {
           await tab.screenshot({ path: path.join(os.tmpdir(), 'bench-views-size.png') });
@@ -332,7 +331,8 @@ async function main() {
       await tab.locator('.ant-pagination-next').click();
       await tab.waitForFunction(() =>
         /Row 1\d{3} /.test(
-          document.querySelector('[data-testid="data-view"] .ant-table-tbody-virtual-holder')?.textContent ?? '',
+          document.querySelector('[data-testid="data-view"] .ant-table-tbody-virtual-holder')?.textContent ??
+            '',
         ),
       );
       const f2 = await scrollThrough(tab, '[data-testid="data-view"]');
@@ -345,7 +345,7 @@ async function main() {
       await bctx.addInitScript({ content: 'globalThis.__name = (f) => f;' });
       const btab = await bctx.newPage();
       await btab.goto(baselineUrl);
-      await btab.waitForFunction(() => 'bench' in window);
+      await btab.waitForFunction(() => 'benchReady' in window);
       const show = (rows: unknown, options: unknown, mark: string) =>
         btab.evaluate(
           ([rs, o, m]) => {
