@@ -15,7 +15,7 @@ describe.each(dialects)('administration settings on %s', (dialect) => {
   let owner: string;
   let member: string;
   let project: string;
-  const P = () => `/api/admin/project/${project}`;
+  const adminBase = () => `/api/admin/project/${project}`;
   const share = (path: string) => `/api/app/share/${project}/${path}`;
   const data = (path: string) => `/api/admin/data/${project}/${path}`;
 
@@ -41,7 +41,7 @@ describe.each(dialects)('administration settings on %s', (dialect) => {
     ).data._id;
     expect(
       (
-        await call(t.app, 'POST', `${P()}/entity/create`, {
+        await call(t.app, 'POST', `${adminBase()}/entity/create`, {
           token: owner,
           body: { name: 'Order', code: 'ord' },
         })
@@ -54,7 +54,7 @@ describe.each(dialects)('administration settings on %s', (dialect) => {
 
   it('an option field naming an option set takes the set’s values, as the set is at write time', async () => {
     // The set must exist before a field names it.
-    const early = await call(t.app, 'POST', `${P()}/ord/field/create`, {
+    const early = await call(t.app, 'POST', `${adminBase()}/ord/field/create`, {
       token: owner,
       body: { name: 'Colour', type: 'option', field: 'colour', option: { info: { selection: 'colours' } } },
     });
@@ -83,7 +83,7 @@ describe.each(dialects)('administration settings on %s', (dialect) => {
       body: { value: { name: 'Colours', list: ['red', 'green'] } },
     });
     expect(set.error, set.raw).toBe(0);
-    const f = await call(t.app, 'POST', `${P()}/ord/field/create`, {
+    const f = await call(t.app, 'POST', `${adminBase()}/ord/field/create`, {
       token: owner,
       body: { name: 'Colour', type: 'option', field: 'colour', option: { info: { selection: 'colours' } } },
     });
@@ -135,7 +135,7 @@ describe.each(dialects)('administration settings on %s', (dialect) => {
     // A field naming a missing rule, or a rule on a number field, is refused.
     expect(
       (
-        await call(t.app, 'POST', `${P()}/ord/field/create`, {
+        await call(t.app, 'POST', `${adminBase()}/ord/field/create`, {
           token: owner,
           body: { name: 'No', type: 'string', field: 'no', option: { increment: 'no' } },
         })
@@ -148,13 +148,13 @@ describe.each(dialects)('administration settings on %s', (dialect) => {
     expect(rule.error, rule.raw).toBe(0);
     expect(
       (
-        await call(t.app, 'POST', `${P()}/ord/field/create`, {
+        await call(t.app, 'POST', `${adminBase()}/ord/field/create`, {
           token: owner,
           body: { name: 'N', type: 'number', field: 'nn', option: { increment: 'no' } },
         })
       ).error,
     ).toBe(2087);
-    const f = await call(t.app, 'POST', `${P()}/ord/field/create`, {
+    const f = await call(t.app, 'POST', `${adminBase()}/ord/field/create`, {
       token: owner,
       body: { name: 'No', type: 'string', field: 'no', option: { increment: 'no' } },
     });
@@ -197,13 +197,13 @@ describe.each(dialects)('administration settings on %s', (dialect) => {
       token: owner,
       body: { value: { name: 'Invoice', prefix: 'INV-', date: 'yyyy', digits: 4, reset: 'year' } },
     });
-    await call(t.app, 'POST', `${P()}/entity/create`, {
+    await call(t.app, 'POST', `${adminBase()}/entity/create`, {
       token: owner,
       body: { name: 'Invoice', code: 'inv' },
     });
     expect(
       (
-        await call(t.app, 'POST', `${P()}/inv/field/create`, {
+        await call(t.app, 'POST', `${adminBase()}/inv/field/create`, {
           token: owner,
           body: { name: 'No', type: 'string', field: 'no', option: { increment: 'inv' } },
         })
@@ -318,15 +318,15 @@ describe.each(dialects)('administration settings on %s', (dialect) => {
       version: string;
       process: { pid: number };
       env: { name: string; value: string }[];
-    }>(t.app, 'GET', `${P()}/deploy`, { token: owner });
+    }>(t.app, 'GET', `${adminBase()}/deploy`, { token: owner });
     expect(d.error, d.raw).toBe(0);
     expect(d.data.database.kind).toBe(dialect);
     expect(d.data.database.version).not.toBe('');
     expect(d.data.process.pid).toBe(process.pid);
     expect(d.data.env.map((e) => e.name)).toContain('DATABASE_URL');
     if (dialect === 'postgres') expect(d.raw).not.toMatch(/postgres:\/\/[^:@/]+:[^*@][^@]*@/);
-    expect((await call(t.app, 'GET', `${P()}/deploy`, { token: member })).error).not.toBe(0);
-    expect((await call(t.app, 'GET', `${P()}/deploy`)).error).toBe(1100);
+    expect((await call(t.app, 'GET', `${adminBase()}/deploy`, { token: member })).error).not.toBe(0);
+    expect((await call(t.app, 'GET', `${adminBase()}/deploy`)).error).toBe(1100);
   });
 });
 
