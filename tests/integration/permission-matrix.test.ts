@@ -397,6 +397,35 @@ const ENDPOINTS: Ep[] = [
     ids: false,
     build: async (_a, f) => ({ method: 'GET', url: `/api/admin/project/${f.pid}/usage` }),
   },
+  {
+    name: 'deploy facts',
+    level: 'admin',
+    mutating: false,
+    ids: false,
+    build: async (_a, f) => ({ method: 'GET', url: `/api/admin/project/${f.pid}/deploy` }),
+  },
+  {
+    name: 'option set save',
+    level: 'admin',
+    mutating: true,
+    ids: false,
+    build: async (_a, f) => ({
+      method: 'POST',
+      url: `/api/app/share/${f.pid}/selection/project/m${Math.random().toString(36).slice(2, 8)}`,
+      body: { value: { name: 'Set', list: ['a', 'b'] } },
+    }),
+  },
+  {
+    name: 'numbering rule save',
+    level: 'admin',
+    mutating: true,
+    ids: false,
+    build: async (_a, f) => ({
+      method: 'POST',
+      url: `/api/app/share/${f.pid}/config/project/increment.m${Math.random().toString(36).slice(2, 8)}`,
+      body: { value: { name: 'No', prefix: 'A-', date: '', digits: 3, reset: 'never' } },
+    }),
+  },
   // Role applications (role option apply), decided by managers.
   {
     name: 'role application list',
