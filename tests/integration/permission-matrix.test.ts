@@ -399,14 +399,16 @@ const ENDPOINTS: Ep[] = [
   },
   {
     name: 'deploy facts',
-    level: 'admin',
+    // Managers only, also while the project is expired (like the share store's other project items).
+    level: 'hidden',
     mutating: false,
     ids: false,
     build: async (_a, f) => ({ method: 'GET', url: `/api/admin/project/${f.pid}/deploy` }),
   },
   {
     name: 'option set save',
-    level: 'admin',
+    // Managers only, also while the project is expired (like the share store's other project items).
+    level: 'hidden',
     mutating: true,
     ids: false,
     build: async (_a, f) => ({
@@ -417,7 +419,8 @@ const ENDPOINTS: Ep[] = [
   },
   {
     name: 'numbering rule save',
-    level: 'admin',
+    // Managers only, also while the project is expired (like the share store's other project items).
+    level: 'hidden',
     mutating: true,
     ids: false,
     build: async (_a, f) => ({
