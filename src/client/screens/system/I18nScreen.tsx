@@ -199,7 +199,14 @@ export default function I18nScreen() {
             <SaveTag state={saver.state} />
           </Space>
         }
-        extra={
+      >
+        <Space wrap style={{ marginBottom: 8 }}>
+          <Input.Search
+            allowClear
+            placeholder={t('adm.i18n.search')}
+            onChange={(e) => setFilter(e.target.value)}
+            style={{ maxWidth: 320 }}
+          />
           <Button
             icon={<TranslationOutlined />}
             disabled={!lang}
@@ -209,14 +216,7 @@ export default function I18nScreen() {
           >
             {t('adm.i18n.machine')}
           </Button>
-        }
-      >
-        <Input.Search
-          allowClear
-          placeholder={t('adm.i18n.search')}
-          onChange={(e) => setFilter(e.target.value)}
-          style={{ maxWidth: 320, marginBottom: 8 }}
-        />
+        </Space>
         <Table<Row>
           rowKey="id"
           size="small"
