@@ -29,8 +29,10 @@ import { loggerOptions } from './http/log-redact.ts';
 import { installNativeEnvelope } from './http/native-envelope.ts';
 import { schemasPlugin } from './http/schemas.ts';
 import securityHeadersPlugin, { APP_SHELL_HEADERS } from './http/security-headers.ts';
+import i18nPlugin from './i18n/plugin.ts';
 import memberPlugin from './member/plugin.ts';
 import { ProjectCaches } from './ops/caches.ts';
+import deployPlugin from './ops/deploy-plugin.ts';
 import { installHealth } from './ops/health.ts';
 import metricsPlugin from './ops/metrics.ts';
 import pagePlugin from './page/plugin.ts';
@@ -207,6 +209,8 @@ export async function buildApp(config: Config, options: BuildOptions = {}): Prom
   await app.register(projectToolsPlugin);
   await app.register(lbsPlugin);
   await app.register(paymentPlugin);
+  await app.register(i18nPlugin);
+  await app.register(deployPlugin);
   await installRealtime(app, options.realtime);
 
   app.get('/api/health', { schema: { hide: true } }, async () => ({ error: 0, data: { ok: true } }));

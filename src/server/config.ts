@@ -49,6 +49,17 @@ export interface Config {
   wxpay: WxpayConfig | undefined;
   /** WeChat website sign-in (OAuth 2, QR connect); undefined when WEIXIN_APPID is unset. */
   weixin: WeixinConfig | undefined;
+  /**
+   * Machine translation for /system/i18n (TRANSLATE_PROVIDER): `none` (default: the call answers 2080),
+   * `libre` (a LibreTranslate-compatible server at TRANSLATE_URL, key TRANSLATE_KEY), or `test` (a
+   * marker provider, only in test mode).
+   */
+  translate: {
+    provider: 'none' | 'libre' | 'test';
+    url: string | undefined;
+    key: string | undefined;
+    timeoutMs: number;
+  };
 }
 
 export interface WeixinConfig {
@@ -191,6 +202,15 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env, overrides: Part
     alipay: alipayConfig(env),
     wxpay: wxpayConfig(env),
     weixin: weixinConfig(env),
+    translate: {
+      provider:
+        env.TRANSLATE_PROVIDER === 'libre' || env.TRANSLATE_PROVIDER === 'test'
+          ? env.TRANSLATE_PROVIDER
+          : 'none',
+      url: env.TRANSLATE_URL ? env.TRANSLATE_URL.replace(/\/+$/, '') : undefined,
+      key: env.TRANSLATE_KEY || undefined,
+      timeoutMs: int(env.TRANSLATE_TIMEOUT_MS, 15_000),
+    },
     ...overrides,
   };
 }

@@ -316,6 +316,27 @@ export const E = {
   VIEW_FILTER_INVALID: def(1942, 400, 'the saved filter is not valid', '保存的筛选无效'),
   VIEW_FILTER_LIMIT: def(1943, 400, 'too many saved filters for this table', '该表保存的筛选过多'),
   VIEW_ROLE_UNKNOWN: def(1944, 404, 'no such role in this project', '项目中没有该角色'),
+  // Administration: translations, option sets, auto-numbering (2080–2119).
+  TRANSLATE_UNAVAILABLE: def(
+    2080,
+    503,
+    'no translation service is configured on this server',
+    '本服务器未配置翻译服务',
+  ),
+  TRANSLATE_FAILED: def(2081, 502, 'the translation service failed', '翻译服务调用失败'),
+  TRANSLATE_LANGUAGE: def(2082, 400, 'unknown language code', '不支持的语言代码'),
+  OPTION_SET_NOT_FOUND: def(2083, 404, 'option set not found', '选项集不存在'),
+  OPTION_SET_INVALID: def(2084, 400, 'the option set is not valid', '选项集无效'),
+  NUMBERING_RULE_NOT_FOUND: def(2085, 404, 'auto-numbering rule not found', '自动编号规则不存在'),
+  NUMBERING_RULE_INVALID: def(2086, 400, 'the auto-numbering rule is not valid', '自动编号规则无效'),
+  NUMBERING_FIELD_TYPE: def(
+    2087,
+    400,
+    'auto-numbering applies to text fields only',
+    '自动编号只能用于文本字段',
+  ),
+  I18N_INVALID: def(2088, 400, 'the translation map is not valid', '翻译内容无效'),
+  TABLE_CONFIG_INVALID: def(2089, 400, 'the table settings are not valid', '数据表设置无效'),
 } as const satisfies Record<string, ErrorDef>;
 
 export type ErrorName = keyof typeof E;

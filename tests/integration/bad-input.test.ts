@@ -194,6 +194,95 @@ const ENDPOINTS: Record<string, Endpoint> = {
       ['a link with a newline', () => ({ body: { url: 'https://example.com/\nx' } }), 1850],
     ],
   },
+  translate: {
+    method: 'POST',
+    path: () => '/api/common/utils/translate',
+    auth: true,
+    body: () => ({ map: { a: '订单' }, to: 'en' }),
+    extra: [
+      ['unknown target language', () => ({ body: { map: { a: 'x' }, to: 'EN!!' } }), 2082],
+      ['unknown source language', () => ({ body: { map: { a: 'x' }, to: 'en', from: 'x y' } }), 2082],
+      ['an empty id', () => ({ body: { map: { '': 'x' }, to: 'en' } }), 1000],
+      [
+        'more than 500 texts',
+        () => ({
+          body: { map: Object.fromEntries(Array.from({ length: 501 }, (_, i) => [`k${i}`, 'x'])), to: 'en' },
+        }),
+        1000,
+      ],
+      ['no translation service on this server', () => ({ body: { map: { a: 'x' }, to: 'en' } }), 2080],
+    ],
+  },
+  deploy: {
+    method: 'GET',
+    path: (c) => `/api/admin/project/${c.project}/deploy`,
+    auth: true,
+    ids: [
+      {
+        name: 'project',
+        path: (_c, v) => `/api/admin/project/${v}/deploy`,
+        unknown: 1200,
+        foreign: (c) => c.foreign,
+      },
+    ],
+  },
+  // Values of the administration's models in the shared store (option sets, numbering, i18n, tables).
+  adminShareValue: {
+    method: 'POST',
+    path: (c) => `/api/app/share/${c.project}/selection/project/colours`,
+    auth: true,
+    extra: [
+      ['option set without options', () => ({ body: { value: { name: 'C', list: [] } } }), 2084],
+      ['option set of numbers', () => ({ body: { value: { name: 'C', list: [1, 2] } } }), 2084],
+      [
+        'option set key starting with a digit',
+        (c) => ({
+          path: `/api/app/share/${c.project}/selection/project/1x`,
+          body: { value: { name: 'C', list: ['a'] } },
+        }),
+        2084,
+      ],
+      [
+        'numbering rule with 99 digits',
+        (c) => ({
+          path: `/api/app/share/${c.project}/config/project/increment.no`,
+          body: { value: { name: 'N', prefix: '', date: '', digits: 99, reset: 'never' } },
+        }),
+        2086,
+      ],
+      [
+        'numbering rule with a script prefix',
+        (c) => ({
+          path: `/api/app/share/${c.project}/config/project/increment.no`,
+          body: {
+            value: { name: 'N', prefix: '<script>alert(1)</script>', date: '', digits: 1, reset: 'never' },
+          },
+        }),
+        2086,
+      ],
+      [
+        'translation of a number',
+        (c) => ({ path: `/api/app/share/${c.project}/i18n/project/text.en`, body: { value: { a: 1 } } }),
+        2088,
+      ],
+      [
+        'language with a bad code',
+        (c) => ({
+          path: `/api/app/share/${c.project}/i18n/project/languages`,
+          body: { value: { 'en us': 'English' } },
+        }),
+        2088,
+      ],
+      [
+        'table settings with an unknown key',
+        (c) => ({
+          path: `/api/app/share/${c.project}/config/project/table.abc`,
+          body: { value: { evil: true } },
+        }),
+        2089,
+      ],
+    ],
+  },
   poi: {
     method: 'POST',
     path: () => '/api/third/lbs/weixin/poi',

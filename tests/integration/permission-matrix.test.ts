@@ -397,6 +397,38 @@ const ENDPOINTS: Ep[] = [
     ids: false,
     build: async (_a, f) => ({ method: 'GET', url: `/api/admin/project/${f.pid}/usage` }),
   },
+  {
+    name: 'deploy facts',
+    // Managers only, also while the project is expired (like the share store's other project items).
+    level: 'hidden',
+    mutating: false,
+    ids: false,
+    build: async (_a, f) => ({ method: 'GET', url: `/api/admin/project/${f.pid}/deploy` }),
+  },
+  {
+    name: 'option set save',
+    // Managers only, also while the project is expired (like the share store's other project items).
+    level: 'hidden',
+    mutating: true,
+    ids: false,
+    build: async (_a, f) => ({
+      method: 'POST',
+      url: `/api/app/share/${f.pid}/selection/project/m${Math.random().toString(36).slice(2, 8)}`,
+      body: { value: { name: 'Set', list: ['a', 'b'] } },
+    }),
+  },
+  {
+    name: 'numbering rule save',
+    // Managers only, also while the project is expired (like the share store's other project items).
+    level: 'hidden',
+    mutating: true,
+    ids: false,
+    build: async (_a, f) => ({
+      method: 'POST',
+      url: `/api/app/share/${f.pid}/config/project/increment.m${Math.random().toString(36).slice(2, 8)}`,
+      body: { value: { name: 'No', prefix: 'A-', date: '', digits: 3, reset: 'never' } },
+    }),
+  },
   // Role applications (role option apply), decided by managers.
   {
     name: 'role application list',

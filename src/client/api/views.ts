@@ -5,6 +5,7 @@
  */
 import type { Field } from '../../shared/api/fields.ts';
 import type { Condition, Match } from '../../shared/query/conditions.ts';
+import { withSetLists } from './field-sets.ts';
 import { post } from './request.ts';
 
 export type ShareType = 'private' | 'public' | 'project';
@@ -50,7 +51,11 @@ const view = (project: string, entity: string) =>
   `/api/app/view/${encodeURIComponent(project)}/${encodeURIComponent(entity)}`;
 
 export const viewsApi = {
-  meta: (project: string, entity: string) => post<ViewMeta>(`${simple(project, entity)}/meta`, {}, quiet),
+  meta: (project: string, entity: string) =>
+    post<ViewMeta>(`${simple(project, entity)}/meta`, {}, quiet).then(async (m) => ({
+      ...m,
+      field: await withSetLists(project, m.field),
+    })),
   rows: (project: string, entity: string, body: unknown) =>
     post<ViewRows>(`${simple(project, entity)}/query`, body, quiet),
   summary: (

@@ -3,6 +3,7 @@
 import type { Field, FieldInput } from '../../shared/api/fields.ts';
 import type { Entity, Module } from '../../shared/api/tables.ts';
 import type { Project } from './account.ts';
+import { withSetLists } from './field-sets.ts';
 import { get, post, type RequestOptions } from './request.ts';
 
 export type { Field, FieldInput, FieldOption, FieldType } from '../../shared/api/fields.ts';
@@ -61,7 +62,8 @@ export const wb = {
   removeEntity: (p: string, id: string, confirm: boolean) =>
     get(`${P(p)}/entity/${id}/remove${q(confirm)}`, { share: false, quiet: !confirm }),
 
-  fields: (p: string, entity: string) => get<Field[]>(`${P(p)}/${entity}/field`, { share: false }),
+  fields: (p: string, entity: string) =>
+    get<Field[]>(`${P(p)}/${entity}/field`, { share: false }).then((fs) => withSetLists(p, fs)),
   createField: (p: string, entity: string, input: FieldInput) =>
     post<Field>(`${P(p)}/${entity}/field/create`, input, quiet),
   updateField: (p: string, entity: string, id: string, patch: FieldPatch) =>

@@ -1,7 +1,9 @@
 import { OPERATOR_LABELS, PRESET_LABELS } from '../../shared/query/operator-labels.ts';
+import { admEn } from './admin2.ts';
 
 /** English strings of the shell. Keys mirror zh.ts. */
 export const en = {
+  adm: admEn,
   app: { title: 'Low-code builder' },
   collab: {
     you: '{{name}} (you)',

@@ -29,6 +29,7 @@ import { type AppPageAnswer, fetchPage, takeArrived } from './page-prefetch.ts';
 import { bumpReload, type PageStore, setStateVar, setWidgetValue } from './page-store.ts';
 import { kindsLoaded, preloadKinds } from './preload.ts';
 import { runProgramFlow } from './program-runner.tsx';
+import { useProjectTexts } from './project-texts.ts';
 import { sandbox } from './sandbox.ts';
 import { createScriptHost } from './script-host.ts';
 
@@ -112,6 +113,13 @@ export function PageView(props: ViewProps) {
       live = false;
     };
   }, [project, pageId, preview, navigate, props.modalKey, props.display]);
+
+  // The page's title in the user's language (/system/i18n), as the window's title.
+  const texts = useProjectTexts(preview ? null : project);
+  const title = page ? texts[pageId] || page.document.title : '';
+  useEffect(() => {
+    if (title && props.modalKey === undefined) document.title = title;
+  }, [title, props.modalKey]);
 
   const params = useMemo(() => props.params ?? {}, [props.params]);
   const standalone = props.standalone === true;

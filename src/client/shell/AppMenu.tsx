@@ -2,6 +2,7 @@ import { AppstoreOutlined, FileOutlined, FolderOutlined, TableOutlined } from '@
 import { Empty, Menu, type MenuProps, Spin } from 'antd';
 import { useTranslation } from 'react-i18next';
 import { useLocation, useNavigate } from 'react-router';
+import { useProjectTexts } from '../runtime/project-texts.ts';
 import { useShell } from '../stores/shell.ts';
 import type { MenuNode } from './menu.ts';
 import { menuPath } from './navigation.ts';
@@ -24,6 +25,8 @@ export function AppMenu({ collapsed, onOpen }: { collapsed: boolean; onOpen?: ()
   const loading = useShell((s) => s.menuLoading);
   const projectId = useShell((s) => s.projectId);
   const custom = useShell((s) => s.custom);
+  // Menu names in the user's language where /system/i18n has them.
+  const texts = useProjectTexts(projectId);
 
   const toItem = (n: MenuNode): Item => {
     const path = projectId ? menuPath(n, projectId, custom) : null;
@@ -31,7 +34,7 @@ export function AppMenu({ collapsed, onOpen }: { collapsed: boolean; onOpen?: ()
       return {
         key: `dir:${n._id}`,
         icon: ICONS.dir,
-        label: n.name,
+        label: texts[n._id] || n.name,
         children: n._children.length
           ? n._children.map(toItem)
           : [{ key: `empty:${n._id}`, label: t('shell.noMenu'), disabled: true }],
@@ -40,7 +43,7 @@ export function AppMenu({ collapsed, onOpen }: { collapsed: boolean; onOpen?: ()
     return {
       key: path ?? `none:${n._id}`,
       icon: ICONS[n._type] ?? ICONS.page,
-      label: n.name,
+      label: texts[n._id] || n.name,
       disabled: !path,
     };
   };

@@ -2,6 +2,7 @@
 import { useEffect, useState } from 'react';
 import type { Project } from '../api/account.ts';
 import { api } from '../api/account.ts';
+import { clearRequestCache } from '../api/request.ts';
 import { shellApi } from '../api/shell.ts';
 import { canBuild } from '../screens/workbench/project-select.ts';
 import { useSession } from '../stores/session.ts';
@@ -102,6 +103,18 @@ export function useShellProjectSync(route: string | null): void {
       live = false;
     };
   }, [projectId]);
+}
+
+/**
+ * Read the shown system's menu again (after an import replaced or added menu entries, #22): the
+ * side menu otherwise keeps the entries it read when the system was opened.
+ */
+export async function reloadShellMenu(projectId: string): Promise<void> {
+  // The route list is cached for ROUTE_CACHE_TTL_MS: drop the cache so the new entries are read.
+  clearRequestCache();
+  const list = await shellApi.routes(projectId);
+  if (useShell.getState().projectId === projectId)
+    useShell.getState().setMenu(buildMenuTree(list), false, projectId);
 }
 
 /** The user's systems (empty while loading), the one the shell shows, and whether the user builds it. */

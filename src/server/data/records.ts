@@ -12,6 +12,7 @@ import type { Dialect } from '../db/index.ts';
 import type { DB } from '../db/schema.ts';
 import { E, fail } from '../errors.ts';
 import { entityTable, type FieldType, fieldColumn, linkTable } from './ddl.ts';
+import { $numberNewRecord, withOptionSets, withoutNumbered } from './field-extras.ts';
 import { type EntityMeta, metaOf } from './meta.ts';
 import type { RecordTriggers, WriteHooks, WriteUser } from './record-hooks.ts';
 import type { FieldRow } from './schema-service.ts';
@@ -329,10 +330,11 @@ export async function $insertRecord(
   userId: string | null,
   hooks?: WriteHooks,
 ): Promise<string> {
-  const p = prepare(meta, input, false);
+  const p = prepare(await withOptionSets(trx, meta), input, false);
   await checkTargets(trx, meta, p);
   const now = Date.now();
   const id = newId(now);
+  await $numberNewRecord(trx, meta, p.columns, now);
   await any(trx)
     .insertInto(meta.table)
     .values({ _id: id, _created_at: now, _updated_at: now, _creator: userId, ...p.columns })
@@ -358,7 +360,7 @@ export async function $updateRecord(
   hooks?: WriteHooks,
 ): Promise<ApiRecord> {
   const before = await getRecord(trx, meta, id);
-  const p = prepare(meta, input, true);
+  const p = prepare(await withOptionSets(trx, meta), withoutNumbered(meta, input), true);
   await checkTargets(trx, meta, p);
   await any(trx)
     .updateTable(meta.table)

@@ -15,6 +15,7 @@ import {
   entityTable,
   type FieldType,
 } from './ddl.ts';
+import { checkFieldExtras } from './field-extras.ts';
 
 export type EntityRow = DataEntitiesTable;
 export type FieldRow = DataFieldsTable;
@@ -320,6 +321,8 @@ const OPTION_ITEM_MAX = 200;
 /** Option fields need a list of distinct, short, non-empty options (at most OPTIONS_MAX). */
 function checkOptionList(type: FieldType, option: FieldOption | undefined): void {
   if (type !== 'option' && type !== 'options') return;
+  // A field naming an option set takes its values from the set (checked by checkFieldExtras).
+  if (option?.info?.selection !== undefined) return;
   const raw = option?.info?.list;
   if (!Array.isArray(raw) || raw.length === 0) fail(E.FIELD_OPTIONS_REQUIRED);
   if (raw.length > OPTIONS_MAX) fail(E.FIELD_OPTIONS_REQUIRED, `at most ${OPTIONS_MAX} options`);
@@ -345,6 +348,7 @@ export async function createField(
     relateId = (await findEntity(db, entity.project_id, input.relate)).id;
   }
   checkOptionList(input.type, input.option);
+  await checkFieldExtras(db, entity.project_id, input.type, input.option);
   const taken = await db
     .selectFrom('data_fields')
     .select('id')
@@ -402,6 +406,7 @@ export async function updateField(
   }
   if (patch.option !== undefined) {
     checkOptionList(field.type as FieldType, patch.option);
+    await checkFieldExtras(db, field.project_id, field.type, patch.option);
     set.options = JSON.stringify(patch.option);
   }
   if (patch.hide !== undefined) set.hide = patch.hide ? 1 : 0;

@@ -5,6 +5,7 @@ import { E, fail } from '../errors.ts';
 import { area } from '../http/plugin-kit.ts';
 import { anyObj, id, obj, ok, str } from '../http/schemas.ts';
 import type { ProjectRow } from '../project/service.ts';
+import { checkShareValue } from './checks.ts';
 import {
   findItem,
   type ItemKey,
@@ -173,6 +174,7 @@ async function sharePlugin(app: FastifyInstance): Promise<void> {
     const { project, actor, k, existing } = await item(request);
     allow(actor, project, { kind: 'share', type: k.type, createdBy: existing?.created_by }, 'write');
     if (mustExist && !existing) fail(E.SHARE_NOT_FOUND);
+    checkShareValue(k.model, k.type, k.key, (request.body as { value?: unknown }).value);
     const value = encode((request.body as { value?: unknown }).value);
     await putItem(db, k, value, !!existing, actor.userId);
     return { error: 0, data: { _key: k.key, _value: JSON.parse(value) } };

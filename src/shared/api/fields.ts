@@ -63,7 +63,9 @@ export function queryTypeOfField(type: unknown): QueryType | undefined {
 export interface FieldOption {
   alias?: string;
   decimals?: number;
-  info?: { enable?: boolean; list?: string[] };
+  info?: { enable?: boolean; list?: string[]; selection?: string };
+  /** The auto-numbering rule (key) a text field takes its value from on create (shared/admin/numbering.ts). */
+  increment?: string;
 }
 
 /** A field as the admin API answers it. */

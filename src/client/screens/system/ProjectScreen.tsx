@@ -5,6 +5,7 @@ import { useTranslation } from 'react-i18next';
 import { ApiError } from '../../api/api-error.ts';
 import { type ProjectUsage, projectTransferApi } from '../../api/system.ts';
 import { saveBlob } from '../../api/xlsx.ts';
+import { reloadShellMenu } from '../../shell/use-app-project.ts';
 import { useProject } from '../workbench/workbench-context.ts';
 
 const USAGE: [keyof ProjectUsage, string][] = [
@@ -63,6 +64,8 @@ export default function ProjectScreen() {
       const r = await projectTransferApi.importProject(p, pkg, mode === 'replace');
       message.success(t('sys.imported', { ...r }));
       reload();
+      // The side menu shows the imported entries at once (replace mode changes this system's menu).
+      await reloadShellMenu(p);
     } catch (err) {
       message.error(err instanceof ApiError ? err.message : String(err));
     } finally {

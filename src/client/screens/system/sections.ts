@@ -5,4 +5,7 @@ export const SYSTEM_SECTIONS = [
   { key: 'user', label: 'sys.user' },
   { key: 'project', label: 'sys.project' },
   { key: 'schedule', label: 'sys.schedule' },
+  { key: 'i18n', label: 'adm.nav.i18n' },
+  { key: 'share', label: 'adm.nav.share' },
+  { key: 'deploy', label: 'adm.nav.deploy' },
 ] as const;

@@ -9,6 +9,7 @@ import {
   type FieldOption,
   type FieldType,
 } from '../../api/workbench.ts';
+import { FieldShareInputs } from '../system/admin/FieldShareInputs.tsx';
 import { KEY_PATTERN, keyFromName, loadPinyin } from './field-key.ts';
 import { showServerError } from './server-errors.ts';
 
@@ -21,6 +22,9 @@ export interface FieldValues {
   decimals?: number | null;
   listEnable?: boolean;
   list?: string[];
+  /** An option set's key (option fields) and an auto-numbering rule's key (text fields), /system/share. */
+  selection?: string | null;
+  increment?: string | null;
   hide: boolean;
   status: 'normal' | 'disabled';
 }
@@ -34,8 +38,11 @@ export function optionOf(v: FieldValues, base: FieldOption = {}): FieldOption {
   else delete o.decimals;
   const list = (v.list ?? []).map((x) => x.trim()).filter(Boolean);
   if (v.type === 'string' || v.type === 'number') o.info = { enable: v.listEnable === true, list };
-  else if (v.type === 'option' || v.type === 'options') o.info = { enable: true, list };
+  else if (v.type === 'option' || v.type === 'options')
+    o.info = v.selection ? { enable: true, list: [], selection: v.selection } : { enable: true, list };
   else delete o.info;
+  if (v.type === 'string' && v.increment) o.increment = v.increment;
+  else delete o.increment;
   return o;
 }
 
@@ -63,6 +70,7 @@ export function FieldModal({ field, entities, onSubmit, onClose }: Props) {
   const type = Form.useWatch('type', form) ?? field?._type ?? 'string';
   const listEnable = Form.useWatch('listEnable', form);
   const optionType = type === 'option' || type === 'options';
+  const fromSet = Boolean(Form.useWatch('selection', form));
 
   // Chinese names need the pinyin dictionary: derive again once it arrives.
   useEffect(() => {
@@ -105,7 +113,9 @@ export function FieldModal({ field, entities, onSubmit, onClose }: Props) {
           alias: field?._option.alias ?? '',
           decimals: field?._option.decimals ?? null,
           listEnable: field?._option.info?.enable === true,
-          list: field?._option.info?.list ?? [],
+          list: field?._option.info?.selection ? [] : (field?._option.info?.list ?? []),
+          selection: field?._option.info?.selection ?? null,
+          increment: field?._option.increment ?? null,
           hide: field?._hide ?? false,
           status: field?._status ?? 'normal',
         }}
@@ -176,8 +186,9 @@ export function FieldModal({ field, entities, onSubmit, onClose }: Props) {
             <Switch data-testid="field-list-enable" />
           </Form.Item>
         ) : null}
-        {optionType ? <div className="ant-form-item-label">{t('field.options')}</div> : null}
-        {(listEnable && (type === 'string' || type === 'number')) || optionType ? (
+        <FieldShareInputs type={type} />
+        {optionType && !fromSet ? <div className="ant-form-item-label">{t('field.options')}</div> : null}
+        {(listEnable && (type === 'string' || type === 'number')) || (optionType && !fromSet) ? (
           <Form.List
             name="list"
             rules={[
