@@ -17,6 +17,7 @@ import type { RecordTriggers } from './data/record-hooks.ts';
 import recordsPlugin from './data/records-plugin.ts';
 import schemaPlugin from './data/schema-plugin.ts';
 import viewPlugin from './data/view-plugin.ts';
+import { closeWriteClock, connectWriteClock } from './data/write-clock.ts';
 import xlsxPlugin from './data/xlsx/plugin.ts';
 import datasetAdminPlugin from './dataset/admin-plugin.ts';
 import datasetAppPlugin from './dataset/app-plugin.ts';
@@ -123,6 +124,10 @@ export async function buildApp(config: Config, options: BuildOptions = {}): Prom
   const caches = new ProjectCaches();
   caches.register('tableMeta', (project) => clearMetaCache(database.db, project));
   if (config.redisUrl) await caches.connect(config.redisUrl);
+  if (config.redisUrl) {
+    await connectWriteClock(config.redisUrl);
+    app.addHook('onClose', async () => closeWriteClock());
+  }
   app.decorate('projectCaches', caches);
   app.decorate('recordTriggers', recordTriggers(app));
   app.addHook('onClose', async () => caches.close());
