@@ -316,6 +316,16 @@ export const E = {
   VIEW_FILTER_INVALID: def(1942, 400, 'the saved filter is not valid', '保存的筛选无效'),
   VIEW_FILTER_LIMIT: def(1943, 400, 'too many saved filters for this table', '该表保存的筛选过多'),
   VIEW_ROLE_UNKNOWN: def(1944, 404, 'no such role in this project', '项目中没有该角色'),
+  // Bulk record writes and managed indexes (2000–2019).
+  BULK_ROWS: def(
+    2000,
+    400,
+    'nothing was written: some rows of the list are invalid',
+    '未写入:列表中部分行有误',
+  ),
+  BULK_SIZE: def(2001, 400, 'a list write takes 1 to 1000 rows', '批量写入需 1 至 1000 行'),
+  INDEX_NOT_FOUND: def(2002, 404, 'no such managed index on this table', '该表没有这个自动索引'),
+  INDEX_INVALID: def(2003, 400, 'the index change is not valid', '索引操作无效'),
 } as const satisfies Record<string, ErrorDef>;
 
 export type ErrorName = keyof typeof E;

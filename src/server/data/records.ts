@@ -13,7 +13,7 @@ import {
 import type { GroupKey } from '../../shared/query/summary.ts';
 import type { Dialect } from '../db/index.ts';
 import type { DB } from '../db/schema.ts';
-import { E, fail } from '../errors.ts';
+import { AppError, E, fail } from '../errors.ts';
 import { entityTable, type FieldType, fieldColumn, linkTable } from './ddl.ts';
 import { type EntityMeta, metaOf } from './meta.ts';
 import type { RecordTriggers, WriteHooks, WriteUser } from './record-hooks.ts';
@@ -461,6 +461,83 @@ export async function removeRecord(
   by?: WriteBy,
 ): Promise<void> {
   await inWrite(db, meta, by, (trx, hooks) => $removeRecord(trx, meta, id, hooks));
+}
+
+/** Rows a list write (save, update or remove) takes at most. */
+export const BULK_MAX = 1000;
+/** Row errors listed in a refused list write's answer. */
+const BULK_LISTED = 100;
+
+export interface BulkRowError {
+  /** 1-based position in the list. */
+  row: number;
+  id?: string;
+  code: number;
+  reason: string;
+}
+
+export type BulkOp = 'save' | 'update' | 'remove';
+
+const isPlain = (v: unknown): v is Raw => typeof v === 'object' && v !== null && !Array.isArray(v);
+
+/**
+ * A list of saves, updates (`{ _id, ...fields }`) or removes (ids) in one transaction, each row
+ * checked and written like its single call (record triggers included). Any row refused refuses the
+ * whole list: nothing is written and BULK_ROWS lists the rows and why (as an import does).
+ * Answers the ids in list order.
+ */
+export async function bulkWrite(
+  db: Kysely<DB>,
+  meta: EntityMeta,
+  op: BulkOp,
+  items: unknown,
+  by?: WriteBy,
+): Promise<{ count: number; ids: string[] }> {
+  if (!Array.isArray(items) || items.length === 0 || items.length > BULK_MAX)
+    fail(E.BULK_SIZE, Array.isArray(items) ? `${items.length} rows` : 'expected a list');
+  const list = items as unknown[];
+  const errors: BulkRowError[] = [];
+  let failed = 0;
+  const refuse = (row: number, id: string | undefined, code: number, reason: string) => {
+    failed++;
+    if (errors.length < BULK_LISTED) errors.push({ row, ...(id ? { id } : {}), code, reason });
+  };
+  const ids = await inWrite(db, meta, by, async (trx, hooks) => {
+    const out: string[] = [];
+    for (let i = 0; i < list.length; i++) {
+      const item = list[i];
+      let id: string | undefined;
+      try {
+        if (op === 'save') {
+          if (!isPlain(item)) fail(E.INVALID_FIELD, 'expected a record object');
+          id = await $insertRecord(trx, meta, item, by?.user?._id ?? null, hooks);
+        } else if (op === 'update') {
+          if (!isPlain(item) || typeof item._id !== 'string') fail(E.INVALID_FIELD, '_id: expected an id');
+          id = item._id as string;
+          await $updateRecord(trx, meta, id, item, hooks);
+        } else {
+          if (typeof item !== 'string') fail(E.INVALID_FIELD, 'expected an id');
+          id = item as string;
+          await $removeRecord(trx, meta, id, hooks);
+        }
+        out.push(id);
+      } catch (err) {
+        if (!(err instanceof AppError)) throw err;
+        refuse(i + 1, id && ID.test(id) ? id : undefined, err.def.code, err.detail ?? err.def.msg);
+      }
+    }
+    if (failed > 0)
+      throw new AppError(
+        E.BULK_ROWS,
+        errors
+          .slice(0, 10)
+          .map((e) => `row ${e.row}: ${e.reason}`)
+          .join('; '),
+        { failed, errors },
+      );
+    return out;
+  });
+  return { count: ids.length, ids };
 }
 
 /**
