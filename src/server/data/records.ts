@@ -14,6 +14,7 @@ import type { GroupKey } from '../../shared/query/summary.ts';
 import type { Dialect } from '../db/index.ts';
 import type { DB } from '../db/schema.ts';
 import { AppError, E, fail } from '../errors.ts';
+import { autoIndexOf, queryShape, summaryShape } from './auto-index.ts';
 import { entityTable, type FieldType, fieldColumn, linkTable } from './ddl.ts';
 import { type EntityMeta, metaOf } from './meta.ts';
 import type { RecordTriggers, WriteHooks, WriteUser } from './record-hooks.ts';
@@ -74,10 +75,13 @@ export async function queryRecords(
   const c = new QueryCompiler(dialect, meta.columns);
   const where = c.where(q.where);
   const table = sql.table(meta.table);
+  const started = performance.now();
   const rows =
     await sql<Raw>`SELECT ${selectList(meta)} FROM ${table} t WHERE ${where} ORDER BY ${c.orderBy(q)} LIMIT ${q.limit} OFFSET ${q.offset}`.execute(
       db,
     );
+  const indexer = autoIndexOf(db);
+  indexer?.observe(meta, queryShape(meta, q, dialect === 'postgres'), performance.now() - started);
   const data = rows.rows.map((r) => toRecord(meta, r));
   await attachRelations(db, meta, data);
   const result: QueryResult = { data };
@@ -628,8 +632,12 @@ async function computeSummary(
     return out;
   };
   const group = spec.group ?? [];
+  const started = performance.now();
+  const observe = () =>
+    autoIndexOf(db)?.observe(meta, summaryShape(meta, q, spec), performance.now() - started);
   if (!group.length) {
     const total = await sql<Raw>`SELECT ${sql.join(parts)} FROM ${table} t WHERE ${where}`.execute(db);
+    observe();
     return { total: read(partsOf(total.rows[0] ?? {})), groups: [] };
   }
   const keys = group.map((g, i) => sql`${col(g)} AS ${sql.ref(`k${i}`)}`);
@@ -637,6 +645,7 @@ async function computeSummary(
     await sql<Raw>`SELECT ${sql.join(keys)}, ${sql.join(parts)} FROM ${table} t WHERE ${where} GROUP BY ${sql.join(
       group.map((g) => col(g)),
     )}`.execute(db);
+  observe();
   const total = empty();
   const totalSums: number[][] = spec.metrics.map(() => []);
   const byKey = new Map<string, { key: GroupKey; parts: Parts; sums: number[][] }>();
