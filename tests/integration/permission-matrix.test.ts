@@ -558,6 +558,17 @@ const ENDPOINTS: Ep[] = [
     }),
   },
   {
+    name: 'admin managed indexes list',
+    level: 'admin',
+    mutating: false,
+    ids: true,
+    build: async (_a, f, g) => ({
+      method: 'POST',
+      url: `/api/admin/data/${f.pid}/${g.grantedEntity}/indexes`,
+      body: {},
+    }),
+  },
+  {
     name: 'admin data save of a list',
     level: 'admin',
     mutating: true,
