@@ -135,9 +135,13 @@ export function queryShape(meta: EntityMeta, q: NormalizedQuery, pg: boolean): S
   } else if (range && !eq.includes(range)) {
     const c = colOf(meta, range);
     if (c) columns.push(c);
+  } else if (pg && columns.length === 0) {
+    // The default order (`_id` in code point order): PostgreSQL's primary key has the database's
+    // collation, so it cannot serve `ORDER BY _id COLLATE "C"`; an index in that collation can.
+    columns.push({ field: '_id', column: '_id', order: 'asc', collateC: true });
   }
-  // Only `_id` (the primary key serves it), or nothing to index.
-  if (columns.length === 0 || columns.every((c) => c.field === '_id')) return null;
+  // Nothing to index, or only `_id` where the primary key serves it (SQLite).
+  if (columns.length === 0 || (!pg && columns.every((c) => c.field === '_id'))) return null;
   if (columns.length > 8) return null;
   const key = `q|${columns.map((c) => `${c.field}${c.order ? `:${c.order}` : ''}`).join(',')}`;
   return { kind: 'query', key, columns };
