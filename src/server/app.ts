@@ -12,11 +12,14 @@ import accountPlugin from './account/plugin.ts';
 import { LogSmsProvider, type OutboxEntry, type SmsProvider } from './account/sms.ts';
 import type { Config } from './config.ts';
 import appRecordsPlugin from './data/app-records-plugin.ts';
+import { AutoIndexer, registerAutoIndex } from './data/auto-index.ts';
+import indexPlugin from './data/index-plugin.ts';
 import { clearMetaCache } from './data/meta.ts';
 import type { RecordTriggers } from './data/record-hooks.ts';
 import recordsPlugin from './data/records-plugin.ts';
 import schemaPlugin from './data/schema-plugin.ts';
 import viewPlugin from './data/view-plugin.ts';
+import { closeWriteClock, connectWriteClock } from './data/write-clock.ts';
 import xlsxPlugin from './data/xlsx/plugin.ts';
 import datasetAdminPlugin from './dataset/admin-plugin.ts';
 import datasetAppPlugin from './dataset/app-plugin.ts';
@@ -65,6 +68,8 @@ declare module 'fastify' {
     testHooks: { captchas: Map<string, string> } | null;
     /** Per-project server caches, cleared on demand on every process (ops/caches.ts). */
     projectCaches: ProjectCaches;
+    /** Indexes built for recurring slow query shapes (data/auto-index.ts). */
+    autoIndex: AutoIndexer;
     /** The programs record writes trigger (program/triggers.ts), handed to the data calls' writes. */
     recordTriggers: RecordTriggers;
     /** This process's schedule engine; `main.ts` starts it (tests start their own when they need one). */
@@ -130,7 +135,16 @@ export async function buildApp(config: Config, options: BuildOptions = {}): Prom
   const caches = new ProjectCaches();
   caches.register('tableMeta', (project) => clearMetaCache(database.db, project));
   if (config.redisUrl) await caches.connect(config.redisUrl);
+  if (config.redisUrl) {
+    await connectWriteClock(config.redisUrl);
+    app.addHook('onClose', async () => closeWriteClock());
+  }
   app.decorate('projectCaches', caches);
+  const autoIndex = new AutoIndexer(database, {}, (err) => app.log.warn({ err }, 'managed index'));
+  registerAutoIndex(database.db, autoIndex);
+  app.decorate('autoIndex', autoIndex);
+  autoIndex.start();
+  app.addHook('preClose', async () => autoIndex.close());
   app.decorate('recordTriggers', recordTriggers(app));
   app.addHook('onClose', async () => caches.close());
   const scheduler = new ScheduleEngine(database, {
@@ -190,6 +204,7 @@ export async function buildApp(config: Config, options: BuildOptions = {}): Prom
   await app.register(recordsPlugin);
   await app.register(appRecordsPlugin);
   await app.register(viewPlugin);
+  await app.register(indexPlugin);
   await app.register(accessPlugin, { prefix: '/api/admin/auth' });
   await app.register(memberPlugin);
   await app.register(roleJoinPlugin);

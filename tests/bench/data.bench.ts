@@ -25,6 +25,7 @@ import { createProject } from '../../src/server/project/service.ts';
 import { newId } from '../../src/shared/id.ts';
 import { evaluate, normalizeOrThrow, normalizeSummaryOrThrow } from '../../src/shared/query/index.ts';
 import { removeTestStorage } from '../helpers/db.ts';
+import { noTuning } from './no-tuning.ts';
 
 const ROWS = Number(process.env.BENCH_ROWS ?? 1_000_000);
 const RUNS = Number(process.env.BENCH_RUNS ?? 200);
@@ -530,5 +531,11 @@ async function xlsxFigures(
   );
 }
 
-if (process.env.BENCH_SQLITE !== '0') await run('sqlite');
-if (process.env.BENCH_PG === '1' || process.env.TEST_DATABASE_URL) await run('postgres');
+const onlyNoTuning = process.env.BENCH_ONLY === 'no-tuning';
+if (process.env.BENCH_SQLITE !== '0' && !onlyNoTuning) await run('sqlite');
+if ((process.env.BENCH_PG === '1' || process.env.TEST_DATABASE_URL) && !onlyNoTuning) await run('postgres');
+// The no-tuning workload (no-tuning.ts): BENCH_NO_TUNING=0 skips it, BENCH_ONLY=no-tuning runs only it.
+if (process.env.BENCH_NO_TUNING !== '0') {
+  if (process.env.BENCH_SQLITE !== '0') await noTuning('sqlite');
+  if (process.env.BENCH_PG === '1' || process.env.TEST_DATABASE_URL) await noTuning('postgres');
+}

@@ -6,6 +6,8 @@
 import ExcelJS from 'exceljs';
 import type { FastifyInstance } from 'fastify';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { loadMeta } from '../../src/server/data/meta.ts';
+import { saveRecord } from '../../src/server/data/records.ts';
 import { createEntity, createField } from '../../src/server/data/schema-service.ts';
 import { createDataset, releaseDataset } from '../../src/server/dataset/service.ts';
 import { createFlow, releaseFlow } from '../../src/server/program/service.ts';
@@ -72,6 +74,12 @@ interface Ep {
   /** Allowed answer check beyond `error: 0`. */
   allowed?(data: unknown, f: Fx): boolean;
   cleanup?(app: FastifyInstance): Promise<void>;
+}
+
+/** A record in the fixture's granted table (list updates and removes need one). */
+async function seedRecord(a: FastifyInstance, f: Fx): Promise<string> {
+  const meta = await loadMeta(a.database.db, f.pid, f.grantedEntity);
+  return String((await saveRecord(a.database.db, meta, { name: 'seeded' }))._id);
 }
 
 const ACTORS = [
@@ -579,6 +587,83 @@ const ENDPOINTS: Ep[] = [
       method: 'POST',
       url: `/api/admin/data/${f.pid}/${g.grantedEntity}/save`,
       body: { name: 'row' },
+    }),
+  },
+  {
+    name: 'admin managed indexes list',
+    level: 'admin',
+    mutating: false,
+    ids: true,
+    build: async (_a, f, g) => ({
+      method: 'POST',
+      url: `/api/admin/data/${f.pid}/${g.grantedEntity}/indexes`,
+      body: {},
+    }),
+  },
+  {
+    name: 'admin data save of a list',
+    level: 'admin',
+    mutating: true,
+    ids: true,
+    build: async (_a, f, g) => ({
+      method: 'POST',
+      url: `/api/admin/data/${f.pid}/${g.grantedEntity}/save`,
+      body: [{ name: 'row 1' }, { name: 'row 2' }],
+    }),
+  },
+  {
+    name: 'admin data update of a list',
+    level: 'admin',
+    mutating: true,
+    ids: true,
+    build: async (a, f, g) => ({
+      method: 'POST',
+      url: `/api/admin/data/${f.pid}/${g.grantedEntity}/update`,
+      body: [{ _id: await seedRecord(a, g), name: 'renamed' }],
+    }),
+  },
+  {
+    name: 'admin data remove of a list',
+    level: 'admin',
+    mutating: true,
+    ids: true,
+    build: async (a, f, g) => ({
+      method: 'POST',
+      url: `/api/admin/data/${f.pid}/${g.grantedEntity}/remove`,
+      body: [await seedRecord(a, g)],
+    }),
+  },
+  {
+    name: 'app data save of a list into a granted table',
+    level: 'grantWrite',
+    mutating: true,
+    ids: true,
+    build: async (_a, f, g) => ({
+      method: 'POST',
+      url: `/api/app/simple/${f.pid}/${g.grantedEntity}/save`,
+      body: [{ name: 'row 1' }, { name: 'row 2' }],
+    }),
+  },
+  {
+    name: 'app data update of a list in a granted table',
+    level: 'grantWrite',
+    mutating: true,
+    ids: true,
+    build: async (a, f, g) => ({
+      method: 'POST',
+      url: `/api/app/simple/${f.pid}/${g.grantedEntity}/update`,
+      body: [{ _id: await seedRecord(a, g), name: 'renamed' }],
+    }),
+  },
+  {
+    name: 'app data remove of a list in a granted table',
+    level: 'grantWrite',
+    mutating: true,
+    ids: true,
+    build: async (a, f, g) => ({
+      method: 'POST',
+      url: `/api/app/simple/${f.pid}/${g.grantedEntity}/remove`,
+      body: [await seedRecord(a, g)],
     }),
   },
   {

@@ -5,8 +5,8 @@ import { E, fail } from '../errors.ts';
 import { area } from '../http/plugin-kit.ts';
 import { anyObj, id, obj, ok } from '../http/schemas.ts';
 import { type EntityMeta, metaOf } from './meta.ts';
-import { removeRecord, saveRecord, updateRecord } from './records.ts';
-import { runQuery, writeBy } from './records-plugin.ts';
+import { bulkWrite, removeRecord, saveRecord, updateRecord } from './records.ts';
+import { listBody, runQuery, saveBody, writeBy } from './records-plugin.ts';
 import { apiField, type EntityRow, findEntity } from './schema-service.ts';
 import { roleClause, withClause } from './view-service.ts';
 
@@ -79,9 +79,11 @@ async function appRecordsPlugin(app: FastifyInstance): Promise<void> {
   );
   app.post(
     `${S}/save`,
-    { schema: { tags, params, body: anyObj(), response: { 200: ok(anyObj()) } }, preHandler: optionalUser },
+    { schema: { tags, params, body: saveBody, response: { 200: ok(anyObj()) } }, preHandler: optionalUser },
     async (request) => {
       const { meta } = await granted(request, 'write');
+      if (Array.isArray(request.body))
+        return { error: 0, data: await bulkWrite(db, meta, 'save', request.body, writeBy(request, true)) };
       return {
         error: 0,
         data: await saveRecord(db, meta, request.body as Record<string, unknown>, writeBy(request, true)),
@@ -125,6 +127,18 @@ async function appRecordsPlugin(app: FastifyInstance): Promise<void> {
       return { error: 0, data: { removed: true } };
     },
   );
+
+  // Lists of updates (`[{ _id, ...fields }]`) and removes (`[id]`): one transaction (records.ts bulkWrite).
+  for (const op of ['update', 'remove'] as const) {
+    app.post(
+      `${S}/${op}`,
+      { schema: { tags, params, body: listBody, response: { 200: ok(anyObj()) } }, preHandler: optionalUser },
+      async (request) => {
+        const { meta } = await granted(request, 'write');
+        return { error: 0, data: await bulkWrite(db, meta, op, request.body, writeBy(request)) };
+      },
+    );
+  }
 
   // Search a table for pickers: records whose `key` field contains `value`, within `query`.
   app.post(

@@ -42,18 +42,14 @@ function columnType(type: FieldType, dialect: Dialect) {
   }
 }
 
-/** Types whose column gets an index (what views sort and filter on). */
-const INDEXED: ReadonlySet<FieldType> = new Set([
-  'number',
-  'date',
-  'time',
-  'relate',
-  'string',
-  'boolean',
-  'option',
-  'email',
-  'phone',
-]);
+/**
+ * Types whose column gets a single-column index when the field is made. Only relations: removing a
+ * record clears the references to it (`WHERE c_x = id` on every pointing table) and relation
+ * filters look ids up. Every other index follows use (auto-index.ts): single-column indexes on
+ * every field cost each write (import of 100k rows spent most of its time maintaining them), and a
+ * low-cardinality one (an option) made grouped scans slower than no index at all.
+ */
+const INDEXED: ReadonlySet<FieldType> = new Set(['relate']);
 
 export async function createEntityTable(db: Kysely<unknown>, entityId: string): Promise<void> {
   const t = entityTable(entityId);
@@ -109,5 +105,16 @@ export async function dropFieldStorage(
   const t = entityTable(entityId);
   const c = fieldColumn(fieldId);
   await db.schema.dropIndex(`${t}_${c}`).ifExists().execute();
+  // Managed indexes holding the column go first (SQLite refuses to drop an indexed column).
+  const managed = await sql<{
+    id: string;
+    name: string;
+  }>`SELECT id, name FROM data_indexes WHERE entity_id = ${entityId} AND columns LIKE ${`%"${c}"%`}`.execute(
+    db,
+  );
+  for (const m of managed.rows) {
+    await sql`DROP INDEX IF EXISTS ${sql.id(m.name)}`.execute(db);
+    await sql`DELETE FROM data_indexes WHERE id = ${m.id}`.execute(db);
+  }
   await db.schema.alterTable(t).dropColumn(c).execute();
 }

@@ -7,6 +7,8 @@ import { anyObj, id, obj, ok } from '../http/schemas.ts';
 import { type ProjectRow, projectOptions } from '../project/service.ts';
 import { type EntityMeta, loadMeta } from './meta.ts';
 import {
+  BULK_MAX,
+  bulkWrite,
   getRecord,
   queryRecords,
   removeRecord,
@@ -23,6 +25,15 @@ const recordParams = obj({ project: id(), entity: entityRef, id: { type: 'string
 /** Query payloads are parsed defensively by normalize(); the schema only bounds their shape. */
 const queryBody = { type: 'object', maxProperties: 32 };
 const tags = ['data'];
+/** One record, or a list of up to BULK_MAX records saved in one transaction. */
+export const saveBody = {
+  type: ['object', 'array'],
+  additionalProperties: true,
+  maxItems: BULK_MAX,
+  description: `a record, or a list of 1 to ${BULK_MAX} records written in one transaction`,
+};
+/** A list write's body: its rows are checked one by one (per-row errors), the schema only bounds it. */
+export const listBody = { type: 'array', maxItems: BULK_MAX };
 
 /** Who a data call writes for, and the record triggers its writes fire (`signedIn`: anonymous refused). */
 export function writeBy(request: FastifyRequest, signedIn = false): WriteBy {
@@ -118,15 +129,29 @@ async function recordsPlugin(app: FastifyInstance): Promise<void> {
 
   app.post(
     `${P}/save`,
-    { schema: { tags, params, body: anyObj(), response: { 200: ok(anyObj()) } }, preHandler: requireUser },
+    { schema: { tags, params, body: saveBody, response: { 200: ok(anyObj()) } }, preHandler: requireUser },
     async (request) => {
       const { meta } = await admin(request);
+      if (Array.isArray(request.body))
+        return { error: 0, data: await bulkWrite(db, meta, 'save', request.body, writeBy(request, true)) };
       return {
         error: 0,
         data: await saveRecord(db, meta, request.body as Record<string, unknown>, writeBy(request, true)),
       };
     },
   );
+
+  // Lists of updates (`[{ _id, ...fields }]`) and removes (`[id]`): one transaction (records.ts bulkWrite).
+  for (const op of ['update', 'remove'] as const) {
+    app.post(
+      `${P}/${op}`,
+      { schema: { tags, params, body: listBody, response: { 200: ok(anyObj()) } }, preHandler: requireUser },
+      async (request) => {
+        const { meta } = await admin(request);
+        return { error: 0, data: await bulkWrite(db, meta, op, request.body, writeBy(request)) };
+      },
+    );
+  }
 
   app.post(
     `${P}/:id/update`,

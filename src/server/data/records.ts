@@ -1,22 +1,28 @@
 import { type Kysely, sql } from 'kysely';
 import { checksOptions, checkValue, optionListOf, storedToApi } from '../../shared/fields/values.ts';
 import { newId } from '../../shared/id.ts';
+import { compareSortValues } from '../../shared/query/compare.ts';
 import {
   metricName,
   type NormalizedQuery,
+  preciseSum,
   roundHalfAway,
   type SummaryAnswer,
   type SummarySpec,
 } from '../../shared/query/index.ts';
+import type { GroupKey } from '../../shared/query/summary.ts';
 import type { Dialect } from '../db/index.ts';
 import type { DB } from '../db/schema.ts';
-import { E, fail } from '../errors.ts';
+import { AppError, E, fail } from '../errors.ts';
+import { autoIndexOf, queryShape, summaryShape } from './auto-index.ts';
 import { entityTable, type FieldType, fieldColumn, linkTable } from './ddl.ts';
 import { $numberNewRecord, withOptionSets, withoutNumbered } from './field-extras.ts';
 import { type EntityMeta, metaOf } from './meta.ts';
 import type { RecordTriggers, WriteHooks, WriteUser } from './record-hooks.ts';
 import type { FieldRow } from './schema-service.ts';
 import { QueryCompiler } from './sql-query.ts';
+import { cachedSummary, summaryKey } from './summary-cache.ts';
+import { noteWrite, settleWrites } from './write-clock.ts';
 
 type AnyDb = Kysely<Record<string, Record<string, unknown>>>;
 type Raw = Record<string, unknown>;
@@ -70,10 +76,13 @@ export async function queryRecords(
   const c = new QueryCompiler(dialect, meta.columns);
   const where = c.where(q.where);
   const table = sql.table(meta.table);
+  const started = performance.now();
   const rows =
     await sql<Raw>`SELECT ${selectList(meta)} FROM ${table} t WHERE ${where} ORDER BY ${c.orderBy(q)} LIMIT ${q.limit} OFFSET ${q.offset}`.execute(
       db,
     );
+  const indexer = autoIndexOf(db);
+  indexer?.observe(meta, queryShape(meta, q, dialect === 'postgres'), performance.now() - started);
   const data = rows.rows.map((r) => toRecord(meta, r));
   await attachRelations(db, meta, data);
   const result: QueryResult = { data };
@@ -332,6 +341,7 @@ export async function $insertRecord(
 ): Promise<string> {
   const p = prepare(await withOptionSets(trx, meta), input, false);
   await checkTargets(trx, meta, p);
+  noteWrite(trx, meta.table);
   const now = Date.now();
   const id = newId(now);
   await $numberNewRecord(trx, meta, p.columns, now);
@@ -362,6 +372,7 @@ export async function $updateRecord(
   const before = await getRecord(trx, meta, id);
   const p = prepare(await withOptionSets(trx, meta), withoutNumbered(meta, input), true);
   await checkTargets(trx, meta, p);
+  noteWrite(trx, meta.table);
   await any(trx)
     .updateTable(meta.table)
     .set({ ...p.columns, _updated_at: Date.now() })
@@ -381,6 +392,7 @@ export async function $removeRecord(
   hooks?: WriteHooks,
 ): Promise<void> {
   const before = await getRecord(trx, meta, id);
+  noteWrite(trx, meta.table);
   const pointing = await trx
     .selectFrom('data_fields')
     .selectAll()
@@ -394,6 +406,7 @@ export async function $removeRecord(
     if (f.type === 'collection')
       await any(trx).deleteFrom(linkTable(f.id)).where('target_id', '=', id).execute();
     else {
+      noteWrite(trx, entityTable(f.entity_id));
       await any(trx)
         .updateTable(entityTable(f.entity_id))
         .set({ [fieldColumn(f.id)]: null })
@@ -420,11 +433,16 @@ async function inWrite<T>(
 ): Promise<T> {
   const scope = by?.triggers?.begin(meta.entity.project_id, by.user);
   let committed = false;
+  let open: Kysely<DB> | undefined;
   try {
-    const out = await db.transaction().execute((trx) => fn(trx, scope?.hooks));
+    const out = await db.transaction().execute((trx) => {
+      open = trx;
+      return fn(trx, scope?.hooks);
+    });
     committed = true;
     return out;
   } finally {
+    if (open) settleWrites(open);
     await scope?.settle(committed);
   }
 }
@@ -451,8 +469,107 @@ export async function removeRecord(
   await inWrite(db, meta, by, (trx, hooks) => $removeRecord(trx, meta, id, hooks));
 }
 
-/** Summaries in SQL (GROUP BY), rounded in JS with the reference rounding. */
+/** Rows a list write (save, update or remove) takes at most. */
+export const BULK_MAX = 1000;
+/** Row errors listed in a refused list write's answer. */
+const BULK_LISTED = 100;
+
+export interface BulkRowError {
+  /** 1-based position in the list. */
+  row: number;
+  id?: string;
+  code: number;
+  reason: string;
+}
+
+export type BulkOp = 'save' | 'update' | 'remove';
+
+const isPlain = (v: unknown): v is Raw => typeof v === 'object' && v !== null && !Array.isArray(v);
+
+/**
+ * A list of saves, updates (`{ _id, ...fields }`) or removes (ids) in one transaction, each row
+ * checked and written like its single call (record triggers included). Any row refused refuses the
+ * whole list: nothing is written and BULK_ROWS lists the rows and why (as an import does).
+ * Answers the ids in list order.
+ */
+export async function bulkWrite(
+  db: Kysely<DB>,
+  meta: EntityMeta,
+  op: BulkOp,
+  items: unknown,
+  by?: WriteBy,
+): Promise<{ count: number; ids: string[] }> {
+  if (!Array.isArray(items) || items.length === 0 || items.length > BULK_MAX)
+    fail(E.BULK_SIZE, Array.isArray(items) ? `${items.length} rows` : 'expected a list');
+  const list = items as unknown[];
+  const errors: BulkRowError[] = [];
+  let failed = 0;
+  const refuse = (row: number, id: string | undefined, code: number, reason: string) => {
+    failed++;
+    if (errors.length < BULK_LISTED) errors.push({ row, ...(id ? { id } : {}), code, reason });
+  };
+  const ids = await inWrite(db, meta, by, async (trx, hooks) => {
+    const out: string[] = [];
+    for (let i = 0; i < list.length; i++) {
+      const item = list[i];
+      let id: string | undefined;
+      try {
+        if (op === 'save') {
+          if (!isPlain(item)) fail(E.INVALID_FIELD, 'expected a record object');
+          id = await $insertRecord(trx, meta, item, by?.user?._id ?? null, hooks);
+        } else if (op === 'update') {
+          if (!isPlain(item) || typeof item._id !== 'string') fail(E.INVALID_FIELD, '_id: expected an id');
+          id = item._id as string;
+          await $updateRecord(trx, meta, id, item, hooks);
+        } else {
+          if (typeof item !== 'string') fail(E.INVALID_FIELD, 'expected an id');
+          id = item as string;
+          await $removeRecord(trx, meta, id, hooks);
+        }
+        out.push(id);
+      } catch (err) {
+        if (!(err instanceof AppError)) throw err;
+        refuse(i + 1, id && ID.test(id) ? id : undefined, err.def.code, err.detail ?? err.def.msg);
+      }
+    }
+    if (failed > 0)
+      throw new AppError(
+        E.BULK_ROWS,
+        errors
+          .slice(0, 10)
+          .map((e) => `row ${e.row}: ${e.reason}`)
+          .join('; '),
+        { failed, errors },
+      );
+    return out;
+  });
+  return { count: ids.length, ids };
+}
+
+/**
+ * Summaries in SQL, rounded in JS with the reference rounding; answered from the summary cache
+ * until a write touches the table (summary-cache.ts).
+ */
 export async function summarizeRecords(
+  db: Kysely<DB>,
+  dialect: Dialect,
+  meta: EntityMeta,
+  q: NormalizedQuery,
+  spec: SummarySpec,
+): Promise<SummaryAnswer> {
+  const key = summaryKey(String(meta.entity.updated_at), q, spec);
+  return cachedSummary(meta.table, key, () => computeSummary(db, dialect, meta, q, spec));
+}
+
+/** Partial aggregates of one group: merged when '' and null fall in one group, then read. */
+type Parts = Array<{ n: number; sum: number; cnt: number; min: number | null; max: number | null }>;
+
+/**
+ * One scan: without groups one aggregate row; with groups, GROUP BY the plain columns (so an index
+ * on them can serve it), then '' and null text keys merge in JS and the total is the groups'
+ * merge: no second scan for the total.
+ */
+async function computeSummary(
   db: Kysely<DB>,
   dialect: Dialect,
   meta: EntityMeta,
@@ -465,55 +582,101 @@ export async function summarizeRecords(
   const col = (code: string) => sql.ref(`t.${meta.columns[code]!.column}`);
   const textLike = (code: string) => !['number', 'date', 'boolean'].includes(meta.queryTypes[code] ?? '');
   const keyExpr = (code: string) => (textLike(code) ? sql`NULLIF(${col(code)}, '')` : col(code));
-  const metrics = spec.metrics.map((m, i) => {
-    const name = sql.ref(`m${i}`);
-    if (!m.field) return sql`count(*) AS ${name}`;
-    if (m.fn === 'count') return sql`count(${keyExpr(m.field)}) AS ${name}`;
-    const fn = sql.raw(m.fn);
-    return sql`${fn}(${col(m.field)}) AS ${name}`;
+  // Per metric: a row count (n), a sum and the count it was taken over (sum, cnt), min, max.
+  const parts: ReturnType<typeof sql>[] = [];
+  spec.metrics.forEach((m, i) => {
+    const a = (x: string) => sql.ref(`m${i}_${x}`);
+    if (!m.field) parts.push(sql`count(*) AS ${a('n')}`);
+    else if (m.fn === 'count') parts.push(sql`count(${keyExpr(m.field)}) AS ${a('n')}`);
+    else if (m.fn === 'sum' || m.fn === 'avg')
+      parts.push(sql`sum(${col(m.field)}) AS ${a('sum')}`, sql`count(${col(m.field)}) AS ${a('cnt')}`);
+    else parts.push(sql`${sql.raw(m.fn)}(${col(m.field)}) AS ${a(m.fn)}`);
   });
   const table = sql.table(meta.table);
-  const read = (row: Raw) => {
+  const num = (v: unknown) => (v === null || v === undefined ? null : Number(v));
+  const partsOf = (row: Raw): Parts =>
+    spec.metrics.map((_, i) => ({
+      n: num(row[`m${i}_n`]) ?? 0,
+      sum: num(row[`m${i}_sum`]) ?? 0,
+      cnt: num(row[`m${i}_cnt`]) ?? 0,
+      min: num(row[`m${i}_min`]),
+      max: num(row[`m${i}_max`]),
+    }));
+  const merge = (into: Parts, add: Parts, sums: number[][]) => {
+    add.forEach((p, i) => {
+      const t = into[i]!;
+      t.n += p.n;
+      t.cnt += p.cnt;
+      sums[i]!.push(p.sum);
+      if (p.min !== null) t.min = t.min === null ? p.min : Math.min(t.min, p.min);
+      if (p.max !== null) t.max = t.max === null ? p.max : Math.max(t.max, p.max);
+    });
+  };
+  const empty = (): Parts => spec.metrics.map(() => ({ n: 0, sum: 0, cnt: 0, min: null, max: null }));
+  const read = (p: Parts, sums?: number[][]) => {
     const out: Record<string, number | null> = {};
     spec.metrics.forEach((m, i) => {
-      const v = row[`m${i}`];
-      const n = v === null || v === undefined ? null : Number(v);
+      const x = p[i]!;
+      const sum = sums ? preciseSum(sums[i]!) : x.sum;
       out[metricName(m)] =
         m.fn === 'count' || !m.field
-          ? (n ?? 0)
+          ? x.n
           : m.fn === 'sum'
-            ? roundHalfAway(n ?? 0, accuracy)
-            : n === null
-              ? null
-              : roundHalfAway(n, accuracy);
+            ? roundHalfAway(sum, accuracy)
+            : m.fn === 'avg'
+              ? x.cnt === 0
+                ? null
+                : roundHalfAway(sum / x.cnt, accuracy)
+              : x[m.fn] === null
+                ? null
+                : roundHalfAway(x[m.fn] as number, accuracy);
     });
     return out;
   };
-  const total = await sql<Raw>`SELECT ${sql.join(metrics)} FROM ${table} t WHERE ${where}`.execute(db);
-  const groups: SummaryAnswer['groups'] = [];
   const group = spec.group ?? [];
-  if (group.length) {
-    const keys = group.map((g, i) => sql`${keyExpr(g)} AS ${sql.ref(`k${i}`)}`);
-    // Whole expressions, not aliases: PostgreSQL accepts an output name in ORDER BY only bare.
-    const order = group.map((g) => {
-      if (dialect !== 'postgres') return sql`${keyExpr(g)} ASC`;
-      return textLike(g)
-        ? sql`${keyExpr(g)} COLLATE "C" ASC NULLS FIRST`
-        : sql`${keyExpr(g)} ASC NULLS FIRST`;
-    });
-    const rows =
-      await sql<Raw>`SELECT ${sql.join(keys)}, ${sql.join(metrics)} FROM ${table} t WHERE ${where} GROUP BY ${sql.join(
-        group.map((g) => keyExpr(g)),
-      )} ORDER BY ${sql.join(order)}`.execute(db);
-    for (const r of rows.rows) {
-      groups.push({
-        key: group.map((g, i) => {
-          const v = r[`k${i}`];
-          return v === null || v === undefined ? null : textLike(g) ? String(v) : Number(v);
-        }),
-        values: read(r),
-      });
-    }
+  const started = performance.now();
+  const observe = () =>
+    autoIndexOf(db)?.observe(meta, summaryShape(meta, q, spec), performance.now() - started);
+  if (!group.length) {
+    const total = await sql<Raw>`SELECT ${sql.join(parts)} FROM ${table} t WHERE ${where}`.execute(db);
+    observe();
+    return { total: read(partsOf(total.rows[0] ?? {})), groups: [] };
   }
-  return { total: read(total.rows[0] ?? {}), groups };
+  const keys = group.map((g, i) => sql`${col(g)} AS ${sql.ref(`k${i}`)}`);
+  const rows =
+    await sql<Raw>`SELECT ${sql.join(keys)}, ${sql.join(parts)} FROM ${table} t WHERE ${where} GROUP BY ${sql.join(
+      group.map((g) => col(g)),
+    )}`.execute(db);
+  observe();
+  const total = empty();
+  const totalSums: number[][] = spec.metrics.map(() => []);
+  const byKey = new Map<string, { key: GroupKey; parts: Parts; sums: number[][] }>();
+  for (const r of rows.rows) {
+    const key: GroupKey = group.map((g, i) => {
+      const v = r[`k${i}`];
+      if (v === null || v === undefined) return null;
+      if (!textLike(g)) return Number(v);
+      const s = String(v);
+      return s === '' ? null : s;
+    });
+    const id = JSON.stringify(key);
+    let b = byKey.get(id);
+    if (!b) {
+      b = { key, parts: empty(), sums: spec.metrics.map(() => []) };
+      byKey.set(id, b);
+    }
+    const p = partsOf(r);
+    merge(b.parts, p, b.sums);
+    merge(total, p, totalSums);
+  }
+  const groups = [...byKey.values()]
+    .sort((x, y) => {
+      for (let i = 0; i < group.length; i++) {
+        const d = compareSortValues(x.key[i] ?? null, y.key[i] ?? null);
+        if (d !== 0) return d;
+      }
+      return 0;
+    })
+    .map((b) => ({ key: b.key, values: read(b.parts, b.sums) }));
+  return { total: read(total, totalSums), groups };
 }

@@ -295,6 +295,23 @@ export interface DB {
   program_runs: ProgramRunsTable;
   schedules: SchedulesTable;
   schedule_fires: ScheduleFiresTable;
+  data_indexes: DataIndexesTable;
+}
+
+export interface DataIndexesTable {
+  id: string;
+  project_id: string;
+  entity_id: string;
+  name: string;
+  shape: string;
+  columns: string;
+  kind: string;
+  pinned: number;
+  uses: number;
+  last_used_at: number;
+  created_at: number;
+  cost_ms: number;
+  build_ms: number;
 }
 
 export interface SchedulesTable {

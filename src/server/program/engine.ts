@@ -17,6 +17,7 @@ import { type EntityMeta, metaOf } from '../data/meta.ts';
 import type { RecordEvent } from '../data/record-hooks.ts';
 import { getRecord } from '../data/records.ts';
 import { findEntity } from '../data/schema-service.ts';
+import { settleWrites } from '../data/write-clock.ts';
 import type { Database, Dialect } from '../db/index.ts';
 import { AppError, E } from '../errors.ts';
 import {
@@ -290,7 +291,9 @@ export async function runProgram(database: Database, req: RunRequest): Promise<R
   let output: unknown = null;
   let ctx: RunContext | undefined;
 
+  let opened: RunContext['trx'] | undefined;
   const body = async (trx: RunContext['trx']) => {
+    opened = trx;
     let record: Record<string, unknown> | null = null;
     if (req.recordId) {
       const table = req.flow.doc._option._entity ? metas.get(req.flow.doc._option._entity) : undefined;
@@ -310,12 +313,15 @@ export async function runProgram(database: Database, req: RunRequest): Promise<R
   try {
     await database.db.transaction().execute(body);
   } catch (err) {
+    if (opened) settleWrites(opened);
+    opened = undefined;
     if (!(err instanceof Rollback)) {
       if (err instanceof AppError) failure = err;
       else if (err instanceof QueryError) failure = new AppError(E.QUERY_INVALID, err.message);
       else throw err;
     }
   }
+  if (opened) settleWrites(opened);
   const c = ctx as RunContext | undefined;
   output = c ? visibleValue(c, output) : output;
   const result: RunResult = {

@@ -4,6 +4,7 @@ import type { Database } from '../../db/index.ts';
 import { fieldColumn, linkTable } from '../ddl.ts';
 import type { EntityMeta } from '../meta.ts';
 import type { FieldRow } from '../schema-service.ts';
+import { wroteTables } from '../write-clock.ts';
 
 type AnyDb = Kysely<Record<string, Record<string, unknown>>>;
 
@@ -87,6 +88,7 @@ export class StagedWriter {
               this.linkLists(part),
             );
           else await this.writeChunk(part);
+          wroteTables(this.tables());
           for (const r of part) this.written.push(r.values[0] as string);
           await tick();
         } catch (err) {
@@ -209,6 +211,12 @@ export class StagedWriter {
       });
     }
     this.written.length = 0;
+    wroteTables(this.tables());
+  }
+
+  /** The tables the import writes (their write clocks move after each chunk). */
+  private tables(): string[] {
+    return [this.meta.table];
   }
 }
 

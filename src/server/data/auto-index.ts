@@ -1,0 +1,500 @@
+/**
+ * Indexes that follow use. Every page query and summary on a builder table is reduced to its shape
+ * (equality fields, the range field, the sort; for summaries the group and metric fields) and its
+ * cost is recorded. When one shape has come back slow often enough, the compound (page) or covering
+ * (summary) index serving it is built in the background: PostgreSQL `CREATE INDEX CONCURRENTLY`
+ * (reads and writes go on), SQLite on a worker thread's own connection (reads go on under WAL;
+ * writes wait for the build). At most MAX_PER_TABLE per table; an index not used for `unusedMs`
+ * is dropped unless a builder pinned it. The indexes live in `data_indexes` (migration 012) with
+ * their use counts, and builders list, pin and drop them (index-plugin.ts).
+ */
+import { createHash } from 'node:crypto';
+import { Worker } from 'node:worker_threads';
+import { type Kysely, sql } from 'kysely';
+import { newId } from '../../shared/id.ts';
+import type { Cond, NormalizedQuery, SummarySpec } from '../../shared/query/index.ts';
+import type { Database } from '../db/index.ts';
+import type { DB } from '../db/schema.ts';
+import type { EntityMeta } from './meta.ts';
+
+export interface AutoIndexOptions {
+  /** A run at least this slow (ms) counts toward building an index for its shape. */
+  slowMs: number;
+  /** Slow runs of one shape before its index is built. */
+  recur: number;
+  /** Managed indexes per table at most. */
+  maxPerTable: number;
+  /** Unpinned indexes unused this long (ms) are dropped. */
+  unusedMs: number;
+  /** Off: shapes are neither recorded nor indexed. */
+  enabled: boolean;
+}
+
+export const AUTO_INDEX_DEFAULTS: AutoIndexOptions = {
+  slowMs: 25,
+  recur: 3,
+  maxPerTable: 6,
+  unusedMs: 14 * 24 * 3600_000,
+  enabled: true,
+};
+
+/** One column of an index, in order. */
+export interface IndexColumn {
+  field: string;
+  column: string;
+  order?: 'asc' | 'desc';
+  /** PostgreSQL: sort keys on text compare in code point order (`COLLATE "C"`), like the ORDER BY. */
+  collateC?: boolean;
+}
+
+export interface Shape {
+  kind: 'query' | 'summary';
+  key: string;
+  columns: IndexColumn[];
+}
+
+interface ShapeStat {
+  runs: number;
+  slow: number[];
+}
+
+const TEXTLIKE_SORT = new Set(['text', 'option', 'time', 'relate', '_id']);
+
+function flatAnd(c: Cond | null, out: Cond[]): boolean {
+  if (!c) return true;
+  if (c.kind === 'and') {
+    for (const i of c.items) if (!flatAnd(i, out)) return false;
+    return true;
+  }
+  out.push(c);
+  return true;
+}
+
+/** The equality and range fields of a filter's top-level AND (OR branches are not index-served). */
+function filterParts(q: NormalizedQuery): { eq: string[]; range: string | null } {
+  const preds: Cond[] = [];
+  flatAnd(q.where, preds);
+  const eq = new Set<string>();
+  let range: string | null = null;
+  for (const p of preds) {
+    switch (p.kind) {
+      case 'text':
+        if (p.op === 'eq') eq.add(p.field);
+        break;
+      case 'number':
+        if (p.op === 'eq') eq.add(p.field);
+        else if (p.op !== 'ne' && p.op !== 'notbetween') range ??= p.field;
+        break;
+      case 'date':
+        if (p.op === 'in') range ??= p.field;
+        break;
+      case 'time':
+      case 'boolean':
+        eq.add(p.field);
+        break;
+      case 'relate':
+      case 'option':
+        if (p.op === 'in' && p.value.length <= 4) eq.add(p.field);
+        break;
+      default:
+        break;
+    }
+  }
+  return { eq: [...eq].sort(), range };
+}
+
+function colOf(meta: EntityMeta, field: string): IndexColumn | null {
+  if (field === '_id') return { field, column: '_id' };
+  const c = meta.columns[field];
+  if (!c || c.type === 'collection' || c.type === 'options') return null;
+  return { field, column: c.column };
+}
+
+/**
+ * The shape of a page query and the index serving it: equality columns, then the sort keys in
+ * their ORDER BY form and `_id` (the final tie-break), so the index yields rows in page order;
+ * without a sort, the range column after the equalities. Null when nothing is worth an index.
+ */
+export function queryShape(meta: EntityMeta, q: NormalizedQuery, pg: boolean): Shape | null {
+  if (q.nothing) return null;
+  const { eq, range } = filterParts(q);
+  const columns: IndexColumn[] = [];
+  for (const f of eq) {
+    const c = colOf(meta, f);
+    if (c) columns.push(c);
+  }
+  const sort = q.sort.filter((k) => colOf(meta, k.field) !== null && !eq.includes(k.field));
+  if (sort.length) {
+    for (const k of sort) {
+      const c = colOf(meta, k.field)!;
+      const type = k.field === '_id' ? '_id' : meta.columns[k.field]!.type;
+      columns.push({ ...c, order: k.order, collateC: pg && TEXTLIKE_SORT.has(type) });
+    }
+    if (!sort.some((k) => k.field === '_id'))
+      columns.push({ field: '_id', column: '_id', order: 'asc', collateC: pg });
+  } else if (range && !eq.includes(range)) {
+    const c = colOf(meta, range);
+    if (c) columns.push(c);
+  } else if (pg && columns.length === 0) {
+    // The default order (`_id` in code point order): PostgreSQL's primary key has the database's
+    // collation, so it cannot serve `ORDER BY _id COLLATE "C"`; an index in that collation can.
+    columns.push({ field: '_id', column: '_id', order: 'asc', collateC: true });
+  }
+  // Nothing to index, or only `_id` where the primary key serves it (SQLite).
+  if (columns.length === 0 || (!pg && columns.every((c) => c.field === '_id'))) return null;
+  if (columns.length > 8) return null;
+  const key = `q|${columns.map((c) => `${c.field}${c.order ? `:${c.order}` : ''}`).join(',')}`;
+  return { kind: 'query', key, columns };
+}
+
+/** The covering index of a grouped summary: equality columns, group columns, metric columns. */
+export function summaryShape(meta: EntityMeta, q: NormalizedQuery, spec: SummarySpec): Shape | null {
+  if (q.nothing || !(spec.group?.length || spec.metrics.some((m) => m.field))) return null;
+  const { eq, range } = filterParts(q);
+  const fields: string[] = [...eq, ...(spec.group ?? [])];
+  if (range) fields.push(range);
+  for (const m of spec.metrics) if (m.field) fields.push(m.field);
+  const seen = new Set<string>();
+  const columns: IndexColumn[] = [];
+  for (const f of fields) {
+    if (seen.has(f)) continue;
+    seen.add(f);
+    const c = colOf(meta, f);
+    if (c) columns.push(c);
+  }
+  if (columns.length === 0 || columns.length > 8) return null;
+  return { kind: 'summary', key: `s|${columns.map((c) => c.field).join(',')}`, columns };
+}
+
+/** A managed index as builders see it. */
+export interface ManagedIndex {
+  _id: string;
+  kind: string;
+  fields: Array<{ field: string; order?: string }>;
+  pinned: boolean;
+  uses: number;
+  lastUsedAt: number;
+  createdAt: number;
+  costMs: number;
+  buildMs: number;
+}
+
+type Row = DB['data_indexes'];
+
+export function apiIndex(r: Row): ManagedIndex {
+  const cols = JSON.parse(r.columns) as IndexColumn[];
+  return {
+    _id: r.id,
+    kind: r.kind,
+    fields: cols.map((c) => (c.order ? { field: c.field, order: c.order } : { field: c.field })),
+    pinned: Number(r.pinned) === 1,
+    uses: Number(r.uses),
+    lastUsedAt: Number(r.last_used_at),
+    createdAt: Number(r.created_at),
+    costMs: Number(r.cost_ms),
+    buildMs: Number(r.build_ms),
+  };
+}
+
+function p50(xs: number[]): number {
+  const s = [...xs].sort((a, b) => a - b);
+  return s[Math.floor((s.length - 1) / 2)] ?? 0;
+}
+
+/** The index DDL for a shape on a table. */
+function indexSql(name: string, table: string, columns: IndexColumn[], pg: boolean) {
+  const cols = columns.map((c) => {
+    let s = `"${c.column}"`;
+    if (pg && c.collateC) s += ' COLLATE "C"';
+    if (c.order === 'desc') s += pg ? ' DESC NULLS LAST' : ' DESC';
+    else if (c.order === 'asc' && pg) s += ' ASC NULLS FIRST';
+    return s;
+  });
+  return `CREATE INDEX ${pg ? 'CONCURRENTLY ' : ''}IF NOT EXISTS "${name}" ON "${table}" (${cols.join(', ')})`;
+}
+
+/** Run one DDL statement on a worker thread's own SQLite connection (the server's stays free for reads). */
+function sqliteOnWorker(file: string, statement: string): Promise<void> {
+  return new Promise((resolve, reject) => {
+    const w = new Worker(new URL('./sqlite-ddl-worker.mjs', import.meta.url), {
+      workerData: { file, statement, busyMs: 30_000 },
+    });
+    let done = false;
+    w.once('message', (m: { ok?: true; error?: string }) => {
+      done = true;
+      if (m.error) reject(new Error(m.error));
+      else resolve();
+    });
+    w.once('error', (e) => {
+      if (!done) reject(e);
+      done = true;
+    });
+    w.once('exit', () => {
+      if (!done) reject(new Error('index worker stopped'));
+    });
+  });
+}
+
+/** The per-database recorder and builder (one per app; `autoIndexOf(db)` finds it for data calls). */
+export class AutoIndexer {
+  readonly options: AutoIndexOptions;
+  /** table → shape key → stats. */
+  private readonly stats = new Map<string, Map<string, ShapeStat>>();
+  /** table → shape key → index row id (known managed indexes). */
+  private known = new Map<string, Map<string, string>>();
+  private loaded: Promise<void> | null = null;
+  /** Uses not yet written, by index id. */
+  private readonly uses = new Map<string, number>();
+  private readonly queue: Array<() => Promise<void>> = [];
+  private building: Promise<void> | null = null;
+  private readonly building_keys = new Set<string>();
+  private timer: NodeJS.Timeout | null = null;
+  private closed = false;
+
+  constructor(
+    private readonly database: Pick<Database, 'db' | 'dialect' | 'sqlite'>,
+    options: Partial<AutoIndexOptions> = {},
+    private readonly onError: (err: unknown) => void = () => undefined,
+  ) {
+    this.options = { ...AUTO_INDEX_DEFAULTS, ...options };
+  }
+
+  private get db(): Kysely<DB> {
+    return this.database.db;
+  }
+
+  private get pg(): boolean {
+    return this.database.dialect === 'postgres';
+  }
+
+  /** Start the hourly disuse sweep and the use-count flush. */
+  start(): void {
+    if (this.timer) return;
+    this.timer = setInterval(
+      () => {
+        void this.flushUses()
+          .then(() => this.sweep())
+          .catch(this.onError);
+      },
+      Math.min(3600_000, Math.max(60_000, this.options.unusedMs / 10)),
+    );
+    this.timer.unref();
+  }
+
+  async close(): Promise<void> {
+    this.closed = true;
+    if (this.timer) clearInterval(this.timer);
+    this.queue.length = 0;
+    await this.building?.catch(() => undefined);
+    await this.flushUses().catch(() => undefined);
+  }
+
+  private async load(): Promise<void> {
+    this.loaded ??= (async () => {
+      const rows = await this.db.selectFrom('data_indexes').select(['id', 'entity_id', 'shape']).execute();
+      const known = new Map<string, Map<string, string>>();
+      for (const r of rows) {
+        const t = `e_${r.entity_id}`;
+        let m = known.get(t);
+        if (!m) {
+          m = new Map();
+          known.set(t, m);
+        }
+        m.set(r.shape, r.id);
+      }
+      this.known = known;
+    })();
+    return this.loaded;
+  }
+
+  /** Record one run of a shape (ms: its cost); may queue an index build. Never throws. */
+  observe(meta: EntityMeta, shape: Shape | null, ms: number): void {
+    if (!shape || !this.options.enabled || this.closed) return;
+    void this.load()
+      .then(() => {
+        const known = this.known.get(meta.table)?.get(shape.key);
+        if (known) {
+          this.uses.set(known, (this.uses.get(known) ?? 0) + 1);
+          if (this.uses.size > 200) void this.flushUses().catch(this.onError);
+          return;
+        }
+        let t = this.stats.get(meta.table);
+        if (!t) {
+          t = new Map();
+          this.stats.set(meta.table, t);
+        }
+        let s = t.get(shape.key);
+        if (!s) {
+          if (t.size >= 200) t.delete(t.keys().next().value as string);
+          s = { runs: 0, slow: [] };
+          t.set(shape.key, s);
+        }
+        s.runs++;
+        if (ms >= this.options.slowMs) s.slow.push(ms);
+        const id = `${meta.table}|${shape.key}`;
+        if (s.slow.length >= this.options.recur && !this.building_keys.has(id)) {
+          this.building_keys.add(id);
+          const cost = p50(s.slow);
+          this.enqueue(() => this.build(meta, shape, cost).finally(() => this.building_keys.delete(id)));
+        }
+      })
+      .catch(this.onError);
+  }
+
+  /** Recorded shapes of a table not (yet) indexed: runs and slow runs (for the builder's list). */
+  shapesOf(table: string): Array<{ shape: string; runs: number; slow: number; p50Ms: number }> {
+    return [...(this.stats.get(table) ?? new Map<string, ShapeStat>()).entries()].map(([k, s]) => ({
+      shape: k,
+      runs: s.runs,
+      slow: s.slow.length,
+      p50Ms: Math.round(p50(s.slow)),
+    }));
+  }
+
+  private enqueue(job: () => Promise<void>): void {
+    this.queue.push(job);
+    if (!this.building) this.building = this.drain();
+  }
+
+  private async drain(): Promise<void> {
+    try {
+      for (let job = this.queue.shift(); job && !this.closed; job = this.queue.shift()) {
+        await job().catch(this.onError);
+      }
+    } finally {
+      this.building = null;
+    }
+  }
+
+  /** Wait until every queued build ran (tests and benchmarks). */
+  async idle(): Promise<void> {
+    await this.load();
+    await new Promise((resolve) => setImmediate(resolve));
+    while (this.building) await this.building;
+  }
+
+  private async build(meta: EntityMeta, shape: Shape, costMs: number): Promise<void> {
+    const entityId = meta.entity.id;
+    const count = await this.db
+      .selectFrom('data_indexes')
+      .select((eb) => eb.fn.countAll<number>().as('n'))
+      .where('entity_id', '=', entityId)
+      .executeTakeFirst();
+    if (Number(count?.n ?? 0) >= this.options.maxPerTable) return;
+    const hash = createHash('sha256').update(`${meta.table}|${shape.key}`).digest('hex').slice(0, 10);
+    const name = `ax_${entityId}_${hash}`;
+    const started = performance.now();
+    await this.runDdl(indexSql(name, meta.table, shape.columns, this.pg), name);
+    const buildMs = Math.round(performance.now() - started);
+    const now = Date.now();
+    const id = newId(now);
+    await this.db
+      .insertInto('data_indexes')
+      .values({
+        id,
+        project_id: meta.entity.project_id,
+        entity_id: entityId,
+        name,
+        shape: shape.key,
+        columns: JSON.stringify(shape.columns),
+        kind: shape.kind,
+        pinned: 0,
+        uses: 0,
+        last_used_at: now,
+        created_at: now,
+        cost_ms: Math.round(costMs),
+        build_ms: buildMs,
+      })
+      .execute();
+    let m = this.known.get(meta.table);
+    if (!m) {
+      m = new Map();
+      this.known.set(meta.table, m);
+    }
+    m.set(shape.key, id);
+    this.stats.get(meta.table)?.delete(shape.key);
+    if (!this.pg) await sql`ANALYZE ${sql.table(meta.table)}`.execute(this.db).catch(() => undefined);
+  }
+
+  private async runDdl(statement: string, name: string): Promise<void> {
+    const file = this.database.sqlite?.name;
+    if (this.pg) {
+      try {
+        await sql.raw(statement).execute(this.db);
+      } catch (err) {
+        // A failed concurrent build leaves an invalid index behind.
+        await sql
+          .raw(`DROP INDEX CONCURRENTLY IF EXISTS "${name}"`)
+          .execute(this.db)
+          .catch(() => undefined);
+        throw err;
+      }
+    } else if (file && file !== ':memory:' && file !== '') {
+      await sqliteOnWorker(file, statement);
+    } else {
+      await sql.raw(statement).execute(this.db);
+    }
+  }
+
+  /** Write the use counts gathered since the last flush. */
+  async flushUses(): Promise<void> {
+    if (this.uses.size === 0) return;
+    const now = Date.now();
+    const batch = [...this.uses.entries()];
+    this.uses.clear();
+    for (const [id, n] of batch) {
+      await this.db
+        .updateTable('data_indexes')
+        .set((eb) => ({ uses: eb('uses', '+', n), last_used_at: now }))
+        .where('id', '=', id)
+        .execute();
+    }
+  }
+
+  /** Drop unpinned indexes unused for `unusedMs` (and rows of tables gone); answers how many. */
+  async sweep(now = Date.now()): Promise<number> {
+    await this.flushUses();
+    const rows = await this.db
+      .selectFrom('data_indexes')
+      .leftJoin('data_entities', 'data_entities.id', 'data_indexes.entity_id')
+      .select([
+        'data_indexes.id',
+        'data_indexes.pinned',
+        'data_indexes.last_used_at',
+        'data_entities.id as alive',
+      ])
+      .execute();
+    let n = 0;
+    for (const r of rows) {
+      const gone = r.alive === null;
+      if (!gone && (Number(r.pinned) === 1 || Number(r.last_used_at) > now - this.options.unusedMs)) continue;
+      await this.drop(r.id);
+      n++;
+    }
+    return n;
+  }
+
+  /** Drop one managed index (and forget its shape's history, so it is not rebuilt at once). */
+  async drop(id: string): Promise<void> {
+    const row = await this.db.selectFrom('data_indexes').selectAll().where('id', '=', id).executeTakeFirst();
+    if (!row) return;
+    const stmt = `DROP INDEX ${this.pg ? 'CONCURRENTLY ' : ''}IF EXISTS "${row.name}"`;
+    await this.runDdl(stmt, row.name);
+    await this.db.deleteFrom('data_indexes').where('id', '=', id).execute();
+    const t = `e_${row.entity_id}`;
+    this.known.get(t)?.delete(row.shape);
+    this.stats.get(t)?.delete(row.shape);
+    this.uses.delete(id);
+  }
+}
+
+const indexers = new WeakMap<object, AutoIndexer>();
+
+export function registerAutoIndex(db: Kysely<DB>, indexer: AutoIndexer): void {
+  indexers.set(db, indexer);
+}
+
+/** The app's indexer for this database handle (none inside transactions: those runs are not recorded). */
+export function autoIndexOf(db: Kysely<DB>): AutoIndexer | undefined {
+  return indexers.get(db);
+}

@@ -1,0 +1,111 @@
+import type { FastifyInstance, FastifyRequest } from 'fastify';
+import { projectAccess } from '../access/decide.ts';
+import { requireUser } from '../account/auth.ts';
+import { E, fail } from '../errors.ts';
+import { area } from '../http/plugin-kit.ts';
+import { anyObj, id, obj, ok } from '../http/schemas.ts';
+import { apiIndex } from './auto-index.ts';
+import { loadMeta } from './meta.ts';
+
+const entityRef = { type: 'string', minLength: 1, maxLength: 64 };
+const params = obj({ project: id(), entity: entityRef });
+const indexParams = obj({ project: id(), entity: entityRef, index: { type: 'string', maxLength: 64 } });
+const tags = ['data'];
+const HEX24 = /^[0-9a-f]{24}$/;
+
+/**
+ * Builders' view of the managed indexes of a table (auto-index.ts): the indexes the server built
+ * for recurring slow query shapes with their use counts, the shapes still being watched; pin one
+ * (never dropped for disuse) or drop one.
+ */
+async function indexPlugin(app: FastifyInstance): Promise<void> {
+  const { db } = app.database;
+  const P = '/api/admin/data/:project/:entity/indexes';
+  const table = async (request: FastifyRequest) => {
+    const p = request.params as { project: string; entity: string };
+    const { project } = await projectAccess(request, p.project, { admin: true });
+    return loadMeta(db, project.id, p.entity);
+  };
+  const row = async (request: FastifyRequest) => {
+    const meta = await table(request);
+    const ref = (request.params as { index: string }).index;
+    if (!HEX24.test(ref)) fail(E.INDEX_NOT_FOUND);
+    const r = await db
+      .selectFrom('data_indexes')
+      .selectAll()
+      .where('id', '=', ref)
+      .where('entity_id', '=', meta.entity.id)
+      .executeTakeFirst();
+    if (!r) fail(E.INDEX_NOT_FOUND);
+    return r;
+  };
+
+  app.post(
+    P,
+    {
+      schema: { tags, params, body: { type: 'object', maxProperties: 0 }, response: { 200: ok(anyObj()) } },
+      preHandler: requireUser,
+    },
+    async (request) => {
+      const meta = await table(request);
+      await app.autoIndex.flushUses();
+      const rows = await db
+        .selectFrom('data_indexes')
+        .selectAll()
+        .where('entity_id', '=', meta.entity.id)
+        .orderBy('created_at')
+        .execute();
+      const byColumn = new Map(meta.fields.map((f) => [f.code, f.name]));
+      return {
+        error: 0,
+        data: {
+          indexes: rows.map((r) => {
+            const x = apiIndex(r);
+            return { ...x, fields: x.fields.map((f) => ({ ...f, name: byColumn.get(f.field) ?? f.field })) };
+          }),
+          watching: app.autoIndex.shapesOf(meta.table),
+          limit: app.autoIndex.options.maxPerTable,
+        },
+      };
+    },
+  );
+
+  app.post(
+    `${P}/:index/pin`,
+    {
+      schema: {
+        tags,
+        params: indexParams,
+        body: obj({ pinned: { type: 'boolean' } }),
+        response: { 200: ok(anyObj()) },
+      },
+      preHandler: requireUser,
+    },
+    async (request) => {
+      const r = await row(request);
+      const pinned = (request.body as { pinned: boolean }).pinned ? 1 : 0;
+      await db.updateTable('data_indexes').set({ pinned }).where('id', '=', r.id).execute();
+      return { error: 0, data: apiIndex({ ...r, pinned }) };
+    },
+  );
+
+  app.post(
+    `${P}/:index/remove`,
+    {
+      schema: {
+        tags,
+        params: indexParams,
+        body: { type: 'object', maxProperties: 0 },
+        response: { 200: ok(anyObj()) },
+      },
+      preHandler: requireUser,
+    },
+    async (request) => {
+      const r = await row(request);
+      await app.autoIndex.drop(r.id);
+      return { error: 0, data: { removed: true } };
+    },
+  );
+}
+
+export default area('lc-data-index', indexPlugin);

@@ -1,0 +1,260 @@
+/**
+ * The "no-tuning" workload of bench:data: a 12-field table loaded as a no-code builder has it (no
+ * index made by hand), queried the way a builder's screens do. Figures with same-run baselines:
+ * first-time vs recurred p50 of an equality + range + sort page (first time = before its managed
+ * index exists; baseline: a plain full scan), contains + sort, grouped count + sum cold / with its
+ * covering index / repeated (summary cache), a wide page, the p99 of reads and writes running while
+ * an index builds, and insert throughput with today's default index set vs the former one index per
+ * field. NT_ROWS (default 200,000) rows; NT_RUNS runs per figure.
+ */
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { type Kysely, sql } from 'kysely';
+import { createUser } from '../../src/server/account/service.ts';
+import { buildApp } from '../../src/server/app.ts';
+import { loadConfig } from '../../src/server/config.ts';
+import { fieldColumn } from '../../src/server/data/ddl.ts';
+import { type EntityMeta, loadMeta } from '../../src/server/data/meta.ts';
+import { queryRecords, saveRecord, summarizeRecords } from '../../src/server/data/records.ts';
+import { createEntity, createField } from '../../src/server/data/schema-service.ts';
+import { createProject } from '../../src/server/project/service.ts';
+import { newId } from '../../src/shared/id.ts';
+import { normalizeOrThrow, normalizeSummaryOrThrow } from '../../src/shared/query/index.ts';
+import { removeTestStorage } from '../helpers/db.ts';
+
+const ROWS = Number(process.env.NT_ROWS ?? 200_000);
+const RUNS = Number(process.env.NT_RUNS ?? 30);
+const INSERT_ROWS = Number(process.env.NT_INSERT_ROWS ?? 20_000);
+type AnyDb = Kysely<Record<string, Record<string, unknown>>>;
+
+const pct = (xs: number[], p: number) => {
+  const s = [...xs].sort((a, b) => a - b);
+  return s[Math.min(s.length - 1, Math.floor((p / 100) * s.length))] ?? 0;
+};
+const fmt = (n: number) => n.toFixed(2).padStart(9);
+function rng(seed: number) {
+  let s = seed >>> 0;
+  return () => {
+    s = (s * 1664525 + 1013904223) >>> 0;
+    return s / 0x100000000;
+  };
+}
+
+const FIELDS: Array<[string, 'string' | 'number' | 'date' | 'boolean']> = [
+  ['title', 'string'],
+  ['customer', 'string'],
+  ['status', 'string'],
+  ['region', 'string'],
+  ['amount', 'number'],
+  ['qty', 'number'],
+  ['created', 'date'],
+  ['due', 'date'],
+  ['note', 'string'],
+  ['flag', 'boolean'],
+  ['score', 'number'],
+  ['code', 'string'],
+];
+const STATUS = ['new', 'paid', 'shipped', 'done', 'cancelled'];
+const REGION = ['north', 'south', 'east', 'west', 'central', 'northeast', 'northwest', 'southwest'];
+const T0 = Date.UTC(2024, 0, 1);
+
+async function load(app: Awaited<ReturnType<typeof buildApp>>, meta: EntityMeta, n: number, seed: number) {
+  const { db, dialect } = app.database;
+  const col = (c: string) => fieldColumn(meta.byCode.get(c)!.id);
+  const r = rng(seed);
+  const row = (i: number) => ({
+    _id: newId(T0 + i),
+    _created_at: T0 + i,
+    _updated_at: T0 + i,
+    [col('title')]: `Order ${i} ${Math.floor(r() * 1e6).toString(36)}`,
+    [col('customer')]: `Customer ${Math.floor(r() * 5000)}`,
+    [col('status')]: STATUS[Math.floor(r() * 5)],
+    [col('region')]: REGION[Math.floor(r() * 8)],
+    [col('amount')]: Math.round(r() * 100_000) / 100,
+    [col('qty')]: Math.floor(r() * 50),
+    [col('created')]: T0 + Math.floor(r() * 700 * 86_400_000),
+    [col('due')]: T0 + Math.floor(r() * 700) * 86_400_000,
+    [col('note')]: r() < 0.3 ? null : `note ${Math.floor(r() * 1000)}`,
+    [col('flag')]: r() < 0.5 ? 1 : 0,
+    [col('score')]: r() * 10,
+    [col('code')]: `C${Math.floor(r() * 1e8)}`,
+  });
+  const started = performance.now();
+  const batch = dialect === 'sqlite' ? 500 : 1000;
+  for (let i = 0; i < n; i += batch) {
+    const rows = Array.from({ length: Math.min(batch, n - i) }, (_, j) => row(i + j));
+    if (dialect === 'sqlite') {
+      const raw = app.database.sqlite!;
+      const cols = Object.keys(rows[0]!);
+      const stmt = raw.prepare(
+        `INSERT INTO "${meta.table}" (${cols.map((c) => `"${c}"`).join(',')}) VALUES ${`(${cols.map(() => '?').join(',')}),`.repeat(rows.length).slice(0, -1)}`,
+      );
+      stmt.run(...rows.flatMap((x) => cols.map((c) => x[c])));
+    } else await (db as unknown as AnyDb).insertInto(meta.table).values(rows).execute();
+  }
+  return performance.now() - started;
+}
+
+export async function noTuning(dialect: 'sqlite' | 'postgres'): Promise<void> {
+  const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'lc-bench-nt-'));
+  const pgUrl = process.env.TEST_DATABASE_URL ?? 'postgres://postgres@127.0.0.1:5432/test';
+  const schema = `bench_nt_${Date.now().toString(36)}`;
+  const app = await buildApp(
+    loadConfig(
+      {},
+      {
+        dataDir,
+        clientDir: path.join(dataDir, 'none'),
+        ...(dialect === 'postgres' ? { databaseUrl: pgUrl, databaseSchema: schema } : {}),
+      },
+    ),
+    { logger: false },
+  );
+  const { db, dialect: d } = app.database;
+  console.log(`\n== no-tuning on ${dialect}: ${ROWS.toLocaleString()} rows × 12 fields, no hand-made index`);
+  const owner = await createUser(db, { account: 'benchnt1', phone: null, nickname: 'B', pwd: 'bench12345' });
+  const project = await createProject(db, owner.id, 'NoTuning');
+  const tables: EntityMeta[] = [];
+  for (const code of ['orders', 'oldidx', 'newidx']) {
+    const e = await createEntity(db, project.id, { name: code, code });
+    for (const [f, type] of FIELDS) await createField(db, d, e, { name: f, field: f, type });
+    tables.push(await loadMeta(db, project.id, code));
+  }
+  const [meta, oldIdx, newIdx] = tables as [EntityMeta, EntityMeta, EntityMeta];
+
+  // Insert throughput: today's defaults vs the former one index per field (made here by hand).
+  for (const f of oldIdx.fields) {
+    const c = fieldColumn(f.id);
+    await sql.raw(`CREATE INDEX "${oldIdx.table}_${c}" ON "${oldIdx.table}" ("${c}")`).execute(db);
+  }
+  const oldMs = await load(app, oldIdx, INSERT_ROWS, 7);
+  const newMs = await load(app, newIdx, INSERT_ROWS, 7);
+  console.log(
+    `insert ${INSERT_ROWS.toLocaleString()} rows: one index per field ${fmt((INSERT_ROWS / oldMs) * 1000)} rows/s, ` +
+      `today's defaults ${fmt((INSERT_ROWS / newMs) * 1000)} rows/s → ${(oldMs / newMs).toFixed(2)}× as fast`,
+  );
+
+  const loadMs = await load(app, meta, ROWS, 42);
+  if (d === 'postgres') await sql.raw(`ANALYZE "${meta.table}"`).execute(db);
+  console.log(`loaded in ${(loadMs / 1000).toFixed(1)} s`);
+  const ctx = { now: Date.now(), user: null, fields: meta.queryTypes };
+  const ai = app.autoIndex;
+  const time = async (fn: () => Promise<unknown>) => {
+    const s = performance.now();
+    await fn();
+    return performance.now() - s;
+  };
+  const p50Of = async (n: number, fn: () => Promise<unknown>) => {
+    const xs: number[] = [];
+    for (let i = 0; i < n; i++) xs.push(await time(fn));
+    return pct(xs, 50);
+  };
+  const page = normalizeOrThrow(
+    {
+      query: {
+        $and: [
+          { field: 'status', type: 'text', opt: 'eq', value: 'paid' },
+          { field: 'amount', type: 'number', opt: 'gt', value: 100 },
+        ],
+      },
+      sort: [{ field: 'created', order: 'desc' }],
+      page: { index: 6, size: 20 },
+    },
+    ctx,
+  );
+  const contains = normalizeOrThrow(
+    {
+      query: { $and: [{ field: 'title', type: 'text', opt: 'contain', value: 'Order 1' }] },
+      sort: [{ field: 'amount', order: 'asc' }],
+      page: { index: 1, size: 20 },
+    },
+    ctx,
+  );
+  const wide = normalizeOrThrow({ page: { index: 1, size: 100 } }, ctx);
+  const all = normalizeOrThrow({}, ctx);
+  const spec = normalizeSummaryOrThrow(
+    { group: ['region'], metrics: [{ fn: 'count' }, { fn: 'sum', field: 'amount' }] },
+    meta.queryTypes,
+  );
+  const write = () => saveRecord(db, meta, { title: 'w', status: 'new', region: 'north', amount: 1 });
+  const summaryCold = async () => {
+    await write();
+    return time(() => summarizeRecords(db, d, meta, all, spec));
+  };
+
+  // Baseline: a plain full scan of the table.
+  const noteCol = sql.ref(`t.${fieldColumn(meta.byCode.get('note')!.id)}`);
+  const scan = await p50Of(5, () =>
+    sql`SELECT count(*) FROM ${sql.table(meta.table)} t WHERE ${noteCol} = 'none'`.execute(db),
+  );
+  console.log(`baseline: plain full scan                 p50 ${fmt(scan)} ms`);
+
+  // First-time cost: the indexer off (nothing recorded), then on and recurring.
+  if (process.env.NT_DEBUG) console.log('first-time runs');
+  ai.options.enabled = false;
+  const first = await p50Of(5, () => queryRecords(db, d, meta, page));
+  const coldSum: number[] = [];
+  for (let i = 0; i < 5; i++) coldSum.push(await summaryCold());
+  ai.options.enabled = true;
+  for (let i = 0; i < ai.options.recur; i++) {
+    await queryRecords(db, d, meta, page);
+    await summaryCold();
+  }
+  // Index builds under a concurrent load of reads and writes (its p99 is the figure).
+  const lat: number[] = [];
+  let stop = false;
+  const loadLoop = (async () => {
+    // A steady load (an operation every ~5 ms), not a saturating one.
+    while (!stop) {
+      lat.push(await time(() => queryRecords(db, d, meta, wide)));
+      lat.push(await time(write));
+      await new Promise((resolve) => setTimeout(resolve, 5));
+    }
+  })();
+  if (process.env.NT_DEBUG) console.log('building');
+  const buildStart = performance.now();
+  await ai.idle();
+  const buildMs = performance.now() - buildStart;
+  stop = true;
+  await loadLoop;
+  const recurred = await p50Of(RUNS, () => queryRecords(db, d, meta, page));
+  const coldIdx: number[] = [];
+  for (let i = 0; i < 5; i++) coldIdx.push(await summaryCold());
+  const repeated = await p50Of(RUNS, () => summarizeRecords(db, d, meta, all, spec));
+  const containsP50 = await p50Of(RUNS, () => queryRecords(db, d, meta, contains));
+  const wideP50 = await p50Of(RUNS, () => queryRecords(db, d, meta, wide));
+  const built = await db
+    .selectFrom('data_indexes')
+    .selectAll()
+    .where('entity_id', '=', meta.entity.id)
+    .execute();
+
+  console.log(
+    `eq + range + sort page: first time       p50 ${fmt(first)} ms  (${(first / scan).toFixed(2)}× the plain scan)`,
+  );
+  console.log(
+    `eq + range + sort page: recurred         p50 ${fmt(recurred)} ms  → ${(first / recurred).toFixed(1)}× faster than first time`,
+  );
+  console.log(
+    `grouped count + sum: cold, no index      p50 ${fmt(pct(coldSum, 50))} ms  (${(pct(coldSum, 50) / scan).toFixed(2)}× the plain scan)`,
+  );
+  console.log(
+    `grouped count + sum: cold, covering idx  p50 ${fmt(pct(coldIdx, 50))} ms  → ${(pct(coldSum, 50) / pct(coldIdx, 50)).toFixed(1)}× faster`,
+  );
+  console.log(
+    `grouped count + sum: repeated (cache)    p50 ${fmt(repeated)} ms  → ${(pct(coldSum, 50) / repeated).toFixed(0)}× faster than cold`,
+  );
+  console.log(`contains + sort, 20 rows                 p50 ${fmt(containsP50)} ms`);
+  console.log(`wide page, 100 rows × all fields         p50 ${fmt(wideP50)} ms`);
+  console.log(
+    `index builds: ${built.length} built in ${(buildMs / 1000).toFixed(2)} s (${built.map((b) => `${b.kind} ${b.build_ms} ms`).join(', ')}); ` +
+      `concurrent reads+writes meanwhile: ${lat.length}, p50 ${pct(lat, 50).toFixed(2)} ms, p99 ${pct(lat, 99).toFixed(2)} ms, max ${Math.max(0, ...lat).toFixed(2)} ms`,
+  );
+  await app.close();
+  await removeTestStorage(
+    dataDir,
+    dialect === 'postgres' ? pgUrl : undefined,
+    dialect === 'postgres' ? schema : undefined,
+  );
+}
