@@ -340,8 +340,10 @@ export const E = {
   // Bulk record writes and managed indexes (2000–2019).
   BULK_ROWS: def(
     2000,
+    400,
     'nothing was written: some rows of the list are invalid',
     '未写入:列表中部分行有误',
+  ),
   BULK_SIZE: def(2001, 400, 'a list write takes 1 to 1000 rows', '批量写入需 1 至 1000 行'),
   INDEX_NOT_FOUND: def(2002, 404, 'no such managed index on this table', '该表没有这个自动索引'),
   INDEX_INVALID: def(2003, 400, 'the index change is not valid', '索引操作无效'),
