@@ -211,6 +211,7 @@ export const routes: RouteObject[] = [
       { path: 'pages', element: screen(() => import('./screens/workbench/PagesScreen.tsx')) },
       { path: 'menus', element: screen(() => import('./screens/workbench/MenusScreen.tsx')) },
       { path: 'programs', element: screen(() => import('./screens/workbench/ProgramsScreen.tsx')) },
+      { path: 'datasets', element: screen(() => import('./screens/workbench/DatasetsScreen.tsx')) },
       // The widget gallery: every kind with its property panel (designer/panel).
       { path: 'panel-lab', element: screen(() => import('./designer/panel/PanelLab.tsx')) },
       { path: '*', element: screen(() => import('./screens/home/NotFound.tsx')) },
