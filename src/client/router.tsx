@@ -102,6 +102,8 @@ const rootChildren = (app = false): RouteObject[] => [
     element: screen(() => import('./screens/home/HomeScreen.tsx')),
   },
   { path: 'home/:page', element: screen(listScreen) },
+  // A dataset on its own: where a role home of kind dataset opens.
+  { path: 'dataset/:id', element: screen(() => import('./screens/home/DatasetScreen.tsx')) },
   { path: 'user', element: screen(() => import('./screens/user/UserCenter.tsx')) },
   { path: 'upgrade', element: screen(() => import('./screens/home/UpgradeScreen.tsx')) },
   { path: 'no-authority', element: screen(() => import('./screens/home/NoAuthority.tsx')) },

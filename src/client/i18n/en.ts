@@ -359,6 +359,7 @@ export const en = {
     invalid: 'A prefix is 24 hexadecimal characters',
   },
   list: {
+    dataset: 'Data',
     total: 'Rows: {{count}}',
     noProject: 'Choose a system first.',
     refresh: 'Refresh',
@@ -908,6 +909,9 @@ export const en = {
     range: 'Range',
     unknownEditor: 'No editor for this value',
     unknownKind: 'Unknown widget kind {{kind}}',
+    pickDataset: 'Choose a dataset',
+    noDatasets: 'No datasets yet',
+    notReleased: 'not released',
     pickEntity: 'Choose a table',
     pickEntityFirst: 'Choose a table first',
     pickField: 'Choose a field',

@@ -356,6 +356,7 @@ export const zh: Messages = {
     invalid: '前缀为24位十六进制字符',
   },
   list: {
+    dataset: '数据',
     total: '共 {{count}} 条',
     noProject: '请先选择系统。',
     refresh: '刷新',
@@ -892,6 +893,9 @@ export const zh: Messages = {
     range: '范围',
     unknownEditor: '此值没有编辑器',
     unknownKind: '未知组件类型 {{kind}}',
+    pickDataset: '选择数据集',
+    noDatasets: '还没有数据集',
+    notReleased: '未发布',
     pickEntity: '选择数据表',
     pickEntityFirst: '请先选择数据表',
     pickField: '选择字段',
