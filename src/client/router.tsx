@@ -102,6 +102,8 @@ const rootChildren = (app = false): RouteObject[] => [
     element: screen(() => import('./screens/home/HomeScreen.tsx')),
   },
   { path: 'home/:page', element: screen(listScreen) },
+  // A dataset on its own: where a role home of kind dataset opens.
+  { path: 'dataset/:id', element: screen(() => import('./screens/home/DatasetScreen.tsx')) },
   { path: 'user', element: screen(() => import('./screens/user/UserCenter.tsx')) },
   { path: 'upgrade', element: screen(() => import('./screens/home/UpgradeScreen.tsx')) },
   { path: 'no-authority', element: screen(() => import('./screens/home/NoAuthority.tsx')) },
@@ -214,6 +216,7 @@ export const routes: RouteObject[] = [
       { path: 'pages', element: screen(() => import('./screens/workbench/PagesScreen.tsx')) },
       { path: 'menus', element: screen(() => import('./screens/workbench/MenusScreen.tsx')) },
       { path: 'programs', element: screen(() => import('./screens/workbench/ProgramsScreen.tsx')) },
+      { path: 'datasets', element: screen(() => import('./screens/workbench/DatasetsScreen.tsx')) },
       // The widget gallery: every kind with its property panel (designer/panel).
       { path: 'panel-lab', element: screen(() => import('./designer/panel/PanelLab.tsx')) },
       { path: '*', element: screen(() => import('./screens/home/NotFound.tsx')) },

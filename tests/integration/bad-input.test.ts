@@ -5,6 +5,7 @@
  */
 import type { InjectOptions } from 'fastify';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { createDataset, releaseDataset } from '../../src/server/dataset/service.ts';
 import { createFlow, releaseFlow } from '../../src/server/program/service.ts';
 import { seal } from '../../src/shared/envelope.ts';
 import { errorByCode } from '../../src/shared/errors.ts';
@@ -25,6 +26,11 @@ interface Ctx {
   /** A released program of `project`, and one of `foreign`. */
   flow: string;
   foreignFlow: string;
+  /** A table of `project` (code `thing`, a text field `name`); a released dataset over it with a
+   * parameter `who`; a dataset of `foreign`. */
+  entity: string;
+  dataset: string;
+  foreignDataset: string;
 }
 
 type Body = Record<string, unknown>;
@@ -618,6 +624,107 @@ const ENDPOINTS: Record<string, Endpoint> = {
       ['an unknown trigger', () => ({ body: { name: 'F', _option: { trigger: { on: ['drop'] } } } }), 1801],
     ],
   },
+  datasetCreate: {
+    method: 'POST',
+    path: (c) => `/api/admin/dataset/${c.project}/create`,
+    auth: true,
+    body: () => ({ name: 'D' }),
+    ids: [
+      {
+        name: 'project',
+        path: (_c, v) => `/api/admin/dataset/${v}/create`,
+        unknown: 1200,
+        foreign: (c) => c.foreign,
+      },
+    ],
+    extra: [
+      [
+        'joins in a cycle',
+        (c) => ({
+          body: {
+            name: 'D',
+            _dataset: {
+              base: c.entity,
+              joins: [
+                { as: 'a', from: 'b', field: 'x' },
+                { as: 'b', from: 'a', field: 'x' },
+              ],
+              columns: [{ key: 'n', expr: { ref: 't.name' } }],
+            },
+          },
+        }),
+        1923,
+      ],
+      [
+        'an unknown field',
+        (c) => ({
+          body: { name: 'D', _dataset: { base: c.entity, columns: [{ key: 'n', expr: { ref: 't.nope' } }] } },
+        }),
+        1922,
+      ],
+      [
+        'an unknown base table',
+        () => ({
+          body: { name: 'D', _dataset: { base: 'nope', columns: [{ key: 'n', expr: { ref: 't.name' } }] } },
+        }),
+        1922,
+      ],
+      [
+        'a where naming an undeclared parameter',
+        (c) => ({
+          body: {
+            name: 'D',
+            _dataset: {
+              base: c.entity,
+              columns: [{ key: 'n', expr: { ref: 't.name' } }],
+              where: { $and: [{ field: 'n', type: 'text', opt: 'eq', value: { $param: 'x' } }] },
+            },
+          },
+        }),
+        1922,
+      ],
+      [
+        'an unknown function',
+        (c) => ({
+          body: {
+            name: 'D',
+            _dataset: { base: c.entity, columns: [{ key: 'n', expr: { fn: 'eval', args: [] } }] },
+          },
+        }),
+        1921,
+      ],
+    ],
+  },
+  datasetShow: {
+    method: 'POST',
+    path: (c) => `/api/app/ds/${c.project}/${c.dataset}/show`,
+    auth: true,
+    body: () => ({}),
+    optional: 'all',
+    ids: [
+      {
+        name: 'project',
+        path: (c, v) => `/api/app/ds/${v}/${c.dataset}/show`,
+        unknown: 1200,
+        foreign: (c) => c.foreign,
+      },
+      { name: 'dataset', path: (c, v) => `/api/app/ds/${c.project}/${v}/show`, unknown: 1920 },
+    ],
+    extra: [
+      [
+        "another project's dataset through this project",
+        (c) => ({ path: `/api/app/ds/${c.project}/${c.foreignDataset}/show`, body: {} }),
+        1920,
+      ],
+      [
+        'a hostile parameter value (an operator object)',
+        () => ({ body: { params: { who: { $ne: null } } } }),
+        1924,
+      ],
+      ['an undeclared parameter', () => ({ body: { params: { admin: true } } }), 1924],
+      ['parameters that are not an object', () => ({ body: { params: ['x'] } }), 1000],
+    ],
+  },
   programExec: {
     method: 'POST',
     path: (c) => `/api/common/program/${c.project}/exec/${c.flow}/k`,
@@ -715,7 +822,18 @@ function casesFor(ep: Endpoint): Case[] {
       1004,
     );
     const fields = Object.keys(
-      ep.body({ token: '', project: '', page: '', foreign: '', foreignPage: '', flow: '', foreignFlow: '' }),
+      ep.body({
+        token: '',
+        project: '',
+        page: '',
+        foreign: '',
+        foreignPage: '',
+        flow: '',
+        foreignFlow: '',
+        entity: '',
+        dataset: '',
+        foreignDataset: '',
+      }),
     );
     for (const f of fields) {
       add(`${f}: a number`, (c) => ({ body: { ...ep.body!(c), [f]: 12345 } }), 1000);
@@ -770,6 +888,9 @@ describe.each(dialects)('bad input on %s', (dialect) => {
     foreignPage: '',
     flow: '',
     foreignFlow: '',
+    entity: '',
+    dataset: '',
+    foreignDataset: '',
   };
 
   beforeAll(async () => {
@@ -792,6 +913,28 @@ describe.each(dialects)('bad input on %s', (dialect) => {
     const { db } = t.app.database;
     ctx.flow = (await releaseFlow(db, await createFlow(db, ctx.project, { name: 'Mine' }), null)).id;
     ctx.foreignFlow = (await releaseFlow(db, await createFlow(db, ctx.foreign, { name: 'Theirs' }), null)).id;
+    const P = `/api/admin/project/${ctx.project}`;
+    ctx.entity = (
+      await call<{ _id: string }>(t.app, 'POST', `${P}/entity/create`, {
+        body: { name: 'Thing', code: 'thing' },
+        token: me.token,
+      })
+    ).data._id;
+    await call(t.app, 'POST', `${P}/thing/field/create`, {
+      body: { name: 'Name', type: 'string', field: 'name' },
+      token: me.token,
+    });
+    const ds = await createDataset(db, ctx.project, {
+      name: 'Things',
+      _dataset: {
+        base: ctx.entity,
+        columns: [{ key: 'name', expr: { ref: 't.name' } }],
+        params: [{ name: 'who', type: 'text' }],
+        where: { $and: [{ field: 'name', type: 'text', opt: 'eq', value: { $param: 'who' } }] },
+      },
+    });
+    ctx.dataset = (await releaseDataset(db, ds, null)).id;
+    ctx.foreignDataset = (await createDataset(db, ctx.foreign, { name: 'Theirs' })).id;
   });
   afterAll(async () => {
     await t?.close();

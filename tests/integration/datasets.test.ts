@@ -242,6 +242,35 @@ describe.each(dialects)('datasets on %s', (dialect) => {
     ).toBe(1800);
   });
 
+  it("grants and a role home name only this project's datasets", async () => {
+    const mine = (await ds('/create', { name: 'Home' })).data._id;
+    const theirs = (await ds('/create', { name: 'Theirs' }, owner.token, otherPid)).data._id;
+    const program = (await admin<{ _id: string }>('POST', `/flow/${pid}/create`, { name: 'P' })).data._id;
+    const R = `/auth/${pid}/main/role`;
+    const role = (await admin<{ _id: string }>('POST', `${R}/create`, { name: 'Home role' })).data._id;
+    const home = async (value: string) =>
+      (await admin('POST', `${R}/${role}/update`, { home: { type: 'dataset', value } })).error;
+    const bind = async (dataset: string[]) => (await admin('POST', `${R}/${role}/bind`, { dataset })).error;
+    expect(await home(theirs)).toBe(1310);
+    expect(await home(program)).toBe(1310);
+    expect(await home('f'.repeat(24))).toBe(1310);
+    expect(await bind([mine, theirs])).toBe(1310);
+    expect(await bind([program])).toBe(1310);
+    const stored = async () =>
+      t.app.database.db
+        .selectFrom('roles')
+        .select(['home', 'grants'])
+        .where('id', '=', role)
+        .executeTakeFirstOrThrow();
+    const before = await stored();
+    expect(before.home).toBeNull();
+    expect(await home(mine)).toBe(0);
+    expect(await bind([mine])).toBe(0);
+    const after = await stored();
+    expect(JSON.parse(after.home!)).toEqual({ type: 'dataset', value: mine });
+    expect(JSON.parse(after.grants).dataset).toEqual([mine]);
+  });
+
   it('bad input: cycles, unknown fields, foreign tables, hostile params — coded, nothing changed', async () => {
     const made = await ds('/create', { name: 'Guarded', _dataset: sales() });
     const id = made.data._id;

@@ -711,6 +711,67 @@ const ENDPOINTS: Ep[] = [
     }),
   },
   {
+    name: 'builder dataset list',
+    level: 'admin',
+    mutating: false,
+    ids: false,
+    build: async (_a, f) => ({ method: 'GET', url: `/api/admin/dataset/${f.pid}/list` }),
+  },
+  {
+    name: 'builder dataset create',
+    level: 'admin',
+    mutating: true,
+    ids: false,
+    build: async (_a, f) => ({
+      method: 'POST',
+      url: `/api/admin/dataset/${f.pid}/create`,
+      body: { name: 'N' },
+    }),
+  },
+  {
+    name: 'builder dataset update',
+    level: 'admin',
+    mutating: true,
+    ids: true,
+    build: async (_a, f, g) => ({
+      method: 'POST',
+      url: `/api/admin/dataset/${f.pid}/${g.hiddenDataset}/update`,
+      body: { name: 'Renamed' },
+    }),
+  },
+  {
+    name: 'builder dataset release',
+    level: 'admin',
+    mutating: true,
+    ids: true,
+    build: async (_a, f, g) => ({
+      method: 'POST',
+      url: `/api/admin/dataset/${f.pid}/${g.hiddenDataset}/release`,
+      body: {},
+    }),
+  },
+  {
+    name: 'builder dataset versions',
+    level: 'admin',
+    mutating: false,
+    ids: true,
+    build: async (_a, f, g) => ({
+      method: 'GET',
+      url: `/api/admin/dataset/${f.pid}/${g.grantedDataset}/versions`,
+    }),
+  },
+  {
+    name: 'builder dataset restore',
+    level: 'admin',
+    mutating: true,
+    ids: true,
+    build: async (_a, f, g) => ({
+      method: 'POST',
+      url: `/api/admin/dataset/${f.pid}/${g.hiddenDataset}/restore`,
+      body: { version: 1 },
+    }),
+  },
+  {
     name: 'app data query of an ungranted table',
     level: 'hidden',
     mutating: false,

@@ -187,6 +187,57 @@ describe.each(dialects)('project export and import on %s', (dialect) => {
     expect(row.role_id).toBe(salesBefore.id);
   });
 
+  /** A dataset flow of a package: `_dataset` as given (released too), no display. */
+  const datasetFlow = (ds: Record<string, unknown>) => {
+    const doc = { _dataset: ds, _release: { _display: { _entity: [] } } };
+    return {
+      id: '3'.repeat(24),
+      module_id: null,
+      type: 'dataset',
+      name: 'D',
+      sort: 0,
+      draft: doc,
+      released: doc,
+    };
+  };
+
+  it('imports a dataset over the imported tables: its base follows the new table id and it shows', async () => {
+    const target = (await seedProject(t.app, await ownerId(), { tier: 3 })).id;
+    const customer = pkg.entities.find((e) => e.code === 'customer')!;
+    const flow = datasetFlow({
+      base: customer.id,
+      columns: [
+        { key: 'level', expr: { ref: 't.level' } },
+        { key: 'amount', expr: { ref: 't.amount' } },
+      ],
+      group: ['level'],
+      aggregates: [{ key: 'n', fn: 'count' }],
+    });
+    const r = await share(target, 'importProject', { package: { ...pkg, flows: [flow] } });
+    expect(r.error, r.raw).toBe(0);
+    const row = await t.app.database.db
+      .selectFrom('flows')
+      .select(['id', 'draft'])
+      .where('project_id', '=', target)
+      .where('type', '=', 'dataset')
+      .executeTakeFirstOrThrow();
+    const newCustomer = await t.app.database.db
+      .selectFrom('data_entities')
+      .select('id')
+      .where('project_id', '=', target)
+      .where('code', '=', 'customer')
+      .executeTakeFirstOrThrow();
+    expect(JSON.parse(row.draft!)._dataset.base).toBe(newCustomer.id);
+    const shown = await call<{ rows: { level: string; n: number }[] }>(
+      t.app,
+      'POST',
+      `/api/app/ds/${target}/${row.id}/show`,
+      { token, body: {} },
+    );
+    expect(shown.error, shown.raw).toBe(0);
+    expect(shown.data.rows.map((x) => x.n).reduce((a, b) => a + b, 0)).toBe(30);
+  });
+
   it('refuses hostile packages with a code and changes nothing', async () => {
     const target = (await seedProject(t.app, await ownerId(), { tier: 3 })).id;
     const before = await digest(t.app);
@@ -246,6 +297,38 @@ describe.each(dialects)('project export and import on %s', (dialect) => {
         1210,
       ],
       [{ ...pkg, records: { ['1'.repeat(24)]: { rows: [] } } }, 1210],
+      // Dataset flows are checked against the imported tables, as a save is.
+      [
+        {
+          ...pkg,
+          flows: [datasetFlow({ base: customer.id, columns: [{ key: 'n', expr: { ref: 't.nope' } }] })],
+        },
+        1210,
+      ],
+      [
+        {
+          ...pkg,
+          flows: [
+            datasetFlow({
+              base: customer.id,
+              joins: [
+                { as: 'a', from: 'b', field: 'x' },
+                { as: 'b', from: 'a', field: 'x' },
+              ],
+              columns: [{ key: 'n', expr: { ref: 't.name' } }],
+            }),
+          ],
+        },
+        1210,
+      ],
+      [
+        {
+          ...pkg,
+          flows: [datasetFlow({ base: '9'.repeat(24), columns: [{ key: 'n', expr: { ref: 't.name' } }] })],
+        },
+        1210,
+      ],
+      [{ ...pkg, flows: [datasetFlow({ base: customer.id, columns: [], evil: 1 })] }, 1210],
     ];
     if (numberField)
       cases.push([

@@ -5,6 +5,8 @@ export default defineWidget({
   kind: 'chart-column',
   category: 'chart',
   schema,
+  // A dataset (the `dataset` prop) may feed it; without one it draws its own values.
+  data: 'aggregate',
   // Loaded on first render, so the registry (and the server) never pulls in React views or antd.
   render: () => import('./render.tsx').then((m) => m.ChartColumnWidget),
   // The designer's panel, loaded only there (the runtime never fetches it).

@@ -1,8 +1,12 @@
 import type { WidgetRenderProps } from '../define.ts';
-import { cartesianOption } from '../kit/chart-option.ts';
+import { cartesianOption, datasetPoints } from '../kit/chart-option.ts';
 import { useECharts } from '../kit/use-echarts.ts';
+import { useWidgetData } from '../kit/widget-context.ts';
 
-export function ChartColumnWidget({ props }: WidgetRenderProps) {
-  const ref = useECharts(cartesianOption('bar', props));
+/** Static values, or one point per row of the dataset named by `dataset`. */
+export function ChartColumnWidget({ id, props }: WidgetRenderProps) {
+  const data = useWidgetData(id);
+  const points = datasetPoints(props, data.rows, data.meta.fields);
+  const ref = useECharts(cartesianOption('bar', props, points));
   return <div ref={ref} style={{ width: '100%', height: '100%', minHeight: 200 }} />;
 }

@@ -1,11 +1,17 @@
 import { bool, list, num, obj, str } from '../../src/shared/props.ts';
 import type { WidgetRenderProps } from '../define.ts';
+import { datasetPoints } from '../kit/chart-option.ts';
 import { useECharts } from '../kit/use-echarts.ts';
+import { useWidgetData } from '../kit/widget-context.ts';
 
-export function ChartFunnelWidget({ props }: WidgetRenderProps) {
-  const data = list(props.data)
-    .map(obj)
-    .map((d) => ({ name: str(d.name), value: num(d.value, 0) }));
+export function ChartFunnelWidget({ id, props }: WidgetRenderProps) {
+  const rows = useWidgetData(id);
+  const fromDataset = datasetPoints(props, rows.rows, rows.meta.fields);
+  const data =
+    fromDataset ??
+    list(props.data)
+      .map(obj)
+      .map((d) => ({ name: str(d.name), value: num(d.value, 0) }));
   const sort = props.sort === 'ascending' || props.sort === 'none' ? props.sort : 'descending';
   const ref = useECharts({
     title: str(props.title) ? { text: str(props.title) } : undefined,

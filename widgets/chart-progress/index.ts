@@ -5,6 +5,8 @@ export default defineWidget({
   kind: 'chart-progress',
   category: 'chart',
   schema,
+  // A dataset (the `dataset` prop) may feed it; without one it draws its own values.
+  data: 'aggregate',
   // Loaded on first render, so the registry (and the server) never pulls in React views or antd.
   render: () => import('./render.tsx').then((m) => m.ChartProgressWidget),
   meta: {

@@ -52,6 +52,7 @@ export function seriesOption(type: string, points: Point[]): Record<string, unkn
 export function cartesianOption(
   type: 'bar' | 'line',
   props: Record<string, unknown>,
+  points: Point[] | null = null,
 ): Record<string, unknown> {
   const c = color(props.barColor, '#0098FF');
   return {
@@ -60,7 +61,7 @@ export function cartesianOption(
     grid: { show: bool(props.showGrid, true) },
     xAxis: {
       type: 'category',
-      data: strings(props.categories),
+      data: points ? points.map((p) => p.name) : strings(props.categories),
       splitLine: { show: bool(props.showGrid, true) },
     },
     yAxis: { type: 'value', splitLine: { show: bool(props.showGrid, true) } },
@@ -68,11 +69,35 @@ export function cartesianOption(
       {
         type,
         name: str(props.name),
-        data: nums(props.value),
+        data: points ? points.map((p) => p.value) : nums(props.value),
         smooth: type === 'line' && bool(props.smooth),
         itemStyle: { color: c },
         label: { show: bool(props.showStyle) },
       },
     ],
   };
+}
+
+/**
+ * A chart kind whose `dataset` prop names a dataset: one point per row, named by the label column
+ * (`labelKey`; by default the first column) and sized by the value column (`valueKey`; by default
+ * the first number column). Null when the kind draws its own static values.
+ */
+export function datasetPoints(
+  props: Record<string, unknown>,
+  rows: Record<string, unknown>[],
+  fields: { key: string; type?: string }[] | undefined,
+): Point[] | null {
+  if (!str(props.dataset).trim()) return null;
+  const cols = fields ?? [];
+  const label = str(props.labelKey) || cols.find((f) => f.type !== 'number')?.key || cols[0]?.key || '';
+  const value = str(props.valueKey) || cols.find((f) => f.type === 'number' && f.key !== label)?.key || '';
+  return rows.map((r) => {
+    const v = Number(r[value]);
+    const name = r[label];
+    return {
+      name: name === null || name === undefined ? '' : String(name),
+      value: Number.isFinite(v) ? v : 0,
+    };
+  });
 }

@@ -82,6 +82,7 @@ export const jp: ShellMessages = {
     invalid: 'プレフィックスは 16 進数 24 文字です',
   },
   list: {
+    dataset: 'データ',
     total: '{{count}} 件',
     noProject: '先にシステムを選んでください。',
     refresh: '更新',
@@ -189,6 +190,7 @@ export const vie: ShellMessages = {
     invalid: 'Tiền tố gồm 24 ký tự thập lục phân',
   },
   list: {
+    dataset: 'Dữ liệu',
     total: 'Số dòng: {{count}}',
     noProject: 'Hãy chọn hệ thống trước.',
     refresh: 'Làm mới',
@@ -294,6 +296,7 @@ export const yue: ShellMessages = {
     invalid: '前綴係 24 個十六進制字元',
   },
   list: {
+    dataset: '數據',
     total: '一共 {{count}} 條',
     noProject: '請先揀系統。',
     refresh: '重新整理',

@@ -1,7 +1,7 @@
 /** Where a role's home (spec: route, dataset, custom page or function) opens in the shell. */
 import { api } from '../api/account.ts';
 import { type RouteEntry, shellApi } from '../api/shell.ts';
-import { menuPath } from './navigation.ts';
+import { menuPath, withPrefix } from './navigation.ts';
 
 function findRoute(list: RouteEntry[], id: string): RouteEntry | null {
   for (const e of list) {
@@ -13,14 +13,15 @@ function findRoute(list: RouteEntry[], id: string): RouteEntry | null {
 }
 
 /**
- * The path of the signed-in user's role home in a project, or null (no home, or a dataset or
- * function home, which have no screen of their own yet: the user stays on home).
+ * The path of the signed-in user's role home in a project, or null (no home, or a function home,
+ * which has no screen of its own: the user stays on home). A dataset home opens /dataset/{id}.
  */
 export async function roleHomePath(project: string, custom: string | null): Promise<string | null> {
   const user = await api.userIn(project);
   const home = user.role?.home;
   if (!home?.value) return null;
   if (home.type === 'page') return `/app/${project}/${home.value}`;
+  if (home.type === 'dataset') return withPrefix(`/dataset/${home.value}`, custom);
   if (home.type === 'route') {
     const entry = findRoute(await shellApi.routes(project), home.value);
     return entry ? menuPath(entry, project, custom) : null;

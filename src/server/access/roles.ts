@@ -99,10 +99,21 @@ async function idsIn(db: Kysely<DB>, table: 'routes' | 'pages', projectId: strin
   return new Set(rows.map((r) => r.id));
 }
 
+async function datasetIdsIn(db: Kysely<DB>, projectId: string, ids: string[]) {
+  const rows = await db
+    .selectFrom('flows')
+    .select('id')
+    .where('project_id', '=', projectId)
+    .where('type', '=', 'dataset')
+    .where('id', 'in', [...new Set(ids)])
+    .execute();
+  return new Set(rows.map((r) => r.id));
+}
+
 /**
  * Check that menus and pages named by grants or a home are this project's (another project's ids
- * answer the grant error); programs, datasets and entities come with their own areas and are kept
- * as given, deduplicated.
+ * answer the grant error), and so are datasets granted or a dataset home; programs and entities come
+ * with their own areas and are kept as given, deduplicated.
  */
 export async function checkGrants(
   db: Kysely<DB>,
@@ -125,6 +136,13 @@ export async function checkGrants(
   if (home && (home.type === 'route' || home.type === 'page')) {
     const found = await idsIn(db, home.type === 'route' ? 'routes' : 'pages', projectId, [home.value]);
     if (!found.has(home.value)) fail(E.GRANT_INVALID, `home ${home.type} ${home.value}`);
+  }
+  // Datasets granted, or a dataset home: this project's datasets (not a program, not another's).
+  const datasets = [...(out.dataset ?? []), ...(home?.type === 'dataset' && home.value ? [home.value] : [])];
+  if (datasets.length) {
+    const found = await datasetIdsIn(db, projectId, datasets);
+    const missing = datasets.find((x) => !found.has(x));
+    if (missing) fail(E.GRANT_INVALID, `dataset ${missing}`);
   }
   return out;
 }

@@ -61,7 +61,8 @@ async function datasetAppPlugin(app: FastifyInstance): Promise<void> {
     {
       schema: {
         tags,
-        params: obj({ project: id(), flow: { type: 'string', maxLength: 64 } }),
+        // A dataset id, or `__` (the batched form); anything else is malformed.
+        params: obj({ project: id(), flow: { type: 'string', pattern: '^(?:[0-9a-f]{24}|__)$' } }),
         body: showBody,
         response: { 200: ok(anyObj()) },
       },

@@ -32,17 +32,17 @@ import { compileCount, compileShow } from './compile.ts';
 export type DatasetRow = FlowsTable;
 const ID = /^[0-9a-f]{24}$/;
 
-const EMPTY: DatasetDocument = {
+export const EMPTY_DATASET: DatasetDocument = {
   _dataset: { base: '', joins: [], columns: [] },
   _release: { _display: { _entity: [] } },
 };
 
 function readDoc(text: string | null): DatasetDocument {
-  if (!text) return structuredClone(EMPTY);
+  if (!text) return structuredClone(EMPTY_DATASET);
   try {
     return parseDatasetDocument(JSON.parse(text));
   } catch {
-    return structuredClone(EMPTY);
+    return structuredClone(EMPTY_DATASET);
   }
 }
 
@@ -124,6 +124,16 @@ export async function checkDocument(db: Kysely<DB>, projectId: string, input: un
   return { doc, plan };
 }
 
+/**
+ * A dataset document coming in with a project package: an empty draft (no table chosen) is parsed
+ * only, anything else is checked against the project's tables as a save is (the stored form).
+ */
+export async function checkImportedDataset(db: Kysely<DB>, projectId: string, input: unknown) {
+  const doc = parseDatasetDocument(input);
+  if (!doc._dataset.base && doc._dataset.columns.length === 0) return doc;
+  return (await checkDocument(db, projectId, doc)).doc;
+}
+
 function checkName(name: string): string {
   const n = name.trim();
   if (!n) fail(E.BAD_REQUEST, 'name must not be empty');
@@ -152,7 +162,7 @@ export async function createDataset(
   input: DatasetPatch & { name: string },
 ): Promise<DatasetRow> {
   await assertModule(db, projectId, input.module);
-  const doc = await patchedDoc(db, projectId, input, structuredClone(EMPTY));
+  const doc = await patchedDoc(db, projectId, input, structuredClone(EMPTY_DATASET));
   const now = Date.now();
   const row: DatasetRow = {
     id: newId(now),

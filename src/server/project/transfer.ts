@@ -27,6 +27,7 @@ import {
   fieldColumn,
   linkTable,
 } from '../data/ddl.ts';
+import { checkImportedDataset as checkDatasetDocument, EMPTY_DATASET } from '../dataset/service.ts';
 import type { Dialect } from '../db/index.ts';
 import type { DB } from '../db/schema.ts';
 import { E, fail } from '../errors.ts';
@@ -662,20 +663,20 @@ export async function importProject(
 
     for (const f of pkg.flows ?? []) {
       const id = m.id(f.id);
-      const check = (doc: unknown) => {
+      // Programs are parsed; datasets are checked against the tables just imported, as a save is.
+      const check = async (doc: unknown, what: string) => {
         if (!doc) return null;
         const mapped = m.deep(doc);
-        if (f.type === 'program') {
-          try {
-            return JSON.stringify(parseFlowDocument(mapped));
-          } catch (err) {
-            bad(`flows ${f.name}: ${(err as Error).message}`);
-          }
+        try {
+          if (f.type === 'program') return JSON.stringify(parseFlowDocument(mapped));
+          return JSON.stringify(await checkDatasetDocument(trx, projectId, mapped));
+        } catch (err) {
+          return bad(`flows ${f.name} ${what}: ${(err as Error).message}`);
         }
-        return JSON.stringify(mapped);
       };
-      const draft = check(f.draft) ?? JSON.stringify({ _process: [], _option: {} });
-      const released = check(f.released);
+      const empty = f.type === 'dataset' ? EMPTY_DATASET : { _process: [], _option: {} };
+      const draft = (await check(f.draft, 'draft')) ?? JSON.stringify(empty);
+      const released = await check(f.released, 'released');
       await trx
         .insertInto('flows')
         .values({

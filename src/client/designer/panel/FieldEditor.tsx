@@ -3,7 +3,7 @@ import { ArrowDownOutlined, ArrowUpOutlined, DeleteOutlined, PlusOutlined } from
 import { Button, ColorPicker, Image, Input, InputNumber, Segmented, Select, Space, Switch } from 'antd';
 import { useTranslation } from 'react-i18next';
 import { usePanel } from './context.ts';
-import { EntityPicker, FieldPicker, PagePicker } from './pickers.tsx';
+import { DatasetPicker, EntityPicker, FieldPicker, PagePicker } from './pickers.tsx';
 import {
   type EditorKind,
   editorOf,
@@ -355,6 +355,16 @@ export function FieldEditor(props: EditorProps) {
     case 'entity':
       control = (
         <EntityPicker
+          value={str(props.value)}
+          onChange={props.onChange}
+          status={status}
+          testId={props.testId}
+        />
+      );
+      break;
+    case 'dataset':
+      control = (
+        <DatasetPicker
           value={str(props.value)}
           onChange={props.onChange}
           status={status}

@@ -11,6 +11,12 @@ export interface PageSummary {
 export const panelApi = {
   pages: (project: string) => get<PageSummary[]>(`/api/admin/page/${project}/`, { share: false }),
   entities: (project: string): Promise<Entity[]> => wb.entities(project),
+  /** The project's datasets (a chart or table may read one instead of a table). */
+  datasets: (project: string) =>
+    get<{ _id: string; _name: string; _version: number | null }[]>(
+      `/api/admin/dataset/${encodeURIComponent(project)}/list`,
+      { share: false },
+    ),
   fields: (project: string, entity: string): Promise<Field[]> => wb.fields(project, entity),
   /** The project's setup script: `custom.code` of the project (admin read). */
   setupScript: async (project: string): Promise<string> => {

@@ -45,6 +45,10 @@ export function useEntities(project: string) {
   return useLoad<Entity[]>(project ? `e:${project}` : null, () => panelApi.entities(project));
 }
 
+export function useDatasets(project: string) {
+  return useLoad(project ? `d:${project}` : null, () => panelApi.datasets(project));
+}
+
 export function useFields(project: string, entity: string | undefined) {
   return useLoad<Field[]>(project && entity ? `f:${project}:${entity}` : null, () =>
     panelApi.fields(project, entity!),

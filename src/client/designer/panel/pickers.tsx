@@ -2,7 +2,7 @@
 import { Select } from 'antd';
 import { useTranslation } from 'react-i18next';
 import { usePanel } from './context.ts';
-import { useEntities, useFields, usePages } from './data.ts';
+import { useDatasets, useEntities, useFields, usePages } from './data.ts';
 
 interface PickerProps {
   value: string | undefined;
@@ -50,6 +50,25 @@ export function EntityPicker(props: PickerProps) {
       placeholder={t('panel.pickEntity')}
       options={(data ?? []).map((e) => ({ value: e._id, label: `${e._name} (${e._code})` }))}
       notFound={loading ? t('panel.loading') : t('panel.noEntities')}
+    />
+  );
+}
+
+/** A dataset of the project (released ones show their version; drafts cannot be shown yet). */
+export function DatasetPicker(props: PickerProps) {
+  const { t } = useTranslation();
+  const { project } = usePanel();
+  const { data, loading } = useDatasets(project);
+  return (
+    <ListSelect
+      {...props}
+      loading={loading}
+      placeholder={t('panel.pickDataset')}
+      options={(data ?? []).map((d) => ({
+        value: d._id,
+        label: d._version ? `${d._name} (v${d._version})` : `${d._name} (${t('panel.notReleased')})`,
+      }))}
+      notFound={loading ? t('panel.loading') : t('panel.noDatasets')}
     />
   );
 }

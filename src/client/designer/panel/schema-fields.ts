@@ -18,6 +18,7 @@ export type EditorKind =
   | 'switch'
   | 'select'
   | 'entity'
+  | 'dataset'
   | 'field'
   | 'page'
   | 'tags'
@@ -31,7 +32,17 @@ export type EditorKind =
 const isObj = (v: unknown): v is Json => typeof v === 'object' && v !== null && !Array.isArray(v);
 
 /** x-widget values the panel understands. */
-export const X_WIDGETS = ['color', 'textarea', 'html', 'url', 'image', 'entity', 'field', 'page'] as const;
+export const X_WIDGETS = [
+  'color',
+  'textarea',
+  'html',
+  'url',
+  'image',
+  'entity',
+  'dataset',
+  'field',
+  'page',
+] as const;
 
 function typesOf(s: Json): string[] {
   return Array.isArray(s.type) ? (s.type as string[]) : typeof s.type === 'string' ? [s.type] : [];

@@ -6,6 +6,7 @@ import {
   LogoutOutlined,
   MenuOutlined,
   SettingOutlined,
+  TableOutlined,
   ThunderboltOutlined,
 } from '@ant-design/icons';
 import { Button, Layout, Menu, Result, Space, Spin, Switch, Tag } from 'antd';
@@ -90,7 +91,7 @@ export default function DevLayout() {
     navigate('/login', { replace: true });
   }
 
-  const area = /^\/dev\/(data|pages|menus|programs)(\/|$)/.exec(pathname)?.[1] ?? '';
+  const area = /^\/dev\/(data|pages|menus|programs|datasets)(\/|$)/.exec(pathname)?.[1] ?? '';
   const menu = [
     { key: 'data', icon: <DatabaseOutlined />, label: <Link to="/dev/data">{t('wb.data')}</Link> },
     { key: 'pages', icon: <FileOutlined />, label: <Link to="/dev/pages">{t('pages.area')}</Link> },
@@ -99,6 +100,11 @@ export default function DevLayout() {
       key: 'programs',
       icon: <ThunderboltOutlined />,
       label: <Link to="/dev/programs">{t('program.programs')}</Link>,
+    },
+    {
+      key: 'datasets',
+      icon: <TableOutlined />,
+      label: <Link to="/dev/datasets">{t('ds.datasets')}</Link>,
     },
     { key: 'settings', icon: <SettingOutlined />, label: <a href="/system/project">{t('wb.settings')}</a> },
     {
