@@ -175,18 +175,14 @@ async function printPlugin(app: FastifyInstance): Promise<void> {
         pages: Array<{ page: string; print?: PrintOption; params?: Record<string, unknown> }>;
         option?: { mode?: 'server' | 'client'; landscape?: boolean; name?: string };
       };
+      // Every page is checked before any key is kept: a refused export leaves nothing behind.
+      const who = [];
+      for (const p of b.pages) who.push(await printer(request, p.page));
       const prepared: Array<{ key: string; url: string }> = [];
-      let project = '';
-      for (const p of b.pages) {
-        const who = await printer(request, p.page);
-        project = who.project.id;
-        const { key } = await prepareKey(db(), {
-          project,
-          user: who.user,
-          page: p.page,
-          data: p.print ?? {},
-        });
-        prepared.push({ key, url: printUrl(project, p.page, key, p.params) });
+      for (const [i, p] of b.pages.entries()) {
+        const { project, user } = who[i]!;
+        const { key } = await prepareKey(db(), { project: project.id, user, page: p.page, data: p.print ?? {} });
+        prepared.push({ key, url: printUrl(project.id, p.page, key, p.params) });
       }
       if (b.option?.mode === 'client') return { error: 0, data: { mode: 'client', items: prepared } };
       const base = baseUrl(app);
