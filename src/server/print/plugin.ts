@@ -13,7 +13,7 @@ import { requestToken } from '../http/envelope.ts';
 import { area } from '../http/plugin-kit.ts';
 import { anyObj, bool, id, obj, ok, str } from '../http/schemas.ts';
 import { findMeta } from '../page/service.ts';
-import { PdfRenderer } from './chromium.ts';
+import { findChromium, PdfRenderer } from './chromium.ts';
 import { KEY_PATTERN, prepareKey, takeKey } from './keys.ts';
 
 const tags = ['print'];
@@ -185,6 +185,7 @@ async function printPlugin(app: FastifyInstance): Promise<void> {
         prepared.push({ key, url: printUrl(project.id, p.page, key, p.params) });
       }
       if (b.option?.mode === 'client') return { error: 0, data: { mode: 'client', items: prepared } };
+      if (!findChromium()) fail(E.PRINT_CHROMIUM_MISSING);
       const base = baseUrl(app);
       const pdf = await renderer.render({
         urls: prepared.map((p) => `${base}${p.url}&pdf=1`),
