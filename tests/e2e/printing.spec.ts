@@ -280,7 +280,7 @@ test('the desktop print client turns a printed view into a PDF file; other origi
   }
   // The client is gone: the spec's alert asks to open it.
   await page.getByTestId('print-client').click();
-  await expect(page.getByText('The print client is not running')).toBeVisible();
+  await expect(page.getByRole('dialog', { name: 'The print client is not running' })).toBeVisible();
   await shot(page, 'printing-client-unreachable');
   fs.rmSync(dir, { recursive: true, force: true });
 });
