@@ -229,8 +229,7 @@ const ENDPOINTS: Record<string, Endpoint> = {
     method: 'POST',
     path: (c) => `/api/app/util/${c.project}/print/prepare`,
     auth: true,
-    body: () => ({ page: '', print: { title: 'T', data: [{ a: 1 }] } }),
-    optional: ['print'],
+    body: () => ({ page: '' }),
     ids: [
       {
         name: 'project',
@@ -246,7 +245,8 @@ const ENDPOINTS: Record<string, Endpoint> = {
       ['a proposed key too short to be unguessable', () => ({ body: { page: '', key: 'abc' } }), 1000],
       ['copies over 20', () => ({ body: { page: '', print: { copies: 21 } } }), 1000],
       ['5 form columns', () => ({ body: { page: '', print: { columns: 5 } } }), 1000],
-      ['an unknown print option', () => ({ body: { page: '', print: { script: 'x' } } }), 1000],
+      ['print data that is text', () => ({ body: { page: '', print: { data: 'rows' } } }), 1000],
+      ['a field without its key', () => ({ body: { page: '', print: { field: [{ title: 'A' }] } } }), 1000],
     ],
   },
   printTake: {
@@ -263,7 +263,7 @@ const ENDPOINTS: Record<string, Endpoint> = {
     method: 'POST',
     path: (c) => `/api/app/util/${c.project}/sheet/print`,
     auth: true,
-    body: () => ({ pages: [{ page: '' }], option: { mode: 'client' } }),
+    body: () => ({ pages: [{ page: '' }] }),
     ids: [
       {
         name: 'project',
