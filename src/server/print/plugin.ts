@@ -181,7 +181,12 @@ async function printPlugin(app: FastifyInstance): Promise<void> {
       const prepared: Array<{ key: string; url: string }> = [];
       for (const [i, p] of b.pages.entries()) {
         const { project, user } = who[i]!;
-        const { key } = await prepareKey(db(), { project: project.id, user, page: p.page, data: p.print ?? {} });
+        const { key } = await prepareKey(db(), {
+          project: project.id,
+          user,
+          page: p.page,
+          data: p.print ?? {},
+        });
         prepared.push({ key, url: printUrl(project.id, p.page, key, p.params) });
       }
       if (b.option?.mode === 'client') return { error: 0, data: { mode: 'client', items: prepared } };
