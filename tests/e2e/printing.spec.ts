@@ -150,8 +150,13 @@ test('a list view prints through the A4 modal: sheets with repeated headers, pag
   await afterPrint(page);
   // The choices are remembered for the next print.
   await page.locator('.ant-modal:visible .ant-modal-footer').getByRole('button', { name: 'Close' }).click();
-  await page.getByTestId('view-print').click();
-  await expect(page.getByTestId('print-area').locator('section.lcp-sheet')).toHaveCount(3);
+  // (Clicked again until taken: the closing modal may still cover the button a moment.)
+  await expect(async () => {
+    await page.getByTestId('view-print').click({ timeout: 3000 });
+    await expect(page.getByTestId('print-area').locator('section.lcp-sheet')).toHaveCount(3, {
+      timeout: 3000,
+    });
+  }).toPass({ timeout: 30_000 });
 });
 
 test("a page's print button prints a form in 3 columns with the page's print option; a new-window key prints once", async ({

@@ -999,7 +999,8 @@ export const en = {
     port: 'Port',
     clientHint: 'Start it with npm run print-client on this computer.',
     clientUnreachable: 'The print client is not running',
-    clientOpen: 'Please open the print client program (it listens on port {{port}} of this computer), then print again.',
+    clientOpen:
+      'Please open the print client program (it listens on port {{port}} of this computer), then print again.',
     clientDone: 'Sent to the print client: {{where}}',
     loading: 'Preparing the print…',
     failed: 'This print could not be opened',
