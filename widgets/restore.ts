@@ -189,7 +189,7 @@ export function restorePage(input: unknown, specs: readonly WidgetSpec[]): Resto
     layout,
     widgets,
   };
-  for (const k of ['state', 'dataSources', 'setup', 'events'] as const) {
+  for (const k of ['state', 'dataSources', 'setup', 'events', '_option'] as const) {
     if (doc[k] === undefined) continue;
     const probe = { ...page, [k]: doc[k] };
     const r = validator.validatePage({ ...probe, widgets: [] });

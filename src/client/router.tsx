@@ -177,7 +177,9 @@ export const routes: RouteObject[] = [
     children: [
       {
         index: true,
-        loader: ({ params }) => pageLoader([appPrintScreen], params.project ?? null, params.page),
+        // Page `-` is the plain print document of a new-window print: no page to fetch.
+        loader: ({ params }) =>
+          pageLoader([appPrintScreen], params.project ?? null, params.page === '-' ? undefined : params.page),
         element: screen(appPrintScreen),
       },
     ],

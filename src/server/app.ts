@@ -40,6 +40,7 @@ import { installHealth } from './ops/health.ts';
 import metricsPlugin from './ops/metrics.ts';
 import pagePlugin from './page/plugin.ts';
 import paymentPlugin from './payment/plugin.ts';
+import printPlugin from './print/plugin.ts';
 import programAdminPlugin from './program/admin-plugin.ts';
 import programAppPlugin from './program/app-plugin.ts';
 import { recordTriggers } from './program/triggers.ts';
@@ -222,6 +223,7 @@ export async function buildApp(config: Config, options: BuildOptions = {}): Prom
   await app.register(thirdPlugin);
   await app.register(toolsPlugin);
   await app.register(projectToolsPlugin);
+  await app.register(printPlugin);
   await app.register(lbsPlugin);
   await app.register(paymentPlugin);
   await app.register(i18nPlugin);

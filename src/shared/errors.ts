@@ -347,6 +347,34 @@ export const E = {
   BULK_SIZE: def(2001, 400, 'a list write takes 1 to 1000 rows', '批量写入需 1 至 1000 行'),
   INDEX_NOT_FOUND: def(2002, 404, 'no such managed index on this table', '该表没有这个自动索引'),
   INDEX_INVALID: def(2003, 400, 'the index change is not valid', '索引操作无效'),
+  // Printing (2120–2149): new-window print keys, server-mode PDFs, the desktop print client.
+  PRINT_KEY_INVALID: def(
+    2120,
+    410,
+    'this print link is unknown, already used or expired',
+    '打印链接不存在、已使用或已过期',
+  ),
+  PRINT_KEY_TAKEN: def(2121, 409, 'this print key is already in use', '该打印标识已被使用'),
+  PRINT_DATA_TOO_LARGE: def(2122, 413, 'the print data is too large', '打印数据过大'),
+  PRINT_CHROMIUM_MISSING: def(
+    2123,
+    501,
+    'server-mode printing needs Chromium on the server (install it or set CHROMIUM_PATH)',
+    '服务端打印需要在服务器上安装 Chromium(或设置 CHROMIUM_PATH)',
+  ),
+  PRINT_RENDER_FAILED: def(2124, 502, 'a print page could not be rendered', '打印页面渲染失败'),
+  PRINT_BUSY: def(
+    2125,
+    503,
+    'the server is printing too much at once, try again',
+    '服务器打印任务过多,请稍后重试',
+  ),
+  PRINT_PAGE_INVALID: def(
+    2126,
+    404,
+    'the print page is not a published page of this project',
+    '打印页面不是本系统已发布的页面',
+  ),
 } as const satisfies Record<string, ErrorDef>;
 
 export type ErrorName = keyof typeof E;

@@ -53,6 +53,8 @@ export interface PageDocument {
   dataSources?: Json[];
   setup?: Json[];
   events?: Record<string, unknown[]>;
+  /** Page options; `_pc.print` is the page's print option. */
+  _option?: Json;
 }
 
 /** Grid cells covering a px size in a mode's layout. */

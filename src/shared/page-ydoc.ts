@@ -20,7 +20,17 @@ type Json = Record<string, unknown>;
 /** Origin of edits made by this user in this tab; the undo manager tracks only these. */
 export const LOCAL_ORIGIN = 'designer-local';
 
-const PAGE_KEYS = ['id', 'title', 'version', 'layout', 'state', 'dataSources', 'setup', 'events'] as const;
+const PAGE_KEYS = [
+  'id',
+  'title',
+  'version',
+  'layout',
+  'state',
+  'dataSources',
+  'setup',
+  'events',
+  '_option',
+] as const;
 const OPTIONAL_FIELDS = ['name', 'events', 'hidden', 'locked', 'broken', 'brokenReason'] as const;
 
 // ---------------------------------------------------------------------------------------------------
@@ -203,7 +213,7 @@ export function pageSettingsFromDoc(doc: Y.Doc): Omit<PageDocument, 'widgets'> {
     version: (pm.get('version') as number) ?? 1,
     layout: structuredClone((pm.get('layout') as PageDocument['layout']) ?? { pc: {}, mobile: {} }),
   };
-  for (const k of ['state', 'dataSources', 'setup', 'events'] as const) {
+  for (const k of ['state', 'dataSources', 'setup', 'events', '_option'] as const) {
     const v = pm.get(k);
     if (v !== undefined) (page as unknown as Json)[k] = structuredClone(v);
   }

@@ -116,7 +116,8 @@ describe('app shell over HTTP', () => {
     expect(policy.get('object-src')).toEqual(["'none'"]);
     // No inline script and no other host may run in the app.
     expect(policy.get('script-src')).toEqual(["'self'", "'unsafe-eval'"]);
-    expect(policy.get('connect-src')).toEqual(["'self'"]);
+    // Our own origin, and the desktop print client on the user's own computer only.
+    expect(policy.get('connect-src')).toEqual(["'self'", 'ws://127.0.0.1:*']);
     // Files and API answers say nosniff too, without the shell's policy.
     for (const url of ['/assets/index-abc.js', '/api/nothing-here']) {
       const res = await t.app.inject({ method: 'GET', url });

@@ -320,6 +320,69 @@ const ENDPOINTS: Record<string, Endpoint> = {
       ['cells that are objects', () => ({ body: { formula: '1', value: [[{ $ne: 1 }]] } }), 1000],
     ],
   },
+  printPrepare: {
+    method: 'POST',
+    path: (c) => `/api/app/util/${c.project}/print/prepare`,
+    auth: true,
+    body: () => ({ page: '' }),
+    ids: [
+      {
+        name: 'project',
+        path: (_c, v) => `/api/app/util/${v}/print/prepare`,
+        unknown: 1200,
+        foreign: (c) => c.foreign,
+      },
+    ],
+    extra: [
+      ['a page that is not published', (c) => ({ body: { page: c.page } }), 2126],
+      ["another project's page", (c) => ({ body: { page: c.foreignPage } }), 2126],
+      ['a page id that is not an id', () => ({ body: { page: '../x' } }), 1000],
+      ['a proposed key too short to be unguessable', () => ({ body: { page: '', key: 'abc' } }), 1000],
+      ['copies over 20', () => ({ body: { page: '', print: { copies: 21 } } }), 1000],
+      ['5 form columns', () => ({ body: { page: '', print: { columns: 5 } } }), 1000],
+      ['print data that is text', () => ({ body: { page: '', print: { data: 'rows' } } }), 1000],
+      ['a field without its key', () => ({ body: { page: '', print: { field: [{ title: 'A' }] } } }), 1000],
+    ],
+  },
+  printTake: {
+    method: 'POST',
+    path: (c) => `/api/app/util/${c.project}/print/take`,
+    auth: true,
+    body: () => ({ key: 'k'.repeat(32) }),
+    extra: [
+      ['an unknown key', () => ({ body: { key: 'z'.repeat(40) } }), 2120],
+      ['a key with a path in it', () => ({ body: { key: `../../${'a'.repeat(20)}` } }), 1000],
+    ],
+  },
+  sheetPrint: {
+    method: 'POST',
+    path: (c) => `/api/app/util/${c.project}/sheet/print`,
+    auth: true,
+    body: () => ({ pages: [{ page: '' }] }),
+    ids: [
+      {
+        name: 'project',
+        path: (_c, v) => `/api/app/util/${v}/sheet/print`,
+        unknown: 1200,
+        foreign: (c) => c.foreign,
+      },
+    ],
+    extra: [
+      ['no pages', () => ({ body: { pages: [] } }), 1000],
+      ['51 pages', () => ({ body: { pages: Array.from({ length: 51 }, () => ({ page: '' })) } }), 1000],
+      [
+        'a page that is not published, after a good one',
+        (c) => ({ body: { pages: [{ page: '' }, { page: c.page }], option: { mode: 'client' } } }),
+        2126,
+      ],
+      ['an unknown mode', () => ({ body: { pages: [{ page: '' }], option: { mode: 'fax' } } }), 1000],
+      [
+        'params that are objects',
+        () => ({ body: { pages: [{ page: '', params: { a: { $ne: 1 } } }], option: { mode: 'client' } } }),
+        1000,
+      ],
+    ],
+  },
   upload: {
     method: 'POST',
     path: (c) => `/api/app/util/${c.project}/upload?type=file&name=a.txt`,

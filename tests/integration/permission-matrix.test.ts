@@ -181,6 +181,50 @@ const ENDPOINTS: Ep[] = [
     ids: true,
     build: async (_a, f, g) => ({ method: 'GET', url: `/api/common/app/${f.pid}/${g.hiddenPage}/init` }),
   },
+  {
+    name: 'print prepare (granted page)',
+    level: 'grant',
+    mutating: true,
+    ids: true,
+    build: async (_a, f, g) => ({
+      method: 'POST',
+      url: `/api/app/util/${f.pid}/print/prepare`,
+      body: { page: g.grantedPage, print: { title: 't', data: [{ a: 1 }] } },
+    }),
+  },
+  {
+    name: 'print prepare (ungranted page)',
+    level: 'hidden',
+    mutating: true,
+    ids: true,
+    build: async (_a, f, g) => ({
+      method: 'POST',
+      url: `/api/app/util/${f.pid}/print/prepare`,
+      body: { page: g.hiddenPage },
+    }),
+  },
+  {
+    name: 'sheet print, client mode (granted page)',
+    level: 'grant',
+    mutating: true,
+    ids: true,
+    build: async (_a, f, g) => ({
+      method: 'POST',
+      url: `/api/app/util/${f.pid}/sheet/print`,
+      body: { pages: [{ page: g.grantedPage }], option: { mode: 'client' } },
+    }),
+  },
+  {
+    name: 'sheet print, client mode (ungranted page)',
+    level: 'hidden',
+    mutating: true,
+    ids: true,
+    build: async (_a, f, g) => ({
+      method: 'POST',
+      url: `/api/app/util/${f.pid}/sheet/print`,
+      body: { pages: [{ page: '' }, { page: g.hiddenPage }], option: { mode: 'client' } },
+    }),
+  },
   // Roles.
   {
     name: 'role list',

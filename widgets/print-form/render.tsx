@@ -1,17 +1,25 @@
 import { bool, list, num, obj, str } from '../../src/shared/props.ts';
 import type { WidgetRenderProps } from '../define.ts';
+import { usePrintData } from '../kit/print-data.ts';
 import { cellText } from '../kit/table-columns.ts';
 import { useWidgetData } from '../kit/widget-context.ts';
 
 /** One record as label/value pairs in 2, 3 or 4 columns (default 2). */
 export function PrintFormWidget({ id, props }: WidgetRenderProps) {
   const data = useWidgetData(id);
-  const record = data.rows[0] ?? {};
-  const columns = [2, 3, 4].includes(num(props.columns, 2)) ? num(props.columns, 2) : 2;
+  const printed = usePrintData();
+  // Opened with a print's record (a new-window key): that record, its columns and fields unless set here.
+  const printedRecord = printed?.data && !Array.isArray(printed.data) ? printed.data : null;
+  const record = printedRecord ?? data.rows[0] ?? {};
+  const wanted = num(props.columns, printedRecord ? (printed?.columns ?? 2) : 2);
+  const columns = [2, 3, 4].includes(wanted) ? wanted : 2;
   const declared = list(props.fields).map(obj);
-  const fields = declared.length
-    ? declared.map((f) => ({ key: str(f.field), title: str(f.title, str(f.field)) }))
-    : (data.meta.fields ?? []).filter((f) => !f.hide).map((f) => ({ key: f.key, title: f.name }));
+  const fields =
+    !declared.length && printedRecord && printed?.field?.length
+      ? printed.field.map((f) => ({ key: f.key, title: f.title }))
+      : declared.length
+        ? declared.map((f) => ({ key: str(f.field), title: str(f.title, str(f.field)) }))
+        : (data.meta.fields ?? []).filter((f) => !f.hide).map((f) => ({ key: f.key, title: f.name }));
   const border = bool(props.border, true) ? '1px solid #000' : 'none';
   return (
     <div>

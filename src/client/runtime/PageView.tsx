@@ -12,11 +12,15 @@ import { getWidget } from '../../../widgets/registry.ts';
 import { MODAL_Z_INDEX } from '../../shared/constants.ts';
 import type { ExprScope } from '../../shared/expr/index.ts';
 import type { WidgetInstance } from '../../shared/page-document.ts';
+import { mergePrintOption, pagePrintOption } from '../../shared/print.ts';
 import { obj, str } from '../../shared/props.ts';
 import { isSafeUrl } from '../../shared/sanitize.ts';
 import { ApiError } from '../api/api-error.ts';
 import { get } from '../api/request.ts';
 import { currentLang } from '../i18n/index.ts';
+import { PrintHost } from '../print/PrintHost.tsx';
+import { lastPrintOption } from '../print/print-settings.ts';
+import { usePrints } from '../print/print-store.ts';
 import { useSession } from '../stores/session.ts';
 import { ActionError, type ActionHost, snapModalWidth } from './actions.ts';
 import { entityMeta, saveRecord } from './data-source.ts';
@@ -125,9 +129,22 @@ export function PageView(props: ViewProps) {
   const standalone = props.standalone === true;
   const modalKey = props.modalKey;
 
+  // The page document as the print action reads it (its `_option._pc.print`).
+  const docRef = useRef<unknown>(null);
+  docRef.current = page?.document;
   const host = useCallback(
     (pg: { store: PageStore; index: Map<string, WidgetInstance>; scope: () => ExprScope }): ActionHost =>
-      createHost({ project, pageId, mode, standalone, modalKey, navigate, ...pg, user }),
+      createHost({
+        project,
+        pageId,
+        mode,
+        standalone,
+        modalKey,
+        navigate,
+        ...pg,
+        user,
+        doc: () => docRef.current,
+      }),
     [project, pageId, mode, standalone, modalKey, navigate, user],
   );
 
@@ -177,6 +194,8 @@ interface HostInput {
   index: Map<string, WidgetInstance>;
   scope: () => ExprScope;
   user: unknown;
+  /** The page document (for its print option). */
+  doc?: () => unknown;
 }
 
 /** The effects of actions for one rendered page. */
@@ -243,6 +262,13 @@ export function createHost(h: HostInput): ActionHost {
     },
     async runCode(code) {
       await sandbox().run(code, createScriptHost({ project: h.project, host, lang: currentLang }));
+    },
+    print(req) {
+      const where = { page: h.pageId, url: window.location.pathname + window.location.search };
+      const option = mergePrintOption(pagePrintOption(h.doc?.()), req.option, where, lastPrintOption());
+      usePrints
+        .getState()
+        .open({ project: h.project, option, ...(req.template ? { template: req.template } : {}) });
     },
   };
   return host;
@@ -361,6 +387,7 @@ export function ModalStack({ standalone = false }: { standalone?: boolean }) {
           />
         </Modal>
       ))}
+      <PrintHost />
     </>
   );
 }

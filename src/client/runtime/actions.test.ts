@@ -37,6 +37,7 @@ function recorder(over: Partial<ActionHost> = {}) {
     submitForm: async (...a) => void log.push(['submitForm', ...a]),
     notify: (...a) => void log.push(['notify', ...a]),
     runCode: async (c) => void log.push(['runCode', c]),
+    print: (req) => void log.push(['print', req]),
     ...over,
   };
   return { host, log, state };
@@ -312,6 +313,31 @@ const CASES: Record<ActionType, Case[]> = {
       log: [['runCode', 'api.notify(1)']],
     },
     { name: 'code that is not text stops', action: { type: 'runCode', code: 1 }, error: /code is missing/ },
+  ],
+  print: [
+    {
+      name: 'resolves the title and rows, keeps copies and columns',
+      action: {
+        type: 'print',
+        title: '{{ user.name }}',
+        data: { $expr: 'record' },
+        copies: 2,
+        columns: 3,
+      },
+      extra: { record: [{ a: 1 }, { a: 2 }] },
+      log: [['print', { option: { title: 'Ann', data: [{ a: 1 }, { a: 2 }], copies: 2, columns: 3 } }]],
+    },
+    {
+      name: 'a record prints as a form through a template',
+      action: { type: 'print', data: { $expr: 'params' }, template: 'tpl' },
+      log: [['print', { option: { data: { id: 'p1' } }, template: 'tpl' }]],
+    },
+    {
+      name: 'a host that cannot print stops',
+      action: { type: 'print' },
+      host: { print: undefined },
+      error: /print: not available/,
+    },
   ],
 };
 

@@ -45,9 +45,12 @@ import { FILTER_TEXT, FilterControl } from '../../../widgets/kit/FilterControl.t
 import { cellText, dateText, sortable } from '../../../widgets/kit/table-columns.ts';
 import { sortOf } from '../../../widgets/kit/table-view.ts';
 import type { Field } from '../../shared/api/fields.ts';
+import { mergePrintOption, type PrintOption } from '../../shared/print.ts';
 import { completeConditions } from '../../shared/query/conditions.ts';
 import { pagerTotal } from '../../shared/query/page-total.ts';
 import { type FilterSpec, type SavedFilter, viewsApi } from '../api/views.ts';
+import { PrintModal } from '../print/PrintModal.tsx';
+import { lastPrintOption } from '../print/print-settings.ts';
 import { removeRecord, saveRecord } from '../runtime/data-source.ts';
 import type { ViewOptions } from './features.ts';
 import { ViewProjectContext } from './project-context.ts';
@@ -55,7 +58,7 @@ import { RecordForm } from './RecordForm.tsx';
 import { SavedFilters } from './SavedFilters.tsx';
 import { useLiveTable } from './use-live-table.ts';
 import { readStats, STAT_FNS, useViewData } from './use-view-data.ts';
-import { ChartModal, ColumnSettings, LabelRules, PrintModal, RecordDetail } from './ViewPanels.tsx';
+import { ChartModal, ColumnSettings, LabelRules, RecordDetail } from './ViewPanels.tsx';
 import { groupRows, treeField, treeRows, type ViewRow } from './view-rows.ts';
 import {
   labelOf,
@@ -132,7 +135,7 @@ export function DataTableView(props: DataViewProps) {
   const [selected, setSelected] = useState<string[]>([]);
   const [editing, setEditing] = useState<{ record?: Record<string, unknown> } | null>(null);
   const [detail, setDetail] = useState<Record<string, unknown> | null>(null);
-  const [printing, setPrinting] = useState(false);
+  const [printing, setPrinting] = useState<PrintOption | null>(null);
   const [charting, setCharting] = useState(false);
   const [collapsed, setCollapsed] = useState<string[] | null>(null);
 
@@ -398,11 +401,19 @@ export function DataTableView(props: DataViewProps) {
     if (f) applySaved(f);
   }, [saved]);
 
-  const printColumns = visible.map((f) => ({
-    key: f._field,
-    title: f._option.alias || f._name,
-    text: (r: Record<string, unknown>) => fieldText(f, r),
-  }));
+  // What prints is what the view shows: its visible columns, as their cells' text.
+  const printField = visible.map((f) => ({ key: f._field, title: f._option.alias || f._name }));
+  const printRecord = (r: Record<string, unknown>) =>
+    Object.fromEntries([['_id', r._id], ...visible.map((f) => [f._field, fieldText(f, r)])]);
+  const openPrint = (data: PrintOption['data'], fieldsShown = printField) =>
+    setPrinting(
+      mergePrintOption(
+        {},
+        { title: props.title ?? table?.name ?? entity, field: fieldsShown, ...(data ? { data } : {}) },
+        { url: globalThis.location?.pathname ?? '' },
+        lastPrintOption(),
+      ),
+    );
   const total = data.total;
   const totalText = total.exact
     ? t('views.total', { count: total.n })
@@ -543,7 +554,11 @@ export function DataTableView(props: DataViewProps) {
         </Button>
       ) : null}
       {on.print ? (
-        <Button icon={<PrinterOutlined />} onClick={() => setPrinting(true)} data-testid="view-print">
+        <Button
+          icon={<PrinterOutlined />}
+          onClick={() => openPrint(data.rows.map(printRecord))}
+          data-testid="view-print"
+        >
           {t('views.print')}
         </Button>
       ) : null}
@@ -725,6 +740,22 @@ export function DataTableView(props: DataViewProps) {
             row={detail}
             text={fieldText}
             onClose={() => setDetail(null)}
+            {...(on.print
+              ? {
+                  onPrint: () => {
+                    // A record prints as a form of all its fields (2, 3 or 4 columns).
+                    const shown = (fields ?? []).map((f) => ({
+                      key: f._field,
+                      title: f._option.alias || f._name,
+                    }));
+                    const row = Object.fromEntries(
+                      (fields ?? []).map((f) => [f._field, fieldText(f, detail)]),
+                    );
+                    openPrint(row, shown);
+                    setDetail(null);
+                  },
+                }
+              : {})}
             {...(canWrite
               ? {
                   onEdit: () => {
@@ -737,12 +768,7 @@ export function DataTableView(props: DataViewProps) {
           />
         ) : null}
         {printing ? (
-          <PrintModal
-            title={props.title ?? table?.name ?? entity}
-            columns={printColumns}
-            rows={data.rows}
-            onClose={() => setPrinting(false)}
-          />
+          <PrintModal project={project} option={printing} onClose={() => setPrinting(null)} />
         ) : null}
         {charting && fields ? (
           <ChartModal

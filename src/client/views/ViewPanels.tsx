@@ -150,60 +150,13 @@ export function LabelRules(props: { fields: Field[]; rules: LabelRule[]; set: Se
   );
 }
 
-/** A printable rendering of the view (its visible columns and current rows) in an A4-wide modal. */
-export function PrintModal(props: {
-  title: string;
-  columns: { key: string; title: string; text(row: Record<string, unknown>): string }[];
-  rows: Record<string, unknown>[];
-  onClose(): void;
-}) {
-  const { t } = useTranslation();
-  return (
-    <Modal
-      open
-      width={810}
-      title={t('views.printTitle', { name: props.title })}
-      onCancel={props.onClose}
-      footer={[
-        <Button key="close" onClick={props.onClose}>
-          {t('common.close')}
-        </Button>,
-        <Button key="print" type="primary" data-testid="print-now" onClick={() => window.print()}>
-          {t('views.printNow')}
-        </Button>,
-      ]}
-    >
-      <div className="dv-print-area" data-testid="print-area">
-        <h2>{props.title}</h2>
-        <table className="dv-print-table">
-          <thead>
-            <tr>
-              {props.columns.map((c) => (
-                <th key={c.key}>{c.title}</th>
-              ))}
-            </tr>
-          </thead>
-          <tbody>
-            {props.rows.map((r, i) => (
-              <tr key={String(r._id ?? i)}>
-                {props.columns.map((c) => (
-                  <td key={c.key}>{c.text(r)}</td>
-                ))}
-              </tr>
-            ))}
-          </tbody>
-        </table>
-      </div>
-    </Modal>
-  );
-}
-
 export function RecordDetail(props: {
   fields: Field[];
   row: Record<string, unknown>;
   text(f: Field, row: Record<string, unknown>): string;
   onEdit?(): void;
   onRemove?(): void;
+  onPrint?(): void;
   onClose(): void;
 }) {
   const { t } = useTranslation();
@@ -214,6 +167,11 @@ export function RecordDetail(props: {
       title={t('views.detail')}
       onCancel={props.onClose}
       footer={[
+        props.onPrint ? (
+          <Button key="print" onClick={props.onPrint} data-testid="detail-print">
+            {t('print.now')}
+          </Button>
+        ) : null,
         props.onRemove ? (
           <Button key="remove" danger onClick={props.onRemove}>
             {t('views.remove')}

@@ -205,6 +205,16 @@ export interface ShareIncrementsTable {
   value: number;
 }
 
+export interface PrintKeysTable {
+  key: string;
+  project_id: string;
+  user_id: string | null;
+  page: string;
+  data: string;
+  created_at: number;
+  expires_at: number;
+}
+
 export interface ShortLinksTable {
   code: string;
   url_hash: string;
@@ -287,6 +297,7 @@ export interface DB {
   share_increments: ShareIncrementsTable;
   role_applications: RoleApplicationsTable;
   short_links: ShortLinksTable;
+  print_keys: PrintKeysTable;
   orders: OrdersTable;
   third_identities: ThirdIdentitiesTable;
   third_states: ThirdStatesTable;

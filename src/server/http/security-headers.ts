@@ -24,7 +24,8 @@ import { CORE, crossCutting } from './plugin-kit.ts';
  * the property panel. Styles may be inline (antd's CSS variables, Monaco, chart tooltips). Images from
  * anywhere, data: and blob: (builders' image URLs, uploads, charts saved as pictures); frames of our
  * own (the builder-code sandbox) and any web page (the iframe widget, itself sandboxed). Connections
- * to our own origin only (API, socket.io, y-websocket: `'self'` covers ws: and wss: of the same host).
+ * to our own origin (API, socket.io, y-websocket: `'self'` covers ws: and wss: of the same host), and
+ * to the desktop print client's WebSocket on the user's own computer (`ws://127.0.0.1`, any port).
  * Workers from our own files (Monaco's). Only our own pages may frame the app.
  */
 export const APP_CSP = [
@@ -33,7 +34,7 @@ export const APP_CSP = [
   "style-src 'self' 'unsafe-inline'",
   "img-src 'self' data: blob: http: https:",
   "font-src 'self' data:",
-  "connect-src 'self'",
+  "connect-src 'self' ws://127.0.0.1:*",
   "worker-src 'self'",
   "frame-src 'self' http: https:",
   "object-src 'none'",

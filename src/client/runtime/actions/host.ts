@@ -3,6 +3,7 @@
  * notices, the sandbox), so actions stay plain code that a recording host can test.
  */
 import type { ExprScope } from '../../../shared/expr/index.ts';
+import type { PrintOption } from '../../../shared/print.ts';
 
 export type NoticeLevel = 'success' | 'error' | 'info' | 'warning';
 
@@ -32,6 +33,8 @@ export interface ActionHost {
   submitForm(form: string, values?: Record<string, unknown>): Promise<void>;
   notify(level: NoticeLevel, message: string, title?: string): void;
   runCode(code: string): Promise<void>;
+  /** Opens a print modal (absent where nothing can print, e.g. tests' hosts). */
+  print?(req: { option: PrintOption; template?: string }): void;
 }
 
 /** One action of an event's list, as stored (schemas/events.schema.json `definitions/action`). */

@@ -8,6 +8,7 @@ import { navigate } from './navigate.ts';
 import { notify } from './notify.ts';
 import { openModal } from './open-modal.ts';
 import { openPage } from './open-page.ts';
+import { print } from './print.ts';
 import { refreshWidget } from './refresh-widget.ts';
 import { runCode } from './run-code.ts';
 import { runProgram } from './run-program.ts';
@@ -25,6 +26,7 @@ export const ACTIONS = [
   submitForm,
   notify,
   runCode,
+  print,
 ] as const;
 
 export type ActionType = (typeof ACTIONS)[number]['type'];

@@ -9,7 +9,20 @@ import { useParams, useSearchParams } from 'react-router';
 import { ModalStack, PageView, useProjectSetup } from '../../runtime/PageView.tsx';
 import { pageParams, useViewMode } from './view-mode.ts';
 
-export function AppPage({ print }: { print: boolean }) {
+/** Tells whoever waits (the server's headless Chromium) that the print page is drawn, or why not. */
+export function markPrintReady(state: string): void {
+  document.documentElement.dataset.printReady = state;
+}
+
+export function AppPage({
+  print,
+  pdf = false,
+  copies = 1,
+}: {
+  print: boolean;
+  pdf?: boolean;
+  copies?: number;
+}) {
   const { project = '', page = '' } = useParams();
   const [search] = useSearchParams();
   const mode = useViewMode(search);
@@ -29,21 +42,27 @@ export function AppPage({ print }: { print: boolean }) {
       settled = painted && !loading ? settled + 1 : 0;
       if (settled >= 2) {
         clearInterval(timer);
-        window.print();
+        markPrintReady('1');
+        if (!pdf) window.print();
       }
     }, 300);
     return () => clearInterval(timer);
-  }, [print]);
+  }, [print, pdf]);
+  const copyKeys = Array.from({ length: Math.max(1, copies) }, (_, i) => `copy-${i + 1}`);
   return (
     <div className={print ? 'lc-app-page lc-print' : 'lc-app-page'}>
-      <PageView
-        key={`${project}/${page}`}
-        project={project}
-        pageId={page}
-        mode={mode}
-        params={params}
-        standalone
-      />
+      {copyKeys.map((k) => (
+        <div key={k} className={copyKeys.length > 1 ? 'lc-print-copy' : undefined}>
+          <PageView
+            key={`${project}/${page}`}
+            project={project}
+            pageId={page}
+            mode={mode}
+            params={params}
+            standalone
+          />
+        </div>
+      ))}
       <ModalStack standalone />
     </div>
   );
