@@ -316,6 +316,19 @@ export const E = {
   VIEW_FILTER_INVALID: def(1942, 400, 'the saved filter is not valid', '保存的筛选无效'),
   VIEW_FILTER_LIMIT: def(1943, 400, 'too many saved filters for this table', '该表保存的筛选过多'),
   VIEW_ROLE_UNKNOWN: def(1944, 404, 'no such role in this project', '项目中没有该角色'),
+  // Running programs from lists, tables and pages (2040–2059).
+  PROGRAM_BULK_LIMIT: def(
+    2040,
+    400,
+    'too many records for one program run (at most 100)',
+    '一次运行程序的记录过多（最多 100 条）',
+  ),
+  PROGRAM_NO_TABLE: def(
+    2041,
+    400,
+    'this program does not run on records of a table',
+    '该程序不针对数据表的记录运行',
+  ),
 } as const satisfies Record<string, ErrorDef>;
 
 export type ErrorName = keyof typeof E;
