@@ -489,6 +489,9 @@ export const en = {
       "The page's code stopped (it ran out of memory or crashed). The page keeps working; code commands start it again, without the setup script.",
   },
   program: {
+    selectRows: 'Select the rows to run it on first',
+    bulkDone: '{{name}} ran on {{count}} records',
+    bulkFailed: '{{ok}} done, {{failed}} failed: {{msg}}',
     inputTitle: '{{name}}',
     run: 'Run',
     cancel: 'Cancel',

@@ -485,6 +485,9 @@ export const zh: Messages = {
       '页面代码已停止运行（内存不足或崩溃）。页面仍可使用；代码命令会重新启动它，但不再运行初始化脚本。',
   },
   program: {
+    selectRows: '请先选择要运行的记录',
+    bulkDone: '{{name}} 已在 {{count}} 条记录上运行',
+    bulkFailed: '{{ok}} 条成功，{{failed}} 条失败：{{msg}}',
     inputTitle: '{{name}}',
     run: '运行',
     cancel: '取消',
