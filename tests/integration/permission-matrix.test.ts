@@ -838,6 +838,20 @@ const ENDPOINTS: Ep[] = [
     }),
   },
   {
+    // Batched prepare: answers error 0 with each program's own answer; allowed = the program came back.
+    name: 'program prepare batch (granted)',
+    level: 'grant',
+    mutating: false,
+    ids: true,
+    build: async (_a, f) => ({
+      method: 'POST',
+      url: `/api/common/program/${f.pid}/prepare/__/k`,
+      body: { names: [f.grantedProgram] },
+    }),
+    allowed: (data, f) =>
+      typeof (data as Record<string, { _id?: string }> | null)?.[f.grantedProgram]?._id === 'string',
+  },
+  {
     name: 'program display (granted)',
     level: 'grantWrite',
     mutating: false,
