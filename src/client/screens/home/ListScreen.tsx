@@ -1,9 +1,10 @@
-import { Result, Typography } from 'antd';
+import { App, Result, Typography } from 'antd';
 import { useCallback, useEffect, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { useNavigate, useParams } from 'react-router';
 import { PAGE_SIZE_DEFAULT } from '../../../shared/constants.ts';
 import type { GrantedProgram } from '../../../shared/program/index.ts';
+import { currentNoticeApi, setNoticeApi } from '../../runtime/notices.ts';
 import { grantedPrograms } from '../../runtime/program-calls.ts';
 import { findEntry } from '../../shell/menu.ts';
 import { withPrefix } from '../../shell/navigation.ts';
@@ -41,6 +42,13 @@ export default function ListScreen() {
   const bound = ((entry as { _program?: unknown } | undefined)?._program ?? []) as string[];
   const boundKey = bound.join(',');
   const [programs, setPrograms] = useState<GrantedProgram[]>([]);
+  // Programs run from this list show their messages and errors as notices (pages lend theirs too).
+  const { notification } = App.useApp();
+  useEffect(() => {
+    const before = currentNoticeApi();
+    setNoticeApi({ open: (n) => notification.open({ ...n, placement: 'topRight' }) });
+    return () => setNoticeApi(before);
+  }, [notification]);
   useEffect(() => {
     const ids = boundKey ? boundKey.split(',') : [];
     if (!projectId || !ids.length) {
