@@ -843,13 +843,15 @@ const ENDPOINTS: Ep[] = [
     level: 'grant',
     mutating: false,
     ids: true,
-    build: async (_a, f) => ({
+    build: async (_a, f, g) => ({
       method: 'POST',
       url: `/api/common/program/${f.pid}/prepare/__/k`,
-      body: { names: [f.grantedProgram] },
+      body: { names: [g.grantedProgram] },
     }),
-    allowed: (data, f) =>
-      typeof (data as Record<string, { _id?: string }> | null)?.[f.grantedProgram]?._id === 'string',
+    allowed: (data) =>
+      Object.values((data as Record<string, { _id?: unknown }> | null) ?? {}).some(
+        (v) => typeof v?._id === 'string',
+      ),
   },
   {
     name: 'program display (granted)',
