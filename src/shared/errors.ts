@@ -375,6 +375,19 @@ export const E = {
     'the print page is not a published page of this project',
     '打印页面不是本系统已发布的页面',
   ),
+  // Running programs from lists, tables and pages (2040–2059).
+  PROGRAM_BULK_LIMIT: def(
+    2040,
+    400,
+    'too many records for one program run (at most 100)',
+    '一次运行程序的记录过多（最多 100 条）',
+  ),
+  PROGRAM_NO_TABLE: def(
+    2041,
+    400,
+    'this program does not run on records of a table',
+    '该程序不针对数据表的记录运行',
+  ),
 } as const satisfies Record<string, ErrorDef>;
 
 export type ErrorName = keyof typeof E;

@@ -59,7 +59,14 @@ describe.each(dialects)('demo content on %s', (dialect) => {
         body: {},
       },
     );
-    expect(meta.data.field.map((f) => f._key)).toEqual(['name', 'phone', 'level', 'since', 'amount']);
+    expect(meta.data.field.map((f) => f._key)).toEqual([
+      'name',
+      'phone',
+      'level',
+      'since',
+      'amount',
+      'order_total',
+    ]);
   });
 
   it('the published pages validate, and the button opens the detail page in a modal', async () => {

@@ -1060,6 +1060,22 @@ const ENDPOINTS: Ep[] = [
     }),
   },
   {
+    // Batched prepare: answers error 0 with each program's own answer; allowed = the program came back.
+    name: 'program prepare batch (granted)',
+    level: 'grant',
+    mutating: false,
+    ids: true,
+    build: async (_a, f, g) => ({
+      method: 'POST',
+      url: `/api/common/program/${f.pid}/prepare/__/k`,
+      body: { names: [g.grantedProgram] },
+    }),
+    allowed: (data) =>
+      Object.values((data as Record<string, { _id?: unknown }> | null) ?? {}).some(
+        (v) => typeof v?._id === 'string',
+      ),
+  },
+  {
     name: 'program display (granted)',
     level: 'grantWrite',
     mutating: false,

@@ -628,6 +628,9 @@ export const en = {
     },
   },
   program: {
+    selectRows: 'Select the rows to run it on first',
+    bulkDone: '{{name}} ran on {{count}} records',
+    bulkFailed: '{{ok}} done, {{failed}} failed: {{msg}}',
     inputTitle: '{{name}}',
     run: 'Run',
     cancel: 'Cancel',

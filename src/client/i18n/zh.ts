@@ -617,6 +617,9 @@ export const zh: Messages = {
     },
   },
   program: {
+    selectRows: '请先选择要运行的记录',
+    bulkDone: '{{name}} 已在 {{count}} 条记录上运行',
+    bulkFailed: '{{ok}} 条成功，{{failed}} 条失败：{{msg}}',
     inputTitle: '{{name}}',
     run: '运行',
     cancel: '取消',

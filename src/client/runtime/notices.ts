@@ -16,6 +16,11 @@ export function setNoticeApi(next: NoticeApi | null): void {
   api = next;
 }
 
+/** The notification API in use (a screen lending its own restores this one after). */
+export function currentNoticeApi(): NoticeApi | null {
+  return api;
+}
+
 export function defaultTitle(level: NoticeLevel): string {
   return i18next.t(level === 'error' ? 'notice.errorTitle' : 'notice.successTitle');
 }

@@ -1,42 +1,16 @@
 /**
- * Running a program from a page, a menu or a script: prepare (what it asks) → the input form in a
- * modal when it has one → exec → its display (messages as notices, rows in a modal) → the tables it
- * changed reload wherever they are shown (the record-change bus). What a program asks is cached per
- * program and released version.
+ * Running a program from a page, a menu, a list or table, or a script: prepare (what it asks;
+ * batched and cached per released version, program-calls.ts) → the input form in a modal when it
+ * has one → exec (one record, or one run per selected record) → its display (messages as notices,
+ * rows in a modal) → the tables it changed reload wherever they are shown (the record-change bus).
  */
 import { DatePicker, Form, Input, InputNumber, Modal, Select, Switch, Table } from 'antd';
 import i18next from 'i18next';
-import type { InputField, PreparedProgram } from '../../shared/program/index.ts';
-import { post } from '../api/request.ts';
+import type { DisplayItem, InputField, PreparedProgram } from '../../shared/program/index.ts';
+import { ApiError } from '../api/api-error.ts';
 import { entityChanged } from './data-source.ts';
 import { notify } from './notices.ts';
-
-interface ExecAnswer {
-  run: string;
-  status: string;
-  output: unknown;
-  display: { step: string; message?: string; rows?: Record<string, unknown>[] }[];
-  entities: string[];
-  changed: number;
-}
-
-const prepared = new Map<string, Promise<PreparedProgram>>();
-const base = (project: string) => `/api/common/program/${encodeURIComponent(project)}`;
-
-function prepare(project: string, flow: string, key: string): Promise<PreparedProgram> {
-  const k = `${project}/${flow}`;
-  let hit = prepared.get(k);
-  if (!hit) {
-    hit = post<PreparedProgram>(
-      `${base(project)}/prepare/${encodeURIComponent(flow)}/${encodeURIComponent(key)}`,
-      {},
-      { quiet: true },
-    );
-    prepared.set(k, hit);
-    hit.catch(() => prepared.delete(k));
-  }
-  return hit;
-}
+import { clearProgramCaches, execProgram, execProgramBulk, prepareProgram } from './program-calls.ts';
 
 function fieldInput(f: InputField) {
   switch (f.type) {
@@ -109,7 +83,7 @@ function askInput(p: PreparedProgram): Promise<Record<string, unknown> | null> {
   });
 }
 
-function showDisplay(name: string, answer: ExecAnswer): void {
+function showDisplay(name: string, answer: { display: DisplayItem[] }): void {
   let shown = false;
   for (const d of answer.display) {
     if (d.message) {
@@ -152,9 +126,17 @@ export async function runProgramFlow(
   project: string,
   flow: string,
   key: string,
-  opts: { params?: Record<string, unknown>; record?: string | undefined } = {},
+  opts: {
+    params?: Record<string, unknown>;
+    record?: string | undefined;
+    /** Selected rows: one run per record (a single one runs as `record`). */
+    records?: string[] | undefined;
+  } = {},
 ): Promise<unknown> {
-  const p = await prepare(project, flow, key || 'page');
+  const k = (key || 'page').slice(0, 64);
+  const p = await prepareProgram(project, flow, k);
+  const records = opts.records ?? [];
+  const record = records.length === 1 ? records[0] : opts.record;
   let data: Record<string, unknown> = { ...(opts.params ?? {}) };
   const asked = p.input.filter((f) => data[f.key] === undefined);
   if (asked.length) {
@@ -162,17 +144,33 @@ export async function runProgramFlow(
     if (v === null) return undefined;
     data = { ...data, ...v };
   }
-  const answer = await post<ExecAnswer>(
-    `${base(project)}/exec/${encodeURIComponent(flow)}/${encodeURIComponent(key || 'page')}`,
-    opts.record ? { data, record: opts.record } : { data },
-    { quiet: true },
-  );
+  if (records.length > 1) {
+    const bulk = await execProgramBulk(project, flow, k, { data, records });
+    for (const e of bulk.entities) entityChanged(project, e);
+    if (bulk.display.length) showDisplay(p._name, bulk);
+    if (bulk.failed) {
+      const first = bulk.runs.find((r) => r.error);
+      notify(
+        'warning',
+        i18next.t('program.bulkFailed', { ok: bulk.ok, failed: bulk.failed, msg: first?.error?.msg ?? '' }),
+      );
+    } else notify('success', i18next.t('program.bulkDone', { name: p._name, count: bulk.ok }));
+    return bulk.runs.map((r) => r.output);
+  }
+  const answer = await execProgram(project, flow, k, record ? { data, record } : { data });
   for (const e of answer.entities) entityChanged(project, e);
   showDisplay(p._name, answer);
   return answer.output;
 }
 
+/** A program's coded refusal or failure as a notice (what list and table buttons show). */
+export function programFailed(err: unknown): void {
+  if (err instanceof ApiError && err.silent) return;
+  const msg = err instanceof Error ? err.message : String(err);
+  notify('error', err instanceof ApiError ? `${msg} (${err.code})` : msg);
+}
+
 /** Forget what programs ask (after a release seen by the user, on project switch). */
 export function clearPreparedPrograms(): void {
-  prepared.clear();
+  clearProgramCaches();
 }

@@ -20,6 +20,7 @@ import {
   PlusOutlined,
   PrinterOutlined,
   ReloadOutlined,
+  ThunderboltOutlined,
 } from '@ant-design/icons';
 import {
   App,
@@ -46,12 +47,14 @@ import { cellText, dateText, sortable } from '../../../widgets/kit/table-columns
 import { sortOf } from '../../../widgets/kit/table-view.ts';
 import type { Field } from '../../shared/api/fields.ts';
 import { mergePrintOption, type PrintOption } from '../../shared/print.ts';
+import type { GrantedProgram } from '../../shared/program/index.ts';
 import { completeConditions } from '../../shared/query/conditions.ts';
 import { pagerTotal } from '../../shared/query/page-total.ts';
 import { type FilterSpec, type SavedFilter, viewsApi } from '../api/views.ts';
 import { PrintModal } from '../print/PrintModal.tsx';
 import { lastPrintOption } from '../print/print-settings.ts';
 import { removeRecord, saveRecord } from '../runtime/data-source.ts';
+import { programFailed, runProgramFlow } from '../runtime/program-runner.tsx';
 import type { ViewOptions } from './features.ts';
 import { ViewProjectContext } from './project-context.ts';
 import { RecordForm } from './RecordForm.tsx';
@@ -99,6 +102,13 @@ export interface DataViewProps {
   /** The table cannot be read by this user (the caller decides where to send them). */
   onDenied?(code: number): void;
   onRowClick?(row: Record<string, unknown>): void;
+  /**
+   * Program buttons (a list menu entry's bound programs the user is granted): a program of this
+   * table runs on the selected rows (one run per row), any other runs once.
+   */
+  programs?: GrantedProgram[];
+  /** Where the programs are started from (the menu entry's id): the spec's `key`. */
+  programKey?: string;
 }
 
 export function DataTableView(props: DataViewProps) {
@@ -246,6 +256,27 @@ export function DataTableView(props: DataViewProps) {
         live.broadcast();
       },
     });
+  }
+
+  const [runningProgram, setRunningProgram] = useState<string | null>(null);
+  const onTable = (p: GrantedProgram) =>
+    p._entity !== null && table !== null && (p._entity === table.entity || p._entity === table.code);
+  async function runProgram(p: GrantedProgram) {
+    const rows = onTable(p) ? selected : [];
+    if (onTable(p) && rows.length === 0) {
+      message.info(t('program.selectRows'));
+      return;
+    }
+    setRunningProgram(p._id);
+    try {
+      await runProgramFlow(project, p._id, props.programKey ?? 'list', { records: rows });
+      reload(true);
+      live.broadcast();
+    } catch (err) {
+      programFailed(err);
+    } finally {
+      setRunningProgram(null);
+    }
   }
 
   const rowHeight = ROW_HEIGHT_PX[settings.rowHeight];
@@ -598,6 +629,19 @@ export function DataTableView(props: DataViewProps) {
           {t('views.add')}
         </Button>
       ) : null}
+      {(props.programs ?? []).map((p) => (
+        <Button
+          key={p._id}
+          icon={<ThunderboltOutlined />}
+          loading={runningProgram === p._id}
+          disabled={onTable(p) && selected.length === 0}
+          data-testid="view-program"
+          data-program={p._id}
+          onClick={() => void runProgram(p)}
+        >
+          {onTable(p) && selected.length > 1 ? `${p._name} (${selected.length})` : p._name}
+        </Button>
+      ))}
       {options.remove && options.select && selected.length ? (
         <Button
           danger

@@ -20,6 +20,11 @@ export interface RecordEvent {
 /** Called after each record write, inside its transaction. */
 export interface WriteHooks {
   afterWrite(trx: Kysely<DB>, event: RecordEvent): Promise<void>;
+  /**
+   * Whether anything listens to this kind of write to this table. Answering false lets the write
+   * skip reading the rows the event would carry (absent: always asked).
+   */
+  wants?(meta: EntityMeta, op: RecordEvent['op']): boolean;
 }
 
 /** The user a write is made for, as expressions see it (`$$USER`). */

@@ -18,7 +18,7 @@ import { autoIndexOf, queryShape, summaryShape } from './auto-index.ts';
 import { entityTable, type FieldType, fieldColumn, linkTable } from './ddl.ts';
 import { $numberNewRecord, withOptionSets, withoutNumbered } from './field-extras.ts';
 import { type EntityMeta, metaOf } from './meta.ts';
-import type { RecordTriggers, WriteHooks, WriteUser } from './record-hooks.ts';
+import type { RecordEvent, RecordTriggers, WriteHooks, WriteUser } from './record-hooks.ts';
 import type { FieldRow } from './schema-service.ts';
 import { QueryCompiler } from './sql-query.ts';
 import { cachedSummary, summaryKey } from './summary-cache.ts';
@@ -339,26 +339,60 @@ export async function $insertRecord(
   userId: string | null,
   hooks?: WriteHooks,
 ): Promise<string> {
+  return (await $insertReturning(trx, meta, input, userId, hooks, true))._id as string;
+}
+
+const listens = (hooks: WriteHooks | undefined, meta: EntityMeta, op: RecordEvent['op']) =>
+  hooks !== undefined && hooks.wants?.(meta, op) !== false;
+
+/** The stored row a write answered (RETURNING), as the API shows it. */
+async function returned(trx: Kysely<DB>, meta: EntityMeta, raw: Raw | undefined): Promise<ApiRecord> {
+  if (!raw) fail(E.RECORD_NOT_FOUND);
+  const rec = toRecord(meta, raw);
+  await attachRelations(trx, meta, [rec]);
+  return rec;
+}
+
+function returningList(meta: EntityMeta): string[] {
+  const cols = ['_id', '_created_at', '_updated_at', '_creator'];
+  for (const f of meta.fields) if (f.type !== 'collection') cols.push(fieldColumn(f.id));
+  return cols;
+}
+
+/**
+ * Insert a record inside the caller's transaction. With `readBack` (or a hook listening) it answers
+ * the record as stored, read by the insert itself (RETURNING, on both databases) rather than by a
+ * second query; without, only `{_id}` and the values given (no row is read).
+ */
+export async function $insertReturning(
+  trx: Kysely<DB>,
+  meta: EntityMeta,
+  input: Raw,
+  userId: string | null,
+  hooks: WriteHooks | undefined,
+  readBack: boolean,
+): Promise<ApiRecord> {
   const p = prepare(await withOptionSets(trx, meta), input, false);
   await checkTargets(trx, meta, p);
   noteWrite(trx, meta.table);
   const now = Date.now();
   const id = newId(now);
   await $numberNewRecord(trx, meta, p.columns, now);
-  await any(trx)
+  const hooked = listens(hooks, meta, 'create');
+  const insert = any(trx)
     .insertInto(meta.table)
-    .values({ _id: id, _created_at: now, _updated_at: now, _creator: userId, ...p.columns })
-    .execute();
+    .values({ _id: id, _created_at: now, _updated_at: now, _creator: userId, ...p.columns });
+  if (!readBack && !hooked) {
+    await insert.execute();
+    await writeLinks(trx, id, p.links);
+    return { ...input, _id: id };
+  }
+  const raw = await insert.returning(returningList(meta)).executeTakeFirst();
   await writeLinks(trx, id, p.links);
-  if (hooks)
-    await hooks.afterWrite(trx, {
-      op: 'create',
-      meta,
-      id,
-      before: null,
-      after: await getRecord(trx, meta, id),
-    });
-  return id;
+  // Relations (and the collection links just written) are attached after the links.
+  const after = await returned(trx, meta, raw as Raw | undefined);
+  if (hooked) await hooks!.afterWrite(trx, { op: 'create', meta, id, before: null, after });
+  return after;
 }
 
 /** Update a record inside the caller's transaction (RECORD_NOT_FOUND when it is not there); answers it as it was. */
@@ -369,19 +403,44 @@ export async function $updateRecord(
   input: Raw,
   hooks?: WriteHooks,
 ): Promise<ApiRecord> {
-  const before = await getRecord(trx, meta, id);
+  return (await $updateReturning(trx, meta, id, input, hooks, { before: true, after: true })).before!;
+}
+
+/**
+ * Update a record inside the caller's transaction. Reads only what is asked for (or what a listening
+ * hook needs): the row before (a query), and the row after (read by the update itself: RETURNING).
+ * Without `after` it answers `{_id}` and the values given.
+ */
+export async function $updateReturning(
+  trx: Kysely<DB>,
+  meta: EntityMeta,
+  id: string,
+  input: Raw,
+  hooks: WriteHooks | undefined,
+  want: { before: boolean; after: boolean },
+): Promise<{ before: ApiRecord | null; after: ApiRecord }> {
+  if (!ID.test(id)) fail(E.RECORD_NOT_FOUND);
+  const hooked = listens(hooks, meta, 'update');
+  const before = want.before || hooked ? await getRecord(trx, meta, id) : null;
   const p = prepare(await withOptionSets(trx, meta), withoutNumbered(meta, input), true);
   await checkTargets(trx, meta, p);
   noteWrite(trx, meta.table);
-  await any(trx)
+  const update = any(trx)
     .updateTable(meta.table)
     .set({ ...p.columns, _updated_at: Date.now() })
-    .where('_id', '=', id)
-    .execute();
+    .where('_id', '=', id);
+  if (!want.after && !hooked) {
+    const r = await update.executeTakeFirst();
+    if (Number(r.numUpdatedRows) === 0) fail(E.RECORD_NOT_FOUND);
+    await writeLinks(trx, id, p.links);
+    return { before, after: { ...input, _id: id } };
+  }
+  const raw = await update.returning(returningList(meta)).executeTakeFirst();
+  if (!raw) fail(E.RECORD_NOT_FOUND);
   await writeLinks(trx, id, p.links);
-  if (hooks)
-    await hooks.afterWrite(trx, { op: 'update', meta, id, before, after: await getRecord(trx, meta, id) });
-  return before;
+  const after = await returned(trx, meta, raw as Raw);
+  if (hooked) await hooks!.afterWrite(trx, { op: 'update', meta, id, before, after });
+  return { before, after };
 }
 
 /** Remove a record, its links, and references to it elsewhere, inside the caller's transaction. */
@@ -415,7 +474,8 @@ export async function $removeRecord(
     }
   }
   await any(trx).deleteFrom(meta.table).where('_id', '=', id).execute();
-  if (hooks) await hooks.afterWrite(trx, { op: 'remove', meta, id, before, after: null });
+  if (listens(hooks, meta, 'remove'))
+    await hooks!.afterWrite(trx, { op: 'remove', meta, id, before, after: null });
 }
 
 /** Who a plain data call writes for, and the record triggers its writes fire (program/triggers.ts). */

@@ -9,6 +9,7 @@ import type { FastifyInstance } from 'fastify';
 import { createSession, revokeSession } from '../account/service.ts';
 import { sha256hex } from '../account/tokens.ts';
 import { type LoadedApp, loadPlaygroundApp, PLAYGROUND } from './playground.ts';
+import { markPaidProgram, orderTotalProgram, PAY_METHODS } from './programs.ts';
 
 export interface DemoContent {
   module: string;
@@ -17,6 +18,11 @@ export interface DemoContent {
   listPage: string;
   detailPage: string;
   route: string;
+  /** The orders list menu entry (binds the "mark order paid" program). */
+  ordersRoute: string;
+  /** The two demo programs (issue #20): mark an order paid, and the order-total trigger. */
+  markPaid: string;
+  orderTotal: string;
   /** The playground apps loaded beside the CRM module, by name. */
   playground: Record<string, LoadedApp>;
 }
@@ -180,6 +186,7 @@ export async function seedDemo(app: FastifyInstance, ownerId: string, project: s
       ['等级 Level', 'string', 'level', { option: { info: { enable: true, list: [...LEVELS] } } }],
       ['客户自 Since', 'date', 'since', {}],
       ['金额 Amount', 'number', 'amount', { option: { decimals: 2 } }],
+      ['订单总额 Order total', 'number', 'order_total', { option: { decimals: 2 } }],
     ];
     for (const [name, type, field, extra] of fields)
       await call(`${P}/customer/field/create`, { name, type, field, ...extra });
@@ -192,8 +199,18 @@ export async function seedDemo(app: FastifyInstance, ownerId: string, project: s
       ['单号 No.', 'string', 'no', {}],
       ['客户 Customer', 'relate', 'customer', { relate: 'customer' }],
       ['金额 Amount', 'number', 'amount', { option: { decimals: 2 } }],
+      ['状态 Status', 'string', 'status', { option: { info: { enable: true, list: ['unpaid', 'paid'] } } }],
+      ['付款方式 Payment', 'string', 'payment', { option: { info: { enable: true, list: PAY_METHODS } } }],
     ] as const)
       await call(`${P}/order/field/create`, { name, type, field, ...extra });
+    // The programs come before the orders, so the trigger fills each customer's order total.
+    const F = `/api/admin/flow/${project}`;
+    const flows: string[] = [];
+    for (const prog of [markPaidProgram(), orderTotalProgram()]) {
+      const f = await call<{ _id: string }>(`${F}/create`, { ...prog, module: mod._id });
+      await call(`${F}/${f._id}/release`, {});
+      flows.push(f._id);
+    }
     const D = `/api/admin/data/${project}`;
     const ids: string[] = [];
     for (const row of sampleCustomers())
@@ -203,6 +220,8 @@ export async function seedDemo(app: FastifyInstance, ownerId: string, project: s
         no: `SO-${String(1001 + i)}`,
         customer: ids[(i * 5) % ids.length],
         amount: 100 + i * 55.5,
+        status: i < 3 ? 'paid' : 'unpaid',
+        ...(i < 3 ? { payment: PAY_METHODS[i % PAY_METHODS.length] } : {}),
       });
 
     const G = `/api/admin/page/${project}`;
@@ -221,6 +240,12 @@ export async function seedDemo(app: FastifyInstance, ownerId: string, project: s
       name: '客户一览 / Customers',
       value: list._id,
     });
+    const ordersRoute = await call<{ _id: string }>(`/api/admin/route/${project}/create`, {
+      type: 'table',
+      name: '订单 / Orders',
+      value: 'order',
+    });
+    await call(`/api/admin/route/${project}/${ordersRoute._id}/bind`, { programs: [flows[0]] });
     const playground: Record<string, LoadedApp> = {};
     for (const [name, app] of Object.entries(PLAYGROUND))
       playground[name] = await loadPlaygroundApp(call, project, app);
@@ -232,6 +257,9 @@ export async function seedDemo(app: FastifyInstance, ownerId: string, project: s
       listPage: list._id,
       detailPage: detail._id,
       route: route._id,
+      ordersRoute: ordersRoute._id,
+      markPaid: flows[0]!,
+      orderTotal: flows[1]!,
     };
   } finally {
     await revokeSession(app.database.db, sha256hex(token));

@@ -1,12 +1,20 @@
 import type { FastifyInstance, FastifyRequest } from 'fastify';
-import type { PreparedProgram } from '../../shared/program/index.ts';
+import type {
+  BulkAnswer,
+  BulkRunItem,
+  ExecAnswer,
+  GrantedProgram,
+  PreparedProgram,
+} from '../../shared/program/index.ts';
+import { PROGRAM_LIMITS } from '../../shared/program/index.ts';
 import { authorize, decide } from '../access/decide.ts';
 import { optionalUser } from '../access/guard.ts';
-import { E, fail } from '../errors.ts';
+import { AppError, E, fail } from '../errors.ts';
 import { area } from '../http/plugin-kit.ts';
 import { anyObj, id, obj, ok } from '../http/schemas.ts';
+import { codeRunner } from './quickjs.ts';
 import { runAndLog } from './run.ts';
-import { findFlow, inputFields, listFlows, releasedDoc } from './service.ts';
+import { findFlow, flushRuns, inputFields, listFlows, releasedDoc } from './service.ts';
 
 const tags = ['programs'];
 const one = ok(anyObj());
@@ -15,7 +23,15 @@ const params = obj({
   name: id(),
   key: { type: 'string', maxLength: 64 },
 });
-const runBody = obj({ 'data?': anyObj(), 'record?': { type: 'string', maxLength: 64 } });
+const runBody = obj({
+  'data?': anyObj(),
+  'record?': { type: 'string', maxLength: 64 },
+  'records?': { type: 'array', items: { type: 'string', maxLength: 64 }, maxItems: 1000 },
+});
+/** The batched prepare (`name` = `__`): the programs asked for within the client's 50 ms window. */
+const batchBody = obj({
+  names: { type: 'array', items: { type: 'string', maxLength: 64 }, minItems: 1, maxItems: 100 },
+});
 
 /**
  * End-user program calls (spec; registered under /api/common/program/:project): init lists the
@@ -26,12 +42,16 @@ const runBody = obj({ 'data?': anyObj(), 'record?': { type: 'string', maxLength:
  */
 async function programAppPlugin(app: FastifyInstance): Promise<void> {
   const { db } = app.database;
+  // A listening server keeps the code-step sandbox warm (tests through inject never start it).
+  app.addHook('onListen', async () => codeRunner.keepReady());
+  // Run log rows queued by the last requests are written before the database closes.
+  app.addHook('onClose', async () => flushRuns(db).catch(() => undefined));
 
   /** The released program, if the caller's role is granted it. */
-  const granted = async (request: FastifyRequest) => {
+  const granted = async (request: FastifyRequest, name?: string) => {
     const p = request.params as { project: string; name: string };
     const { project } = await authorize(request, p.project, { kind: 'app' });
-    const flow = await findFlow(db, project.id, p.name);
+    const flow = await findFlow(db, project.id, name ?? p.name);
     const { actor } = await authorize(request, project.id, { kind: 'program', id: flow.id });
     const doc = releasedDoc(flow);
     if (!doc || flow.type !== 'program') fail(E.PROGRAM_NOT_RELEASED);
@@ -42,6 +62,7 @@ async function programAppPlugin(app: FastifyInstance): Promise<void> {
     _name: flow.flow.name,
     _version: flow.flow.released_version ?? 0,
     input: inputFields(flow.doc),
+    _entity: flow.doc._option._entity ?? null,
   });
 
   app.get(
@@ -59,10 +80,47 @@ async function programAppPlugin(app: FastifyInstance): Promise<void> {
         kind: 'app',
       });
       const rows = await listFlows(db, project.id);
-      const data = rows
-        .filter((f) => f.type === 'program' && f.released !== null)
-        .filter((f) => decide(actor, project, { kind: 'program', id: f.id }, 'read').allow)
-        .map((f) => ({ _id: f.id, _name: f.name, _version: f.released_version }));
+      const data: GrantedProgram[] = [];
+      for (const f of rows) {
+        if (f.type !== 'program' || f.released === null) continue;
+        if (!decide(actor, project, { kind: 'program', id: f.id }, 'read').allow) continue;
+        const doc = releasedDoc(f)!;
+        // Trigger programs run on writes, not from buttons.
+        if (doc._option.trigger) continue;
+        data.push({
+          _id: f.id,
+          _name: f.name,
+          _version: f.released_version ?? 0,
+          _entity: doc._option._entity ?? null,
+          _input: inputFields(doc).length > 0,
+        });
+      }
+      return { error: 0, data };
+    },
+  );
+  app.post(
+    '/prepare/__/:key',
+    {
+      schema: {
+        tags,
+        params: obj({ project: id(), key: { type: 'string', maxLength: 64 } }),
+        body: batchBody,
+        response: { 200: one },
+      },
+      preHandler: optionalUser,
+    },
+    async (request) => {
+      // Each program answers on its own: one not granted (or gone) does not fail the others.
+      const { names } = request.body as { names: string[] };
+      const data: Record<string, PreparedProgram | { error: number; msg: string }> = {};
+      for (const name of new Set(names)) {
+        try {
+          data[name] = prepared(await granted(request, name));
+        } catch (err) {
+          if (!(err instanceof AppError)) throw err;
+          data[name] = { error: err.def.code, msg: err.message };
+        }
+      }
       return { error: 0, data };
     },
   );
@@ -82,7 +140,8 @@ async function programAppPlugin(app: FastifyInstance): Promise<void> {
         const g = await granted(request);
         // Programs write: anonymous visitors of a public project may not run them.
         if (!g.actor.userId) fail(E.AUTH_REQUIRED);
-        const b = request.body as { data?: unknown; record?: string };
+        const b = request.body as { data?: unknown; record?: string; records?: string[] };
+        if (b.records) return { error: 0, data: await bulk(g, request, trigger, b.data, b.records) };
         const r = await runAndLog(app, {
           flow: g.flow,
           doc: g.doc,
@@ -93,19 +152,71 @@ async function programAppPlugin(app: FastifyInstance): Promise<void> {
           recordId: b.record || undefined,
         });
         // End users get what the program shows and which tables changed, not the rows' old values.
-        return {
-          error: 0,
-          data: {
-            run: r.run,
-            status: r.status,
-            output: r.output,
-            display: r.display,
-            entities: r.entities,
-            changed: r.changes.length,
-          },
+        const data: ExecAnswer = {
+          run: r.run,
+          status: r.status,
+          output: r.output,
+          display: r.display,
+          entities: r.entities,
+          changed: r.changes.length,
         };
+        return { error: 0, data };
       },
     );
+  }
+
+  /**
+   * A bulk run (the selected rows of a list or table): the same input, one run per record, each in
+   * its own transaction and logged on its own, in the order given. A record whose run fails does not
+   * undo the others; every record answers its status (and its coded error).
+   */
+  async function bulk(
+    g: Awaited<ReturnType<typeof granted>>,
+    request: FastifyRequest,
+    trigger: 'display' | 'exec',
+    data: unknown,
+    records: string[],
+  ): Promise<BulkAnswer> {
+    const ids = [...new Set(records)];
+    if (ids.length === 0 || ids.length > PROGRAM_LIMITS.bulkRecords)
+      fail(E.PROGRAM_BULK_LIMIT, `${ids.length} records`);
+    if (!g.doc._option._entity) fail(E.PROGRAM_NO_TABLE);
+    const out: BulkAnswer = { runs: [], ok: 0, failed: 0, display: [], entities: [], changed: 0 };
+    const entities = new Set<string>();
+    for (const record of ids) {
+      let item: BulkRunItem;
+      try {
+        const r = await runAndLog(app, {
+          flow: g.flow,
+          doc: g.doc,
+          version: g.flow.released_version,
+          user: request.user,
+          trigger,
+          data,
+          recordId: record,
+        });
+        item = { record, run: r.run, status: r.status, output: r.output };
+        out.display.push(...r.display);
+        for (const e of r.entities) entities.add(e);
+        out.changed += r.changes.length;
+        out.ok += 1;
+      } catch (err) {
+        if (!(err instanceof AppError)) throw err;
+        // Input the program refuses is refused for every record alike: answered once, as a refusal.
+        if (err.def === E.PROGRAM_INPUT) throw err;
+        const d = (err.data as { run?: string; step?: string | null } | undefined) ?? {};
+        item = {
+          record,
+          run: d.run ?? null,
+          status: 'failed',
+          error: { code: err.def.code, msg: err.message, step: d.step ?? null },
+        };
+        out.failed += 1;
+      }
+      out.runs.push(item);
+    }
+    out.entities = [...entities];
+    return out;
   }
 }
 

@@ -55,6 +55,8 @@ export interface RunContext {
   dialect: Dialect;
   projectId: string;
   flowId: string;
+  /** The document of the flow this frame runs. */
+  doc: FlowDocument;
   /** The flow ids of the frames above this one (calls and triggers), outermost first. */
   stack: string[];
   test: boolean;
@@ -77,6 +79,8 @@ export interface RunContext {
   http: HttpStepOptions;
   /** The trigger programs of (table, kind of write), looked up once per run. */
   triggerCache: Map<string, Promise<TriggerFlow[]>>;
+  /** The project's trigger programs, loaded once before the run (absent: looked up per write). */
+  triggers?: TriggerFlow[];
   /** Record triggers of the writes this run makes (same transaction, one frame deeper). */
   hooks: WriteHooks;
   /** Runs a nested step list (branches, loop bodies). */

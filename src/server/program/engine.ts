@@ -16,7 +16,6 @@ import { QueryError } from '../../shared/query/error.ts';
 import { type EntityMeta, metaOf } from '../data/meta.ts';
 import type { RecordEvent } from '../data/record-hooks.ts';
 import { getRecord } from '../data/records.ts';
-import { findEntity } from '../data/schema-service.ts';
 import { settleWrites } from '../data/write-clock.ts';
 import type { Database, Dialect } from '../db/index.ts';
 import { AppError, E } from '../errors.ts';
@@ -31,7 +30,7 @@ import {
   type RunFrameFlow,
 } from './context.ts';
 import { visibleValue } from './hidden.ts';
-import { type TriggerFlow, triggerFlowsFor } from './service.ts';
+import { projectTriggers, type TriggerFlow, triggerFlowsFor, triggers } from './service.ts';
 import { EXECUTORS } from './steps/index.ts';
 import { allSteps } from './validate.ts';
 
@@ -78,15 +77,29 @@ function tablesOf(doc: FlowDocument): Set<string> {
   return refs;
 }
 
-/** The metas of every table the flow names not loaded yet (before the transaction: `db` is the pool). */
+/**
+ * The metas of every table the flow names not loaded yet (before the transaction: `db` is the pool):
+ * one query for the tables' rows, the fields from the meta cache (valid per table version).
+ */
 async function loadMetas(
   db: RunContext['trx'],
   projectId: string,
   doc: FlowDocument,
   metas: Map<string, EntityMeta>,
 ): Promise<void> {
-  for (const ref of tablesOf(doc))
-    if (!metas.has(ref)) metas.set(ref, await metaOf(db, await findEntity(db, projectId, ref)));
+  const refs = [...tablesOf(doc)].filter((r) => !metas.has(r));
+  if (!refs.length) return;
+  const rows = await db
+    .selectFrom('data_entities')
+    .selectAll()
+    .where('project_id', '=', projectId)
+    .where((eb) => eb.or([eb('id', 'in', refs), eb('code', 'in', refs)]))
+    .execute();
+  for (const ref of refs) {
+    const row = rows.find((r) => r.id === ref) ?? rows.find((r) => r.code === ref);
+    if (!row) throw new AppError(E.ENTITY_NOT_FOUND);
+    metas.set(ref, await metaOf(db, row));
+  }
 }
 
 /** Errors that keep their own code when a step fails with them (limits, refusals, nested failures). */
@@ -142,7 +155,7 @@ function triggerFailure(flow: RunFrameFlow, err: unknown): unknown {
 /** The parts of a run every frame shares. */
 type RunBase = Omit<
   RunContext,
-  'flowId' | 'stack' | 'input' | 'record' | 'state' | 'runSteps' | 'runFlow' | 'hooks'
+  'flowId' | 'doc' | 'stack' | 'input' | 'record' | 'state' | 'runSteps' | 'runFlow' | 'hooks'
 >;
 
 function newBase(
@@ -155,6 +168,8 @@ function newBase(
     http: HttpStepOptions;
     metas: Map<string, EntityMeta>;
     started: number;
+    /** The project's trigger programs, when loaded before the run (else looked up per write). */
+    triggers?: TriggerFlow[];
   },
 ): RunBase {
   return {
@@ -174,6 +189,7 @@ function newBase(
     requests: [],
     http: o.http,
     triggerCache: new Map(),
+    ...(o.triggers ? { triggers: o.triggers } : {}),
   };
 }
 
@@ -188,7 +204,9 @@ async function fireTriggers(c: RunContext, ev: RecordEvent, observe?: TriggeredR
   const key = `${ev.meta.entity.id}:${ev.op}`;
   let found = c.triggerCache.get(key);
   if (!found) {
-    found = triggerFlowsFor(c.trx, c.projectId, ev.meta.entity, ev.op);
+    found = c.triggers
+      ? Promise.resolve(c.triggers.filter((t) => triggers(t, ev.meta.entity, ev.op)))
+      : triggerFlowsFor(c.trx, c.projectId, ev.meta.entity, ev.op);
     c.triggerCache.set(key, found);
   }
   const flows = await found;
@@ -222,6 +240,7 @@ function frame(
   const c: RunContext = {
     ...base,
     flowId: flow.id,
+    doc: flow.doc,
     stack,
     input,
     record,
@@ -267,7 +286,18 @@ function frame(
       await loadMetas(c.trx, c.projectId, callee.doc, c.metas);
       return runBody(frame(base, callee, calleeInput, calleeRecord, [...stack, flow.id]), callee.doc);
     },
-    hooks: { afterWrite: (_trx, ev) => fireTriggers(c, ev) },
+    hooks: {
+      afterWrite: (_trx, ev) => fireTriggers(c, ev),
+      // With the project's triggers known, a write nothing listens to reads no rows for them.
+      ...(base.triggers
+        ? {
+            wants: (meta, op) =>
+              base.triggers!.some(
+                (t) => triggers(t, meta.entity, op) && t.id !== flow.id && !stack.includes(t.id),
+              ),
+          }
+        : {}),
+    },
   };
   return c;
 }
@@ -286,7 +316,10 @@ async function runBody(c: RunContext, doc: FlowDocument): Promise<unknown> {
 export async function runProgram(database: Database, req: RunRequest): Promise<RunOutcome> {
   const started = Date.now();
   const metas = new Map<string, EntityMeta>();
-  await loadMetas(database.db, req.projectId, req.flow.doc, metas);
+  const [, triggerList] = await Promise.all([
+    loadMetas(database.db, req.projectId, req.flow.doc, metas),
+    projectTriggers(database.db, req.projectId),
+  ]);
   let failure: AppError | undefined;
   let output: unknown = null;
   let ctx: RunContext | undefined;
@@ -300,7 +333,7 @@ export async function runProgram(database: Database, req: RunRequest): Promise<R
       if (!table) throw new AppError(E.PROGRAM_INPUT, 'record: this program has no table to run on');
       record = await getRecord(trx, table, req.recordId);
     }
-    const base = newBase(trx, { ...req, dialect: database.dialect, metas, started });
+    const base = newBase(trx, { ...req, dialect: database.dialect, metas, started, triggers: triggerList });
     const c = frame(base, req.flow, req.input, record, []);
     ctx = c;
     output = await runBody(c, req.flow.doc);

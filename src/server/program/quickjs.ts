@@ -52,6 +52,8 @@ class CodeRunner {
   private chain: Promise<unknown> = Promise.resolve();
   private waiting = 0;
   private readonly pending = new Map<number, Pending>();
+  /** Set by a listening server: a worker ended by a runaway script is replaced in the background. */
+  private keepWarm = false;
 
   private spawn(): Worker {
     const w = new Worker(new URL('./code-worker.mjs', import.meta.url), {
@@ -79,6 +81,7 @@ class CodeRunner {
     const lost = () => {
       if (this.worker === w) this.worker = undefined;
       started();
+      if (this.keepWarm) setTimeout(() => void this.warm().catch(() => undefined), 50).unref();
       for (const [id, p] of this.pending) {
         if (p.worker !== w) continue;
         this.pending.delete(id);
@@ -136,7 +139,18 @@ class CodeRunner {
     await this.ready;
   }
 
+  /**
+   * Keep a worker ready from now on: started in the background once the server listens (so the first
+   * code step does not pay for the thread and the WebAssembly module), and started again after a
+   * runaway script ended one.
+   */
+  keepReady(): void {
+    this.keepWarm = true;
+    setTimeout(() => void this.warm().catch(() => undefined), 100).unref();
+  }
+
   async close(): Promise<void> {
+    this.keepWarm = false;
     const w = this.worker;
     this.worker = undefined;
     await w?.terminate();

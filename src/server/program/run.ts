@@ -5,7 +5,7 @@ import type { UserRow } from '../account/service.ts';
 import { AppError } from '../errors.ts';
 import { runProgram } from './engine.ts';
 import { deliverOutbox, httpOptions } from './outbox.ts';
-import { checkInput, type FlowRow, logRun } from './service.ts';
+import { checkInput, type FlowRow, logRun, queueRun } from './service.ts';
 
 export interface RunCall {
   flow: FlowRow;
@@ -39,7 +39,10 @@ export async function runAndLog(
     http: httpOptions(app),
   });
   const { result, error } = outcome;
-  await logRun(app.database.db, {
+  // End users' runs are logged off their request's path (written right after, in one batch); the
+  // editor's test runs and schedules log at once.
+  const log = call.trigger === 'exec' || call.trigger === 'display' ? queueRun : logRun;
+  await log(app.database.db, {
     projectId: call.flow.project_id,
     flowId: call.flow.id,
     version: call.version,

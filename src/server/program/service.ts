@@ -13,7 +13,7 @@ import type {
 import { PROGRAM_LIMITS } from '../../shared/program/index.ts';
 import { parseDate } from '../data/records.ts';
 import { assertModule } from '../data/schema-service.ts';
-import type { DB, FlowsTable } from '../db/schema.ts';
+import type { DB, FlowsTable, ProgramRunsTable } from '../db/schema.ts';
 import { E, fail } from '../errors.ts';
 import { parseFlowDocument } from './validate.ts';
 
@@ -30,10 +30,30 @@ function parseDoc(text: string | null): FlowDocument {
   }
 }
 
+/** Released documents never change for a (flow, version): parsed once per process, shared read-only. */
+const releasedCache = new Map<string, FlowDocument>();
+const RELEASED_CACHE_MAX = 2000;
+
 /** The released document end users run (null before the first release). */
 export function releasedDoc(row: FlowRow): FlowDocument | null {
-  return row.released === null ? null : parseDoc(row.released);
+  if (row.released === null) return null;
+  const key = `${row.id}:${row.released_version}`;
+  let doc = releasedCache.get(key);
+  // The text is compared too: an import or a restore in another process keeps ids and numbers apart,
+  // but a test database reused under the same ids must not read another run's document.
+  if (!doc || releasedText.get(key) !== row.released) {
+    doc = parseDoc(row.released);
+    if (releasedCache.size >= RELEASED_CACHE_MAX) {
+      const old = releasedCache.keys().next().value as string;
+      releasedCache.delete(old);
+      releasedText.delete(old);
+    }
+    releasedCache.set(key, doc);
+    releasedText.set(key, row.released);
+  }
+  return doc;
 }
+const releasedText = new Map<string, string>();
 
 export function draftDoc(row: FlowRow): FlowDocument {
   return parseDoc(row.draft);
@@ -190,6 +210,7 @@ export async function updateFlow(db: Kysely<DB>, row: FlowRow, patch: FlowPatch)
 }
 
 export async function removeFlow(db: Kysely<DB>, row: FlowRow): Promise<void> {
+  await flushRuns(db);
   await db.transaction().execute(async (trx) => {
     await trx.deleteFrom('flow_versions').where('flow_id', '=', row.id).execute();
     await trx.deleteFrom('program_runs').where('flow_id', '=', row.id).execute();
@@ -292,64 +313,134 @@ function cutJson(v: unknown, max: number): string {
   return s.length > max ? JSON.stringify({ truncated: s.slice(0, max) }) : s;
 }
 
-/** Log a run, and drop what is past the retention (age, and count per flow). */
-export async function logRun(
-  db: Kysely<DB>,
-  entry: {
-    projectId: string;
-    flowId: string;
-    version: number | null;
-    userId: string | null;
-    trigger: RunLogEntry['trigger'];
-    input: unknown;
-    result: RunResult;
-    errorCode?: number | undefined;
-    errorStep?: string | undefined;
-    message?: string | undefined;
-  },
-): Promise<void> {
+export interface RunLogInput {
+  projectId: string;
+  flowId: string;
+  version: number | null;
+  userId: string | null;
+  trigger: RunLogEntry['trigger'];
+  input: unknown;
+  result: RunResult;
+  errorCode?: number | undefined;
+  errorStep?: string | undefined;
+  message?: string | undefined;
+}
+
+function runRow(entry: RunLogInput): ProgramRunsTable {
+  return {
+    id: entry.result.run,
+    project_id: entry.projectId,
+    flow_id: entry.flowId,
+    version: entry.version,
+    user_id: entry.userId,
+    trigger: entry.trigger,
+    input: cutJson(entry.input, PROGRAM_LIMITS.traceChars),
+    status: entry.result.status,
+    error_code: entry.errorCode ?? null,
+    error_step: entry.errorStep ?? null,
+    message: entry.message ?? null,
+    duration_ms: entry.result.ms,
+    trace: JSON.stringify(entry.result.trace),
+    created_at: Date.now(),
+  };
+}
+
+/** Retention is applied per flow at most every this many logged runs, or this often. */
+const PRUNE_EVERY_RUNS = 50;
+const PRUNE_EVERY_MS = 60_000;
+const pruneState = new WeakMap<object, Map<string, { runs: number; at: number }>>();
+
+/** Drop what is past the retention (age, and count per flow) when the flow is due for it. */
+async function pruneRuns(db: Kysely<DB>, flowIds: Iterable<string>): Promise<void> {
+  let state = pruneState.get(db);
+  if (!state) {
+    state = new Map();
+    pruneState.set(db, state);
+  }
   const now = Date.now();
-  await db
-    .insertInto('program_runs')
-    .values({
-      id: entry.result.run,
-      project_id: entry.projectId,
-      flow_id: entry.flowId,
-      version: entry.version,
-      user_id: entry.userId,
-      trigger: entry.trigger,
-      input: cutJson(entry.input, PROGRAM_LIMITS.traceChars),
-      status: entry.result.status,
-      error_code: entry.errorCode ?? null,
-      error_step: entry.errorStep ?? null,
-      message: entry.message ?? null,
-      duration_ms: entry.result.ms,
-      trace: JSON.stringify(entry.result.trace),
-      created_at: now,
-    })
-    .execute();
-  await db
-    .deleteFrom('program_runs')
-    .where('flow_id', '=', entry.flowId)
-    .where('created_at', '<', now - PROGRAM_LIMITS.logKeepMs)
-    .execute();
-  const nth = await db
-    .selectFrom('program_runs')
-    .select('created_at')
-    .where('flow_id', '=', entry.flowId)
-    .orderBy('created_at', 'desc')
-    .offset(PROGRAM_LIMITS.logKeepRuns)
-    .limit(1)
-    .executeTakeFirst();
-  if (nth)
+  for (const flowId of flowIds) {
+    const s = state.get(flowId) ?? { runs: PRUNE_EVERY_RUNS, at: 0 };
+    s.runs += 1;
+    state.set(flowId, s);
+    if (s.runs < PRUNE_EVERY_RUNS && now - s.at < PRUNE_EVERY_MS) continue;
+    s.runs = 0;
+    s.at = now;
     await db
       .deleteFrom('program_runs')
-      .where('flow_id', '=', entry.flowId)
-      .where('created_at', '<=', nth.created_at)
+      .where('flow_id', '=', flowId)
+      .where('created_at', '<', now - PROGRAM_LIMITS.logKeepMs)
       .execute();
+    const nth = await db
+      .selectFrom('program_runs')
+      .select('created_at')
+      .where('flow_id', '=', flowId)
+      .orderBy('created_at', 'desc')
+      .offset(PROGRAM_LIMITS.logKeepRuns)
+      .limit(1)
+      .executeTakeFirst();
+    if (nth)
+      await db
+        .deleteFrom('program_runs')
+        .where('flow_id', '=', flowId)
+        .where('created_at', '<=', nth.created_at)
+        .execute();
+  }
+}
+
+/** Log a run now, and apply the retention (age, and count per flow) when the flow is due. */
+export async function logRun(db: Kysely<DB>, entry: RunLogInput): Promise<void> {
+  await db.insertInto('program_runs').values(runRow(entry)).execute();
+  await pruneRuns(db, [entry.flowId]);
+}
+
+interface LogQueue {
+  rows: ProgramRunsTable[];
+  flushing: Promise<void> | null;
+}
+const logQueues = new WeakMap<object, LogQueue>();
+
+/**
+ * Log a run off the request's path: queued, and written with the others queued meanwhile in one
+ * insert right after the answer leaves. Whoever reads the log in this process (listRuns, a flow's
+ * removal, the app's close) flushes the queue first.
+ */
+export function queueRun(db: Kysely<DB>, entry: RunLogInput): void {
+  let q = logQueues.get(db);
+  if (!q) {
+    q = { rows: [], flushing: null };
+    logQueues.set(db, q);
+  }
+  q.rows.push(runRow(entry));
+  if (q.rows.length === 1) setImmediate(() => void flushRuns(db).catch(() => undefined));
+}
+
+/** Write the queued run log rows (see queueRun). */
+export async function flushRuns(db: Kysely<DB>): Promise<void> {
+  const q = logQueues.get(db);
+  if (!q) return;
+  while (q.flushing) await q.flushing;
+  if (!q.rows.length) return;
+  const rows = q.rows.splice(0);
+  q.flushing = (async () => {
+    for (let i = 0; i < rows.length; i += 100)
+      await db
+        .insertInto('program_runs')
+        .values(rows.slice(i, i + 100))
+        .execute();
+    await pruneRuns(
+      db,
+      rows.map((r) => r.flow_id),
+    );
+  })();
+  try {
+    await q.flushing;
+  } finally {
+    q.flushing = null;
+  }
 }
 
 export async function listRuns(db: Kysely<DB>, row: FlowRow, limit = 50): Promise<RunLogEntry[]> {
+  await flushRuns(db);
   const rows = await db
     .selectFrom('program_runs')
     .selectAll()
@@ -405,15 +496,10 @@ function triggerOf(id: string, name: string, version: number, text: string | nul
 }
 
 /**
- * The released programs a write of this kind to this table triggers (`_option.trigger.on` and
- * `_option._entity`), in sort order. One light query per write; documents come from the cache.
+ * The released trigger programs of a project (`_option.trigger.on` and `_option._entity`), in sort
+ * order. One light query; documents come from the cache.
  */
-export async function triggerFlowsFor(
-  db: Kysely<DB>,
-  projectId: string,
-  entity: { id: string; code: string | null },
-  op: 'create' | 'update' | 'remove',
-): Promise<TriggerFlow[]> {
+export async function projectTriggers(db: Kysely<DB>, projectId: string): Promise<TriggerFlow[]> {
   const rows = await db
     .selectFrom('flows')
     .select(['id', 'name', 'released_version'])
@@ -444,9 +530,26 @@ export async function triggerFlowsFor(
   const out: TriggerFlow[] = [];
   for (const r of rows) {
     const t = triggerCache.get(key(r));
-    if (!t?.on.includes(op)) continue;
-    if (t.entity !== entity.id && t.entity !== entity.code) continue;
-    out.push({ ...t, name: r.name });
+    if (t) out.push({ ...t, name: r.name });
   }
   return out;
+}
+
+/** Whether a trigger program runs on this kind of write to this table. */
+export function triggers(
+  t: TriggerFlow,
+  entity: { id: string; code: string | null },
+  op: 'create' | 'update' | 'remove',
+): boolean {
+  return t.on.includes(op) && (t.entity === entity.id || t.entity === entity.code);
+}
+
+/** The released programs a write of this kind to this table triggers, in sort order. */
+export async function triggerFlowsFor(
+  db: Kysely<DB>,
+  projectId: string,
+  entity: { id: string; code: string | null },
+  op: 'create' | 'update' | 'remove',
+): Promise<TriggerFlow[]> {
+  return (await projectTriggers(db, projectId)).filter((t) => triggers(t, entity, op));
 }

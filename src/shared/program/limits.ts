@@ -27,6 +27,8 @@ export const PROGRAM_LIMITS = {
   traceChars: 2000,
   /** Runs kept per flow in the log, and their age. */
   logKeepRuns: 500,
+  /** Records in one bulk run (a list's or table's selected rows): one run per record. */
+  bulkRecords: 100,
   logKeepMs: 30 * 24 * 3600_000,
 } as const;
 

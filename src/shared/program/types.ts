@@ -85,6 +85,47 @@ export interface PreparedProgram {
   _name: string;
   _version: number;
   input: InputField[];
+  /** The table whose records it runs on (`_option._entity`), if any. */
+  _entity?: string | null;
+}
+
+/** A program the caller may run (`GET /api/common/program/{p}/init`). */
+export interface GrantedProgram {
+  _id: string;
+  _name: string;
+  _version: number;
+  /** The table whose records it runs on, if any: list and table buttons act on selected rows. */
+  _entity: string | null;
+  /** Whether it asks for input before it runs. */
+  _input: boolean;
+}
+
+/** What an end user's run answers (exec and display). */
+export interface ExecAnswer {
+  run: string;
+  status: 'ok' | 'failed' | 'rolled-back';
+  output: unknown;
+  display: DisplayItem[];
+  entities: string[];
+  changed: number;
+}
+
+/** One record's run in a bulk run (`records` in the exec body): one run, one transaction per record. */
+export interface BulkRunItem {
+  record: string;
+  run: string | null;
+  status: 'ok' | 'failed' | 'rolled-back';
+  output?: unknown;
+  error?: { code: number; msg: string; step: string | null };
+}
+
+export interface BulkAnswer {
+  runs: BulkRunItem[];
+  ok: number;
+  failed: number;
+  display: DisplayItem[];
+  entities: string[];
+  changed: number;
 }
 
 export interface RunLogEntry {

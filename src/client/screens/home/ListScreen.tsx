@@ -1,8 +1,11 @@
-import { Result, Typography } from 'antd';
+import { App, Result, Typography } from 'antd';
 import { useCallback, useEffect, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { useNavigate, useParams } from 'react-router';
 import { PAGE_SIZE_DEFAULT } from '../../../shared/constants.ts';
+import type { GrantedProgram } from '../../../shared/program/index.ts';
+import { currentNoticeApi, setNoticeApi } from '../../runtime/notices.ts';
+import { grantedPrograms } from '../../runtime/program-calls.ts';
 import { findEntry } from '../../shell/menu.ts';
 import { withPrefix } from '../../shell/navigation.ts';
 import { PageLoading } from '../../shell/PageLoading.tsx';
@@ -35,6 +38,32 @@ export default function ListScreen() {
   const menuFor = useShell((s) => s.menuFor);
   const entry = findEntry(menu, (n) => n._type === 'table' && n._value === page);
   const [dataset, setDataset] = useState<string | null>(null);
+  // The entry's bound programs the user's role is granted (builder spec: list entries bind programs).
+  const bound = ((entry as { _program?: unknown } | undefined)?._program ?? []) as string[];
+  const boundKey = bound.join(',');
+  const [programs, setPrograms] = useState<GrantedProgram[]>([]);
+  // Programs run from this list show their messages and errors as notices (pages lend theirs too).
+  const { notification } = App.useApp();
+  useEffect(() => {
+    const before = currentNoticeApi();
+    setNoticeApi({ open: (n) => notification.open({ ...n, placement: 'topRight' }) });
+    return () => setNoticeApi(before);
+  }, [notification]);
+  useEffect(() => {
+    const ids = boundKey ? boundKey.split(',') : [];
+    if (!projectId || !ids.length) {
+      setPrograms([]);
+      return;
+    }
+    let live = true;
+    grantedPrograms(projectId, true).then(
+      (list) => live && setPrograms(ids.flatMap((id) => list.filter((p) => p._id === id))),
+      () => live && setPrograms([]),
+    );
+    return () => {
+      live = false;
+    };
+  }, [projectId, boundKey]);
   const onDenied = useCallback(
     (code: number) => {
       if (code === NOT_A_TABLE && dataset !== page) setDataset(page);
@@ -67,6 +96,8 @@ export default function ListScreen() {
           title={entry.name}
           options={allFeatures(PAGE_SIZE_DEFAULT)}
           onDenied={onDenied}
+          programs={programs}
+          programKey={entry._id}
         />
       )}
     </div>
