@@ -72,6 +72,9 @@ export class TokenCache {
       if (value && ttl > 0) return this.remember(key, value, Date.now() + ttl);
       if ((await r.set(lock, '1', 'PX', LOCK_MS, 'NX')) === 'OK') {
         try {
+          // Another process may have stored one between our read and our lock.
+          const [again, left] = await Promise.all([r.get(k), r.pttl(k)]);
+          if (again && left > 0) return this.remember(key, again, Date.now() + left);
           const f = await fetch();
           const ms = lifetime(f);
           await r.set(k, f.value, 'PX', ms);
