@@ -525,6 +525,18 @@ async function thirdPlugin(app: FastifyInstance): Promise<void> {
   );
 
   app.get(
+    '/api/third/offered',
+    {
+      schema: {
+        tags: ['third'],
+        description: 'Which messaging-app sign-ins this server offers (for the sign-in screen; public).',
+        response: { 200: ok(obj({ weixin: bool(), wxwork: bool() })) },
+      },
+    },
+    async () => ({ error: 0, data: { weixin: !!weixin, wxwork: !!wxwork } }),
+  );
+
+  app.get(
     '/api/third/binds',
     {
       preHandler: requireUser,
