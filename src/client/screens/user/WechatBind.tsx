@@ -64,7 +64,7 @@ export function WechatBind() {
     message.error(why ? `${t('wechat.bindFailed')}: ${why}` : t('wechat.bindFailed'));
   };
 
-  if (!binds || !binds.offered.includes('weixin'))
+  if (!binds?.offered.includes('weixin'))
     return (
       <div>
         <Typography.Title level={5}>{t('user.wechat')}</Typography.Title>
