@@ -76,8 +76,9 @@ test('an existing account binds WeChat by its QR code, then signs in with it', a
   wx.person = 'o6_e2e_binding_person_0001';
   const phone = await browser.newContext({ locale: 'en-US', userAgent: 'Mozilla/5.0 MicroMessenger/8.0' });
   const pp = await phone.newPage();
+  const landed = pp.waitForResponse((r) => r.url().includes('/api/third/weixin/main/callback'));
   await pp.goto(link);
-  await expect(pp).toHaveURL(/bound=weixin/);
+  expect((await landed).headers().location).toContain('bound=weixin');
   // The same code a second time: refused.
   const again = await pp.request.get(link, { maxRedirects: 0 });
   expect((await again.json()).error).toBe(2150);
