@@ -12,7 +12,8 @@ import './styles.css';
 
 initI18n();
 // URL query options (mode, tokens, bm_*, babel, o_w_full, console) are read once, before routing.
-void applyStartOptions();
+// Awaited: a messaging-app sign-in code (?wx_token=) must become a session before the route guard runs.
+await applyStartOptions();
 const router = createAppRouter();
 // Navigation rule 8: track the jump, scroll to top, reset modals.
 installAfterNavigate(router, {

@@ -60,6 +60,26 @@ export interface Config {
     key: string | undefined;
     timeoutMs: number;
   };
+  /** WeCom (企业微信) apps by corp id: sign-in, JS-SDK; empty when WXWORK_CORPS is unset. */
+  wxwork: WxworkConfig | undefined;
+}
+
+/** One WeCom self-built app: its corp, agent and secret, and the project it opens (if any). */
+export interface WxworkCorp {
+  corpId: string;
+  agentId: string;
+  secret: string;
+  projectId: string | undefined;
+}
+
+export interface WxworkConfig {
+  corps: WxworkCorp[];
+  /** API host (qyapi): tokens, tickets, code → user id. */
+  apiBase: string;
+  /** In-app authorise page (open.weixin.qq.com/connect/oauth2/authorize). */
+  openBase: string;
+  /** Desktop QR sign-in page (login.work.weixin.qq.com/wwlogin/sso/login). */
+  loginBase: string;
 }
 
 export interface WeixinConfig {
@@ -69,6 +89,11 @@ export interface WeixinConfig {
   apiBase: string;
   /** Where the user authorises (qrconnect page). */
   openBase: string;
+  /** The official account (公众号) whose jsapi_ticket signs wxconfig; defaults to appId/secret. */
+  mpAppId: string;
+  mpSecret: string;
+  /** Custom builds' own apps (`WEIXIN_APPS=appid:secret,…`), chosen by a project's weixinAppid. */
+  apps: Record<string, string>;
 }
 
 export interface AlipayConfig {
@@ -119,6 +144,38 @@ function weixinConfig(env: NodeJS.ProcessEnv): WeixinConfig | undefined {
     secret: env.WEIXIN_SECRET || '',
     apiBase: (env.WEIXIN_API_BASE || 'https://api.weixin.qq.com').replace(/\/+$/, ''),
     openBase: (env.WEIXIN_OPEN_BASE || 'https://open.weixin.qq.com').replace(/\/+$/, ''),
+    mpAppId: env.WEIXIN_MP_APPID || env.WEIXIN_APPID,
+    mpSecret: env.WEIXIN_MP_SECRET || env.WEIXIN_SECRET || '',
+    apps: Object.fromEntries(
+      (env.WEIXIN_APPS ?? '')
+        .split(',')
+        .map((p) => p.trim().split(':'))
+        .filter((p) => p.length === 2 && p[0] && p[1]),
+    ),
+  };
+}
+
+/** `WXWORK_CORPS=corpid:agentid:secret[:projectId],…` */
+function wxworkConfig(env: NodeJS.ProcessEnv): WxworkConfig | undefined {
+  const corps = (env.WXWORK_CORPS ?? '')
+    .split(',')
+    .map((p) => p.trim().split(':'))
+    .filter((p) => p.length >= 3 && p[0] && p[1] && p[2])
+    .map(
+      (p): WxworkCorp => ({
+        corpId: p[0] ?? '',
+        agentId: p[1] ?? '',
+        secret: p[2] ?? '',
+        projectId: p[3] || undefined,
+      }),
+    );
+  if (!corps.length) return undefined;
+  const base = (v: string | undefined, d: string) => (v || d).replace(/\/+$/, '');
+  return {
+    corps,
+    apiBase: base(env.WXWORK_API_BASE, 'https://qyapi.weixin.qq.com'),
+    openBase: base(env.WXWORK_OPEN_BASE, 'https://open.weixin.qq.com'),
+    loginBase: base(env.WXWORK_LOGIN_BASE, 'https://login.work.weixin.qq.com'),
   };
 }
 
@@ -211,6 +268,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env, overrides: Part
       key: env.TRANSLATE_KEY || undefined,
       timeoutMs: int(env.TRANSLATE_TIMEOUT_MS, 15_000),
     },
+    wxwork: wxworkConfig(env),
     ...overrides,
   };
 }

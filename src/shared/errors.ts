@@ -147,6 +147,37 @@ export const E = {
     '登录凭证无效、已过期或已使用',
   ),
   THIRD_PROVIDER: def(1683, 502, 'the messaging app refused the sign-in', '第三方登录失败'),
+  // WeChat / WeCom sign-in, bind and JS-SDK (2150–2179).
+  THIRD_BIND_TOKEN_INVALID: def(
+    2150,
+    400,
+    'bind code invalid, expired or already used',
+    '绑定码无效、已过期或已使用',
+  ),
+  THIRD_IDENTITY_TAKEN: def(
+    2151,
+    409,
+    'this account is already bound to another user',
+    '该账号已绑定其他用户',
+  ),
+  THIRD_ALREADY_BOUND: def(2152, 409, 'already bound: unbind first', '已绑定,请先解绑'),
+  THIRD_NOT_BOUND: def(2153, 404, 'not bound', '尚未绑定'),
+  THIRD_LOGIN_DISABLED: def(
+    2154,
+    403,
+    'messaging-app sign-in is off for this project',
+    '该系统未开启第三方登录',
+  ),
+  WXWORK_CORP_UNKNOWN: def(2155, 404, 'this WeCom corp is not configured', '未配置该企业微信'),
+  THIRD_URL_INVALID: def(2156, 400, 'page URL invalid', '页面地址无效'),
+  THIRD_STATE_FOREIGN: def(2157, 400, 'sign-in started in another browser', '登录请求来自其他浏览器会话'),
+  THIRD_LAST_SIGN_IN: def(
+    2158,
+    409,
+    'this is the only way to sign in to this account',
+    '这是该账号唯一的登录方式,不能解绑',
+  ),
+  WXWORK_NOT_MEMBER: def(2159, 403, 'not a member of this WeCom corp', '不是该企业的成员'),
   // Programs (1800–1819): the message names the step or the path at fault.
   PROGRAM_NOT_FOUND: def(1800, 404, 'program not found', '程序不存在'),
   PROGRAM_INVALID: def(1801, 400, 'program invalid', '程序定义无效'),

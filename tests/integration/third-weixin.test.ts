@@ -20,7 +20,15 @@ describe.each(dialects)('weixin sign-in on %s', (dialect) => {
     wx = await startFakeWeixin();
     t = await createTestApp(dialect, {
       publicUrl: base,
-      weixin: { appId: wx.appId, secret: wx.secret, apiBase: wx.url, openBase: wx.url },
+      weixin: {
+        appId: wx.appId,
+        secret: wx.secret,
+        apiBase: wx.url,
+        openBase: wx.url,
+        mpAppId: wx.appId,
+        mpSecret: wx.secret,
+        apps: {},
+      },
     });
   });
   afterAll(async () => {
@@ -28,13 +36,17 @@ describe.each(dialects)('weixin sign-in on %s', (dialect) => {
     await wx?.close();
   });
 
+  /** This browser's OAuth cookie (states are bound to the browser that started them). */
+  let jar = '';
+  const inject = (url: string) => t.app.inject({ method: 'GET', url, headers: jar ? { cookie: jar } : {} });
+
   /** Start a sign-in and follow WeChat's redirect back: answers the callback URL (path and query). */
   async function authorise(redirect = '/home'): Promise<string> {
-    const start = await t.app.inject({
-      method: 'GET',
-      url: `/api/third/weixin/main/login?redirect=${encodeURIComponent(redirect)}`,
-    });
+    const start = await inject(`/api/third/weixin/main/login?redirect=${encodeURIComponent(redirect)}`);
     expect(start.statusCode).toBe(302);
+    const set = start.headers['set-cookie'];
+    if (set) jar = String(set).split(';')[0]!;
+    expect(jar).toMatch(/^lc_oauth=/);
     const to = new URL(String(start.headers.location));
     expect(to.origin).toBe(wx.url);
     expect(to.searchParams.get('redirect_uri')).toBe(`${base}/api/third/weixin/main/callback`);
@@ -44,7 +56,7 @@ describe.each(dialects)('weixin sign-in on %s', (dialect) => {
   }
 
   async function signIn(): Promise<{ token: string; code: string }> {
-    const cb = await t.app.inject({ method: 'GET', url: await authorise() });
+    const cb = await inject(await authorise());
     expect(cb.statusCode).toBe(302);
     const landing = new URL(String(cb.headers.location), base);
     expect(landing.pathname).toBe('/home');
@@ -95,20 +107,17 @@ describe.each(dialects)('weixin sign-in on %s', (dialect) => {
       );
     const before = await users();
     const cbUrl = await authorise();
-    expect((await t.app.inject({ method: 'GET', url: cbUrl })).statusCode).toBe(302);
-    const replay = await t.app.inject({ method: 'GET', url: cbUrl });
+    expect((await inject(cbUrl)).statusCode).toBe(302);
+    const replay = await inject(cbUrl);
     expect(JSON.parse(replay.body).error).toBe(E.THIRD_STATE_INVALID.code);
-    const forged = await t.app.inject({
-      method: 'GET',
-      url: '/api/third/weixin/main/callback?code=abc&state=forged',
-    });
+    const forged = await inject('/api/third/weixin/main/callback?code=abc&state=forged');
     expect(JSON.parse(forged.body).error).toBe(E.THIRD_STATE_INVALID.code);
-    const none = await t.app.inject({ method: 'GET', url: '/api/third/weixin/main/callback?code=abc' });
+    const none = await inject('/api/third/weixin/main/callback?code=abc');
     expect(JSON.parse(none.body).error).toBe(E.THIRD_STATE_INVALID.code);
     // A real state but a code WeChat never issued.
     const real = new URL(await authorise(), base);
     real.searchParams.set('code', 'not-a-code');
-    const bad = await t.app.inject({ method: 'GET', url: real.pathname + real.search });
+    const bad = await inject(real.pathname + real.search);
     expect([bad.statusCode, JSON.parse(bad.body).error]).toEqual([502, E.THIRD_PROVIDER.code]);
     for (const token of ['wx-abc', 'a'.repeat(43)]) {
       expect((await call(t.app, 'POST', '/api/common/user/oauth/id', { body: { token } })).error).toBe(
@@ -117,7 +126,7 @@ describe.each(dialects)('weixin sign-in on %s', (dialect) => {
     }
     // Only same-site paths are gone back to.
     const evil = await authorise('//evil.example/x');
-    const landed = await t.app.inject({ method: 'GET', url: evil });
+    const landed = await inject(evil);
     expect(String(landed.headers.location)).toMatch(/^\/\?wx_token=/);
     // The only user made here is none: every person above already existed.
     expect(await users()).toBe(before);

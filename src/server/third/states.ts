@@ -80,3 +80,21 @@ export async function addIdentity(
     .values({ provider, subject, user_id: userId, created_at: Date.now() })
     .execute();
 }
+
+/** The providers a user is bound to. */
+export async function userIdentities(db: Kysely<DB>, userId: string): Promise<Provider[]> {
+  const rows = await db
+    .selectFrom('third_identities')
+    .select('provider')
+    .where('user_id', '=', userId)
+    .execute();
+  return rows.map((r) => r.provider as Provider);
+}
+
+export async function removeIdentity(db: Kysely<DB>, provider: Provider, userId: string): Promise<void> {
+  await db
+    .deleteFrom('third_identities')
+    .where('provider', '=', provider)
+    .where('user_id', '=', userId)
+    .execute();
+}

@@ -2,6 +2,7 @@ import { Card } from 'antd';
 import { useTranslation } from 'react-i18next';
 import { Outlet, useLocation } from 'react-router';
 import { LanguageSwitch } from '../../shell/LanguageSwitch.tsx';
+import { ThirdSignIn } from './ThirdSignIn.tsx';
 
 function titleKey(path: string): string {
   if (path.startsWith('/login/register')) return 'register.title';
@@ -21,6 +22,7 @@ export default function LoginScreen() {
       </div>
       <Card className="login-card" title={<h1 className="login-title">{t(titleKey(pathname))}</h1>}>
         <Outlet />
+        {!pathname.startsWith('/login/') && <ThirdSignIn />}
       </Card>
       <p className="login-hotline">{t('login.hotline')}</p>
     </div>

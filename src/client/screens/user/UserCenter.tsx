@@ -37,6 +37,7 @@ import { PhoneCodeFields } from '../login/PhoneCodeFields.tsx';
 import { sameAs, shared } from '../login/rules.ts';
 import { Orders } from './Orders.tsx';
 import { RoleChoices } from './RoleChoices.tsx';
+import { WechatBind } from './WechatBind.tsx';
 
 /** The text of a failed call in the current language. */
 function errorText(err: unknown): string {
@@ -191,10 +192,7 @@ function Security() {
       <Space orientation="vertical" size="large" className="user-security">
         <PhoneChange />
         <PasswordChange />
-        <div>
-          <Typography.Title level={5}>{t('user.wechat')}</Typography.Title>
-          <Typography.Text type="secondary">{t('user.wechatBody')}</Typography.Text>
-        </div>
+        <WechatBind />
       </Space>
     </Card>
   );
