@@ -4,7 +4,6 @@
  * (Debian's /usr/bin/chromium first); without one, server mode answers 2123.
  */
 import fs from 'node:fs';
-import { PDFDocument } from 'pdf-lib';
 import type { Browser } from 'playwright-core';
 import { AppError, E, fail } from '../errors.ts';
 
@@ -77,6 +76,8 @@ export class PdfRenderer {
             }
           }, job.token);
         }
+        // pdf-lib is read on the first server-mode print, not at start.
+        const { PDFDocument } = await import('pdf-lib');
         const out = await PDFDocument.create();
         for (const url of job.urls) {
           const page = await context.newPage();

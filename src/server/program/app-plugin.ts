@@ -42,8 +42,18 @@ const batchBody = obj({
  */
 async function programAppPlugin(app: FastifyInstance): Promise<void> {
   const { db } = app.database;
-  // A listening server keeps the code-step sandbox warm (tests through inject never start it).
-  app.addHook('onListen', async () => codeRunner.keepReady());
+  // Once programs are in use on a listening server (its first program call: init, prepare, exec),
+  // the code-step sandbox is kept warm; an idle server never starts that thread (tests through
+  // inject never do).
+  let listening = false;
+  app.addHook('onListen', async () => {
+    listening = true;
+  });
+  app.addHook('onRequest', async () => {
+    if (!listening) return;
+    listening = false;
+    codeRunner.keepReady();
+  });
   // Run log rows queued by the last requests are written before the database closes.
   app.addHook('onClose', async () => flushRuns(db).catch(() => undefined));
 
