@@ -12,6 +12,7 @@ import { createEntity, createField } from '../../src/server/data/schema-service.
 import { createDataset, releaseDataset } from '../../src/server/dataset/service.ts';
 import { createFlow, releaseFlow } from '../../src/server/program/service.ts';
 import { newId } from '../../src/shared/id.ts';
+import { emptyPage } from '../fixtures/pages.ts';
 import {
   digest,
   freshAccount,
@@ -1265,6 +1266,12 @@ async function project(
   const hiddenRoute = await seedRoute(app, p.id, 'table', null, 2);
   const grantedPage = await seedPage(app, p.id);
   const hiddenPage = await seedPage(app, p.id);
+  // Both pages are published (print calls take published pages only), with a blank document.
+  await app.database.db
+    .updateTable('pages')
+    .set({ published: JSON.stringify(emptyPage()), published_version: 1, published_at: Date.now() })
+    .where('id', 'in', [grantedPage, hiddenPage])
+    .execute();
   const grantedEntity = await seedEntity(app, p.id);
   const hiddenEntity = await seedEntity(app, p.id);
   const grantedProgram = await seedProgram(app, p.id, grantedEntity);

@@ -479,7 +479,7 @@ async function thirdPlugin(app: FastifyInstance): Promise<void> {
       `/api/third/${p}/main/unbind`,
       {
         preHandler: requireUser,
-        schema: { tags: ['third'], response: { 200: ok(obj({ unbound: bool() })) } },
+        schema: { tags: ['third'], body: obj({}), response: { 200: ok(obj({ unbound: bool() })) } },
       },
       async (request) => {
         const user = request.user!;
