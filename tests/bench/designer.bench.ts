@@ -35,7 +35,6 @@
  * BENCH_OPENS (5) CHROMIUM_PATH
  */
 import fs from 'node:fs';
-import http from 'node:http';
 import os from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -45,6 +44,8 @@ import { build } from 'vite';
 import { antdCss } from '../../scripts/vite-antd-css.ts';
 import { oneDraggable } from '../../scripts/vite-one-draggable.ts';
 import { scrollbarSizeCache } from '../../scripts/vite-scrollbar-cache.ts';
+
+import { CHROMIUM, serveDir } from './kit.ts';
 
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../..');
 const SIZES = (process.env.BENCH_SIZES ?? '100,500,1000').split(',').filter(Boolean).map(Number);
@@ -66,25 +67,6 @@ async function buildApp(): Promise<string> {
     build: { outDir: out, emptyOutDir: true, chunkSizeWarningLimit: 5000 },
   });
   return out;
-}
-
-function serve(dir: string): Promise<http.Server> {
-  const types: Record<string, string> = {
-    '.html': 'text/html',
-    '.js': 'text/javascript',
-    '.css': 'text/css',
-  };
-  const server = http.createServer((req, res) => {
-    const url = new URL(req.url ?? '/', 'http://x');
-    const file = path.join(dir, url.pathname === '/' ? 'index.html' : url.pathname);
-    if (!file.startsWith(dir) || !fs.existsSync(file)) {
-      res.writeHead(404).end();
-      return;
-    }
-    res.writeHead(200, { 'content-type': types[path.extname(file)] ?? 'application/octet-stream' });
-    fs.createReadStream(file).pipe(res);
-  });
-  return new Promise((resolve) => server.listen(0, '127.0.0.1', () => resolve(server)));
 }
 
 const pct = (q: number) => (xs: number[]) => {
@@ -460,19 +442,10 @@ const ratio = (a: number | undefined, b: number | undefined) =>
 async function main() {
   console.log('bench:designer — building the bench page…');
   const dir = await buildApp();
-  const server = await serve(dir);
+  const server = await serveDir(dir);
   const base = `http://127.0.0.1:${(server.address() as { port: number }).port}`;
   const browser = await chromium.launch({
-    executablePath: process.env.CHROMIUM_PATH || '/usr/bin/chromium',
-    args: [
-      '--headless',
-      '--no-sandbox',
-      '--disable-gpu',
-      '--disable-background-networking',
-      '--disable-component-update',
-      '--disable-sync',
-      '--no-first-run',
-    ],
+    ...CHROMIUM,
   });
   try {
     for (const n of SIZES) {

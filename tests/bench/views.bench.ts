@@ -12,7 +12,6 @@
  */
 import { execSync } from 'node:child_process';
 import fs from 'node:fs';
-import http from 'node:http';
 import os from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -21,6 +20,8 @@ import react from '@vitejs/plugin-react';
 import { build } from 'vite';
 import { antdCss } from '../../scripts/vite-antd-css.ts';
 import { scrollbarSizeCache } from '../../scripts/vite-scrollbar-cache.ts';
+
+import { CHROMIUM, serveDir } from './kit.ts';
 
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../..');
 const dist = path.join(root, 'dist/client');
@@ -83,25 +84,6 @@ async function buildBaseline(): Promise<string> {
   return out;
 }
 
-function serve(dir: string): Promise<http.Server> {
-  const types: Record<string, string> = {
-    '.html': 'text/html',
-    '.js': 'text/javascript',
-    '.css': 'text/css',
-  };
-  const server = http.createServer((req, res) => {
-    const url = new URL(req.url ?? '/', 'http://x');
-    const file = path.join(dir, url.pathname === '/' ? 'index.html' : url.pathname);
-    if (!file.startsWith(dir) || !fs.existsSync(file)) {
-      res.writeHead(404).end();
-      return;
-    }
-    res.writeHead(200, { 'content-type': types[path.extname(file)] ?? 'application/octet-stream' });
-    fs.createReadStream(file).pipe(res);
-  });
-  return new Promise((resolve) => server.listen(0, '127.0.0.1', () => resolve(server)));
-}
-
 /** In the page: wait until `selector` matches at least `n` elements, then for the next paint. */
 async function paintedWhen(tab: Page, selector: string, n: number, t0Name: string): Promise<number> {
   return tab.evaluate(
@@ -151,7 +133,7 @@ async function main() {
     execSync('npx vite build', { cwd: root, stdio: 'ignore' });
   }
   const baselineDir = await buildBaseline();
-  const baselineServer = await serve(baselineDir);
+  const baselineServer = await serveDir(baselineDir);
   const baselineUrl = `http://127.0.0.1:${(baselineServer.address() as { port: number }).port}/`;
 
   const { buildApp } = await import('../../src/server/app.ts');
@@ -243,16 +225,7 @@ async function main() {
   const rows1000 = [await pageOf(1000, 1), await pageOf(1000, 2)];
 
   const browser = await chromium.launch({
-    executablePath: process.env.CHROMIUM_PATH || '/usr/bin/chromium',
-    args: [
-      '--headless',
-      '--no-sandbox',
-      '--disable-gpu',
-      '--disable-background-networking',
-      '--disable-component-update',
-      '--disable-sync',
-      '--no-first-run',
-    ],
+    ...CHROMIUM,
   });
   const ours = { open: [] as number[], group: [] as number[], frames: [] as number[] };
   const bare = { open: [] as number[], group: [] as number[], frames: [] as number[] };
