@@ -25,9 +25,21 @@ export const effects: ApiEffects = {
   warnCrowded: noop,
 };
 
+const waiting: (() => void)[] = [];
+
+/** Whether the shell has plugged its notices in (before it mounts, errors would show nothing). */
+export const effectsReady = () => effects.notifyError !== noop;
+
+/** Runs `fn` now when the shell's effects are in, else as soon as they are (errors raised before mount). */
+export function afterEffects(fn: () => void): void {
+  if (effectsReady()) fn();
+  else waiting.push(fn);
+}
+
 /** Plug in some or all effects; answers a function restoring the previous ones. */
 export function setApiEffects(next: Partial<ApiEffects>): () => void {
   const before = { ...effects };
   Object.assign(effects, next);
+  if (effectsReady()) for (const fn of waiting.splice(0)) fn();
   return () => Object.assign(effects, before);
 }

@@ -1,6 +1,8 @@
 /** Sign-in state transitions shared by the screens and the route guards (navigation rules 3–7). */
 import { redirect } from 'react-router';
 import { api } from '../api/account.ts';
+import { ApiError } from '../api/api-error.ts';
+import { afterEffects, effects, effectsReady } from '../api/effects.ts';
 import { clearRequestCache } from '../api/request.ts';
 import { shellApi } from '../api/shell.ts';
 import { getToken, setToken } from '../api/storage.ts';
@@ -116,8 +118,11 @@ export async function applyStartOptions(location: Location = window.location): P
       setToken(answer.token);
       useSession.setState({ user: null });
       break;
-    } catch {
-      // Already shown as a notice by the request wrapper.
+    } catch (err) {
+      // The request wrapper shows the coded error, but this runs before the shell mounts (the
+      // exchange must finish before the route guard): show it once the shell can.
+      if (err instanceof ApiError && !effectsReady())
+        afterEffects(() => effects.notifyError(err.code, err.message));
     }
   }
 }
