@@ -146,9 +146,20 @@ async function migrate(database: Database, configuredSchema: string | undefined)
     allowUnorderedMigrations: true,
     ...(migrationTableSchema ? { migrationTableSchema } : {}),
   });
-  const { error, results } = await migrator.migrateToLatest();
+  let { error, results } = await migrator.migrateToLatest();
+  // Kysely's PostgreSQL introspection names every schema's tables (pg_get_serial_sequence on each):
+  // another schema dropped at that moment (a tenant or test removed beside us) makes it throw
+  // "schema … does not exist" for that other schema. Nothing of ours failed: look again.
+  for (let retry = 0; error && retry < 3 && otherSchemaGone(error, migrationTableSchema); retry++)
+    ({ error, results } = await migrator.migrateToLatest());
   if (error) {
     const failed = results?.find((r) => r.status === 'Error')?.migrationName;
     throw new Error(`migration ${failed ?? ''} failed: ${(error as Error).message ?? String(error)}`);
   }
+}
+
+/** The error is PostgreSQL's "schema … does not exist" about a schema other than ours. */
+function otherSchemaGone(error: unknown, ours: string | undefined): boolean {
+  const m = /schema "([^"]+)" does not exist/.exec(String((error as Error)?.message ?? error));
+  return m !== null && m[1] !== ours;
 }
