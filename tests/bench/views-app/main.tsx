@@ -46,6 +46,8 @@ function View() {
   const data = options.group && options.sum ? grouped(rows, options.group, options.sum) : rows;
   return (
     <Table<Row>
+      // Grouped rows are expanded on mount (defaultExpandAllRows): a new table per shape.
+      key={`${options.group ?? 'plain'}-${options.virtual}`}
       size="small"
       rowKey="_id"
       bordered
