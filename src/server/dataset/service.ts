@@ -27,6 +27,12 @@ import { assertModule } from '../data/schema-service.ts';
 import type { Dialect } from '../db/index.ts';
 import type { DB, FlowsTable } from '../db/schema.ts';
 import { E, fail } from '../errors.ts';
+import {
+  listFlowVersions,
+  releaseDocument,
+  restoreDraft,
+  versionDocument,
+} from '../program/flow-versions.ts';
 import { compileCount, compileShow } from './compile.ts';
 
 export type DatasetRow = FlowsTable;
@@ -271,46 +277,17 @@ export async function releaseDataset(
 ): Promise<DatasetRow> {
   const { doc, plan } = await checkDocument(db, row.project_id, draftOf(row));
   await ensureIndexes(db, plan);
-  const text = JSON.stringify(doc);
-  const now = Date.now();
-  return db.transaction().execute(async (trx) => {
-    const cur = await trx
-      .selectFrom('flows')
-      .select('last_version')
-      .where('id', '=', row.id)
-      .executeTakeFirstOrThrow();
-    const version = Number(cur.last_version) + 1;
-    await trx
-      .insertInto('flow_versions')
-      .values({ flow_id: row.id, version, document: text, created_by: userId, created_at: now })
-      .execute();
-    const set = { released: text, released_version: version, last_version: version, updated_at: now };
-    await trx.updateTable('flows').set(set).where('id', '=', row.id).execute();
-    return { ...row, ...set };
-  });
+  return { ...row, ...(await releaseDocument(db, row.id, JSON.stringify(doc), userId)) };
 }
 
-export async function listDatasetVersions(db: Kysely<DB>, row: DatasetRow) {
-  const rows = await db
-    .selectFrom('flow_versions')
-    .select(['version', 'created_by', 'created_at'])
-    .where('flow_id', '=', row.id)
-    .orderBy('version', 'desc')
-    .execute();
-  return rows.map((r) => ({ version: r.version, createdBy: r.created_by, createdAt: Number(r.created_at) }));
+export function listDatasetVersions(db: Kysely<DB>, row: DatasetRow) {
+  return listFlowVersions(db, row.id);
 }
 
 export async function restoreDataset(db: Kysely<DB>, row: DatasetRow, version: number): Promise<DatasetRow> {
-  const v = await db
-    .selectFrom('flow_versions')
-    .select('document')
-    .where('flow_id', '=', row.id)
-    .where('version', '=', version)
-    .executeTakeFirst();
-  if (!v) fail(E.DATASET_VERSION_NOT_FOUND);
-  const set = { draft: JSON.stringify(readDoc(v.document)), updated_at: Date.now() };
-  await db.updateTable('flows').set(set).where('id', '=', row.id).execute();
-  return { ...row, ...set };
+  const document = await versionDocument(db, row.id, version);
+  if (document === undefined) fail(E.DATASET_VERSION_NOT_FOUND);
+  return { ...row, ...(await restoreDraft(db, row.id, JSON.stringify(readDoc(document)))) };
 }
 
 export interface ShowOptions {

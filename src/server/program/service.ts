@@ -15,6 +15,7 @@ import { parseDate } from '../data/records.ts';
 import { assertModule } from '../data/schema-service.ts';
 import type { DB, FlowsTable, ProgramRunsTable } from '../db/schema.ts';
 import { E, fail } from '../errors.ts';
+import { listFlowVersions, releaseDocument, restoreDraft, versionDocument } from './flow-versions.ts';
 import { parseFlowDocument } from './validate.ts';
 
 export type FlowRow = FlowsTable;
@@ -222,47 +223,18 @@ export async function removeFlow(db: Kysely<DB>, row: FlowRow): Promise<void> {
 export async function releaseFlow(db: Kysely<DB>, row: FlowRow, userId: string | null): Promise<FlowRow> {
   // The draft is checked again: a table it names may have been removed since it was saved.
   const doc = await cleanDoc(db, row.project_id, {}, draftDoc(row), row.id);
-  const text = JSON.stringify(doc);
-  const now = Date.now();
-  return db.transaction().execute(async (trx) => {
-    const cur = await trx
-      .selectFrom('flows')
-      .select('last_version')
-      .where('id', '=', row.id)
-      .executeTakeFirstOrThrow();
-    const version = Number(cur.last_version) + 1;
-    await trx
-      .insertInto('flow_versions')
-      .values({ flow_id: row.id, version, document: text, created_by: userId, created_at: now })
-      .execute();
-    const set = { released: text, released_version: version, last_version: version, updated_at: now };
-    await trx.updateTable('flows').set(set).where('id', '=', row.id).execute();
-    return { ...row, ...set };
-  });
+  return { ...row, ...(await releaseDocument(db, row.id, JSON.stringify(doc), userId)) };
 }
 
-export async function listVersions(db: Kysely<DB>, row: FlowRow) {
-  const rows = await db
-    .selectFrom('flow_versions')
-    .select(['version', 'created_by', 'created_at'])
-    .where('flow_id', '=', row.id)
-    .orderBy('version', 'desc')
-    .execute();
-  return rows.map((r) => ({ version: r.version, createdBy: r.created_by, createdAt: Number(r.created_at) }));
+export function listVersions(db: Kysely<DB>, row: FlowRow) {
+  return listFlowVersions(db, row.id);
 }
 
 /** Put a released version back into the draft (release again to make it live). */
 export async function restoreVersion(db: Kysely<DB>, row: FlowRow, version: number): Promise<FlowRow> {
-  const v = await db
-    .selectFrom('flow_versions')
-    .select('document')
-    .where('flow_id', '=', row.id)
-    .where('version', '=', version)
-    .executeTakeFirst();
-  if (!v) fail(E.PROGRAM_VERSION_NOT_FOUND);
-  const set = { draft: v.document, updated_at: Date.now() };
-  await db.updateTable('flows').set(set).where('id', '=', row.id).execute();
-  return { ...row, ...set };
+  const document = await versionDocument(db, row.id, version);
+  if (document === undefined) fail(E.PROGRAM_VERSION_NOT_FOUND);
+  return { ...row, ...(await restoreDraft(db, row.id, document)) };
 }
 
 /** The fields of a document's input steps (top level only). */
