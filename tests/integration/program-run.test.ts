@@ -85,6 +85,43 @@ describe.each(dialects)('running programs on %s', (dialect) => {
     expect(Number((await totals()).have.get(c))).toBeCloseTo(before + 10, 2);
   });
 
+  it('an order moved to another customer re-sums both customers; a removed order leaves its customer’s total', async () => {
+    const orders = await rows('order');
+    const { have: start } = await totals();
+    const order = orders.find((o) => Number(o.amount) > 0)!;
+    const a = String(order.customer);
+    const b = [...start.keys()].find((c) => c !== a)!;
+    const amount = Number(order.amount);
+    const [beforeA, beforeB] = [Number(start.get(a)), Number(start.get(b))];
+    const moved = await call(t.app, 'POST', `/api/admin/data/${p}/order/${order._id}/update`, {
+      token: owner,
+      body: { customer: b },
+    });
+    expect(moved.error, moved.raw).toBe(0);
+    let { want, have } = await totals();
+    expect(Number(have.get(a))).toBeCloseTo(beforeA - amount, 2);
+    expect(Number(have.get(b))).toBeCloseTo(beforeB + amount, 2);
+    for (const [customer, sum] of want) expect(Number(have.get(customer))).toBeCloseTo(sum, 2);
+    // A change that keeps the customer sums it once and leaves the others alone.
+    const same = await call(t.app, 'POST', `/api/admin/data/${p}/order/${order._id}/update`, {
+      token: owner,
+      body: { amount: amount + 5 },
+    });
+    expect(same.error, same.raw).toBe(0);
+    ({ want, have } = await totals());
+    expect(Number(have.get(a))).toBeCloseTo(beforeA - amount, 2);
+    expect(Number(have.get(b))).toBeCloseTo(beforeB + amount + 5, 2);
+    // Removed: its (new) customer's total drops by it.
+    const gone = await call(t.app, 'POST', `/api/admin/data/${p}/order/${order._id}/remove`, {
+      token: owner,
+      body: {},
+    });
+    expect(gone.error, gone.raw).toBe(0);
+    ({ want, have } = await totals());
+    expect(Number(have.get(b))).toBeCloseTo(beforeB, 2);
+    for (const [customer, sum] of want) expect(Number(have.get(customer))).toBeCloseTo(sum, 2);
+  });
+
   it('lists and prepares only granted programs; others get a coded refusal', async () => {
     const mine = await prog<{ _id: string; _entity: string | null; _input: boolean }[]>('/init', clerk);
     expect(mine.error).toBe(0);

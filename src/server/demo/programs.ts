@@ -5,7 +5,8 @@
  *   otherwise sets the status and the payment method and says so;
  * - "客户订单总额 / Customer order total" is a record trigger on orders: after an order is created,
  *   changed or removed, it sums the orders of that order's customer into the customer's order total
- *   (same transaction as the write).
+ *   (same transaction as the write) — of its customer before and after, so an order moved from one
+ *   customer to another leaves both totals right.
  */
 export const PAY_METHODS = ['现金 Cash', '转账 Transfer', '刷卡 Card'];
 
@@ -55,46 +56,63 @@ export function markPaidProgram() {
 }
 
 export function orderTotalProgram() {
+  // The customers the write touches: the order's customer before and after (an order moved from A to
+  // B changes both totals); the second is skipped when it is the first or there is none.
+  const sum = [
+    {
+      _type: 'query',
+      _handle: 'orders',
+      _entity: 'order',
+      _procedure: {
+        size: 1000,
+        where: { field: 'customer', opt: 'set', value: { $expr: '[state.cid]' } },
+      },
+    },
+    { _type: 'set', _handle: 'total', _procedure: { value: '0' } },
+    {
+      _type: 'loop',
+      _handle: 'sum',
+      _procedure: {
+        over: 'state.orders',
+        steps: [
+          {
+            _type: 'set',
+            _handle: 'add',
+            _procedure: { name: 'total', value: 'state.total + (state.item.amount || 0)' },
+          },
+        ],
+      },
+    },
+    {
+      _type: 'update',
+      _handle: 'customer',
+      _entity: 'customer',
+      _procedure: { id: 'state.cid', values: { order_total: 'state.total' } },
+    },
+  ];
   return {
     name: '客户订单总额 / Customer order total',
     _option: { _entity: 'order', trigger: { on: ['create', 'update', 'remove'] } },
     _process: [
-      { _type: 'set', _handle: 'cid', _procedure: { value: '(params.new || params.old).customer' } },
       {
-        _type: 'condition',
-        _handle: 'has',
+        _type: 'set',
+        _handle: 'cids',
+        _procedure: { value: '[params.old?.customer, params.new?.customer]' },
+      },
+      {
+        _type: 'loop',
+        _handle: 'each',
         _procedure: {
-          if: 'state.cid',
-          yes: [
+          over: 'state.cids',
+          as: 'cid',
+          steps: [
             {
-              _type: 'query',
-              _handle: 'orders',
-              _entity: 'order',
+              _type: 'condition',
+              _handle: 'has',
               _procedure: {
-                size: 1000,
-                where: { field: 'customer', opt: 'set', value: { $expr: '[state.cid]' } },
+                if: 'state.cid && (state.cid_index == 0 || state.cid != state.cids[0])',
+                yes: sum,
               },
-            },
-            { _type: 'set', _handle: 'total', _procedure: { value: '0' } },
-            {
-              _type: 'loop',
-              _handle: 'sum',
-              _procedure: {
-                over: 'state.orders',
-                steps: [
-                  {
-                    _type: 'set',
-                    _handle: 'add',
-                    _procedure: { name: 'total', value: 'state.total + (state.item.amount || 0)' },
-                  },
-                ],
-              },
-            },
-            {
-              _type: 'update',
-              _handle: 'customer',
-              _entity: 'customer',
-              _procedure: { id: 'state.cid', values: { order_total: 'state.total' } },
             },
           ],
         },
