@@ -818,6 +818,111 @@ const ENDPOINTS: Record<string, Endpoint> = {
       ],
     ],
   },
+  // A bulk run over selected records (`records`): the list is checked before any run. (The body's
+  // generic cases are programExec's: the same route.) `flow` runs on no table.
+  programBulk: {
+    method: 'POST',
+    path: (c) => `/api/common/program/${c.project}/exec/${c.flow}/k`,
+    // The token is set per case (generic body cases would not fit: `records` is checked after the program).
+    auth: false,
+    extra: [
+      [
+        'records for a program that runs on no table',
+        (c) => ({ body: { records: [c.entity] }, token: c.token }),
+        2041,
+      ],
+      ['no records', (c) => ({ body: { data: {}, records: [] }, token: c.token }), 2040],
+      [
+        '101 records',
+        (c) => ({
+          body: { records: Array.from({ length: 101 }, (_, i) => i.toString(16).padStart(24, '0')) },
+          token: c.token,
+        }),
+        2040,
+      ],
+      [
+        '1001 records',
+        (c) => ({ body: { records: Array.from({ length: 1001 }, (_, i) => `r${i}`) }, token: c.token }),
+        1000,
+      ],
+      ['records that are not a list', (c) => ({ body: { records: 'a'.repeat(24) }, token: c.token }), 1000],
+      ['records: null', (c) => ({ body: { records: null }, token: c.token }), 1000],
+      ['a record that is not text', (c) => ({ body: { records: [{ $ne: null }] }, token: c.token }), 1000],
+      [
+        'a record id over 64 characters',
+        (c) => ({ body: { records: ['a'.repeat(65)] }, token: c.token }),
+        1000,
+      ],
+      ['records without a token', (c) => ({ body: { records: [c.entity] }, token: null }), 1100],
+      [
+        'records for an unknown program',
+        (c) => ({
+          path: `/api/common/program/${c.project}/exec/${'e'.repeat(24)}/k`,
+          body: { records: [c.entity] },
+          token: c.token,
+        }),
+        1800,
+      ],
+      [
+        "another project's program, in bulk",
+        (c) => ({
+          path: `/api/common/program/${c.project}/exec/${c.foreignFlow}/k`,
+          body: { records: [c.entity] },
+          token: c.token,
+        }),
+        1800,
+      ],
+      [
+        "records through another user's project",
+        (c) => ({
+          path: `/api/common/program/${c.foreign}/exec/${c.foreignFlow}/k`,
+          body: { records: [c.entity] },
+          token: c.token,
+        }),
+        1201,
+      ],
+      [
+        'records on a display (rolled-back) call for a program on no table',
+        (c) => ({
+          path: `/api/common/program/${c.project}/display/${c.flow}/k`,
+          body: { records: [c.entity] },
+          token: c.token,
+        }),
+        2041,
+      ],
+    ],
+  },
+  // The batched prepare (`__`): the names asked within the client's 50 ms window.
+  programPrepareBatch: {
+    method: 'POST',
+    path: (c) => `/api/common/program/${c.project}/prepare/__/k`,
+    auth: true,
+    body: (c) => ({ names: [c.flow] }),
+    ids: [
+      {
+        name: 'project',
+        path: (c, v) => `/api/common/program/${v}/prepare/__/k`,
+        unknown: 1200,
+        foreign: (c) => c.foreign,
+      },
+    ],
+    extra: [
+      ['no names', () => ({ body: { names: [] } }), 1000],
+      ['101 names', (c) => ({ body: { names: Array.from({ length: 101 }, () => c.flow) } }), 1000],
+      ['names that are not a list', (c) => ({ body: { names: c.flow } }), 1000],
+      ['a name that is not text', () => ({ body: { names: [{ $ne: null }] } }), 1000],
+      ['a name over 64 characters', () => ({ body: { names: ['n'.repeat(65)] } }), 1000],
+      [
+        'a key over 64 characters',
+        (c) => ({
+          path: `/api/common/program/${c.project}/prepare/__/${'k'.repeat(65)}`,
+          body: { names: [c.flow] },
+        }),
+        1000,
+      ],
+      ['a name that is not a program id', () => ({ body: { names: ["' OR 1=1 --"] } }), 1000],
+    ],
+  },
 };
 
 function regBody(): Body {

@@ -1077,6 +1077,58 @@ const ENDPOINTS: Ep[] = [
       ),
   },
   {
+    name: 'program prepare batch (ungranted)',
+    level: 'hidden',
+    mutating: false,
+    ids: true,
+    build: async (_a, f, g) => ({
+      method: 'POST',
+      url: `/api/common/program/${f.pid}/prepare/__/k`,
+      body: { names: [g.hiddenProgram] },
+    }),
+    allowed: (data) =>
+      Object.values((data as Record<string, { _id?: unknown }> | null) ?? {}).some(
+        (v) => typeof v?._id === 'string',
+      ),
+  },
+  {
+    // A bulk run over selected records: allowed = at least one record's run went through.
+    name: 'program bulk exec (granted)',
+    level: 'grantWrite',
+    mutating: true,
+    ids: true,
+    build: async (a, f, g) => ({
+      method: 'POST',
+      url: `/api/common/program/${f.pid}/exec/${g.grantedProgram}/k`,
+      body: { records: [await seedRecord(a, g)] },
+    }),
+    allowed: (data) => Number((data as { ok?: unknown } | null)?.ok) > 0,
+  },
+  {
+    name: 'program bulk exec (ungranted)',
+    level: 'hidden',
+    mutating: true,
+    ids: true,
+    build: async (a, f, g) => ({
+      method: 'POST',
+      url: `/api/common/program/${f.pid}/exec/${g.hiddenProgram}/k`,
+      body: { records: [await seedRecord(a, g)] },
+    }),
+    allowed: (data) => Number((data as { ok?: unknown } | null)?.ok) > 0,
+  },
+  {
+    name: 'program bulk display (granted)',
+    level: 'grantWrite',
+    mutating: false,
+    ids: true,
+    build: async (a, f, g) => ({
+      method: 'POST',
+      url: `/api/common/program/${f.pid}/display/${g.grantedProgram}/k`,
+      body: { records: [await seedRecord(a, g)] },
+    }),
+    allowed: (data) => Number((data as { ok?: unknown } | null)?.ok) > 0,
+  },
+  {
     name: 'program display (granted)',
     level: 'grantWrite',
     mutating: false,
@@ -1219,11 +1271,15 @@ async function seedEntity(app: FastifyInstance, projectId: string): Promise<stri
   return e.id;
 }
 
-/** A released program that writes one row to the table (so a wrongly allowed run shows in the digest). */
+/**
+ * A released program on the table that writes one row to it (so a wrongly allowed run shows in the
+ * digest); on a table, it also runs over selected records (`records`).
+ */
 async function seedProgram(app: FastifyInstance, projectId: string, entity: string): Promise<string> {
   const { db } = app.database;
   const row = await createFlow(db, projectId, {
     name: `F${++entitySeq}`,
+    _option: { _entity: entity },
     _process: [{ _type: 'create', _handle: 'c', _entity: entity, _procedure: { values: { name: "'run'" } } }],
   });
   await releaseFlow(db, row, null);

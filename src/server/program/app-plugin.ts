@@ -30,7 +30,8 @@ const runBody = obj({
 });
 /** The batched prepare (`name` = `__`): the programs asked for within the client's 50 ms window. */
 const batchBody = obj({
-  names: { type: 'array', items: { type: 'string', maxLength: 64 }, minItems: 1, maxItems: 100 },
+  // Program ids, as the single prepare's `name`: anything else is refused up front (1000).
+  names: { type: 'array', items: id(), minItems: 1, maxItems: 100 },
 });
 
 /**
@@ -120,7 +121,10 @@ async function programAppPlugin(app: FastifyInstance): Promise<void> {
       preHandler: optionalUser,
     },
     async (request) => {
-      // Each program answers on its own: one not granted (or gone) does not fail the others.
+      // The project and the caller are checked once for the whole call (an unknown project, a
+      // caller who may not use the app: refused, nothing answered); then each program answers on
+      // its own: one not granted (or gone) does not fail the others.
+      await authorize(request, (request.params as { project: string }).project, { kind: 'app' });
       const { names } = request.body as { names: string[] };
       const data: Record<string, PreparedProgram | { error: number; msg: string }> = {};
       for (const name of new Set(names)) {
