@@ -74,6 +74,11 @@ export interface WidgetRuntime {
   setPage?: (widgetId: string, page: { index: number; size: number }) => void;
   /** Renders another page inside this one (page and simple-page kinds). */
   renderPage?: (pageId: string) => ReactNode;
+  /**
+   * The ids of the programs the user may run here (released, granted; the server refuses the others
+   * whatever is shown). Absent (the designer canvas), every program button shows.
+   */
+  grantedPrograms?: () => Promise<ReadonlySet<string>>;
 }
 
 const EMPTY: WidgetData = { rows: [], meta: {}, loading: false };
@@ -126,6 +131,27 @@ export function useWidgetValue<T>(widgetId: string, initial: T): [T, (v: T) => v
     rt.dispatch({ widget: widgetId, event: 'onChange', payload: v });
   };
   return [value, set];
+}
+
+/**
+ * Which programs the user may run: `'all'` where nothing is checked (the designer), `null` while the
+ * answer is on its way (show none yet), else the granted ids. A failed answer grants nothing.
+ */
+export function useGrantedPrograms(): ReadonlySet<string> | 'all' | null {
+  const rt = useContext(WidgetContext);
+  const [granted, setGranted] = useState<ReadonlySet<string> | null>(null);
+  useEffect(() => {
+    if (!rt.grantedPrograms) return;
+    let live = true;
+    rt.grantedPrograms().then(
+      (ids) => live && setGranted(ids),
+      () => live && setGranted(new Set()),
+    );
+    return () => {
+      live = false;
+    };
+  }, [rt]);
+  return rt.grantedPrograms ? granted : 'all';
 }
 
 /** Fires a widget event (onClick, onChange, ...) to the runtime's action runner. */

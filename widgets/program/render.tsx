@@ -1,12 +1,18 @@
 import { Button } from 'antd';
 import { bool, color, list, num, obj, str } from '../../src/shared/props.ts';
 import type { WidgetRenderProps } from '../define.ts';
-import { useDispatch } from '../kit/widget-context.ts';
+import { useDispatch, useGrantedPrograms } from '../kit/widget-context.ts';
 
-/** Program buttons: auto wraps, singleLine keeps one row, eachLine puts eachLineNum per row. */
+/**
+ * Program buttons: auto wraps, singleLine keeps one row, eachLine puts eachLineNum per row. On a page,
+ * a button whose program the user may not run is not shown (the server refuses it anyway).
+ */
 export function ProgramWidget({ id, props }: WidgetRenderProps) {
   const dispatch = useDispatch(id);
-  const programs = list(props.program).map(obj);
+  const granted = useGrantedPrograms();
+  const programs = list(props.program)
+    .map(obj)
+    .filter((p) => granted === 'all' || (granted?.has(str(p.flow)) ?? false));
   const perLine = Math.max(1, Math.min(12, Math.trunc(num(props.eachLineNum, 4))));
   const layout =
     props.sort === 'eachLine'
@@ -22,7 +28,7 @@ export function ProgramWidget({ id, props }: WidgetRenderProps) {
       {bool(props.showTitle, true) && (
         <div style={{ fontWeight: 600, marginBottom: 8 }}>{str(props.title)}</div>
       )}
-      <div style={layout}>
+      <div style={layout} data-testid="program-buttons" data-ready={granted === null ? 'false' : 'true'}>
         {programs.map((p, i) => (
           <Button
             // biome-ignore lint/suspicious/noArrayIndexKey: the same flow may be listed twice; the list order is the identity

@@ -31,6 +31,7 @@ import {
   setWidgetView,
   widgetsScope,
 } from './page-store.ts';
+import { grantedPrograms } from './program-calls.ts';
 import { markPageRendered } from './timing.ts';
 
 export type { PageMode };
@@ -92,6 +93,8 @@ export function PageRenderer(p: PageRendererProps) {
   });
 
   const runtime = useMemo<WidgetRuntime>(() => {
+    // Asked once per rendered page, fresh (a grant may have changed), by the first program widget.
+    let granted: Promise<ReadonlySet<string>> | null = null;
     const rt: WidgetRuntime = {
       mode: runtimeMode,
       lang: p.lang ?? 'zh',
@@ -123,6 +126,10 @@ export function PageRenderer(p: PageRendererProps) {
       setPage: (id, page) => setWidgetPage(store, id, page),
       reload: (id) => bumpReload(store, id),
       ...(p.renderPage ? { renderPage: p.renderPage } : {}),
+      grantedPrograms: () => {
+        granted ??= grantedPrograms(project, true).then((list) => new Set(list.map((x) => x._id)));
+        return granted;
+      },
     };
     return rt;
   }, [store, index, scopeOf, runtimeMode, p.lang, p.renderPage, project]);
