@@ -560,6 +560,12 @@ export const en = {
     pickStep: 'Pick a step to edit its settings, or add one',
     runsOn: 'Runs on table',
     runsOnShort: 'Runs on',
+    runAfter: 'Record trigger — runs after:',
+    recordTrigger: 'Record trigger',
+    triggerTag: 'Runs after {{ops}}',
+    triggerHelp:
+      'Runs in the same transaction after each chosen write to its table, from any page, data call or program, xlsx imports excepted (params.op, params.old, params.new). A trigger cannot ask for input.',
+    triggerNeedsTable: 'Pick the table it runs on first: a record trigger watches that table',
     undo: 'Undo',
     redo: 'Redo',
     versions: 'Versions',

@@ -556,6 +556,12 @@ export const zh: Messages = {
     pickStep: '选择一个步骤以编辑设置,或添加步骤',
     runsOn: '运行于数据表',
     runsOnShort: '运行于',
+    runAfter: '记录触发 — 在以下写入后运行：',
+    recordTrigger: '记录触发',
+    triggerTag: '在{{ops}}后运行',
+    triggerHelp:
+      '在该数据表的所选写入之后、同一事务中运行（来自任何页面、数据接口或程序；params.op、params.old、params.new）。触发程序不能有输入步骤。',
+    triggerNeedsTable: '请先选择运行的数据表：记录触发监听该数据表',
     undo: '撤销',
     redo: '重做',
     versions: '版本',

@@ -1,20 +1,28 @@
 /**
  * One program open in the editor: its step tree and the selected step's generated panel, undo/redo
  * (buttons and Ctrl/⌘+Z, Ctrl/⌘+Shift+Z, Ctrl+Y), autosave (debounced; the indicator says saving /
- * saved / the server's refusal, which names the step at fault), the table the program runs on, the
- * test run, versions (release, restore) and the run log.
+ * saved / the server's refusal, which names the step at fault), the table the program runs on and the
+ * writes to it that run it as a record trigger, the test run, versions (release, restore) and the run log.
  */
 import {
   CheckCircleOutlined,
   LoadingOutlined,
   RedoOutlined,
+  ThunderboltOutlined,
   UndoOutlined,
   WarningOutlined,
 } from '@ant-design/icons';
-import { App, Button, Empty, Select, Space, Tabs, Tag, Tooltip, Typography } from 'antd';
+import { App, Button, Checkbox, Empty, Select, Space, Tabs, Tag, Tooltip, Typography } from 'antd';
 import { useCallback, useEffect, useMemo, useRef, useState } from 'react';
 import { useTranslation } from 'react-i18next';
-import { type Flow, type FlowDocument, type FlowStep, stepType } from '../../shared/program/index.ts';
+import {
+  type Flow,
+  type FlowDocument,
+  type FlowStep,
+  stepType,
+  TRIGGER_OPS,
+  triggerOps,
+} from '../../shared/program/index.ts';
 import { ApiError } from '../api/api-error.ts';
 import { programsApi } from '../api/programs.ts';
 import type { Entity } from '../api/workbench.ts';
@@ -181,6 +189,7 @@ export function ProgramEditor(props: {
   const selPath = selected === null ? null : parseKey(selected);
   const selStep = selPath ? stepAt(doc._process, selPath) : undefined;
   const recordEntity = doc._option._entity;
+  const triggerOn = triggerOps(doc._option.trigger);
   const { data: recordFields } = useFields(project, recordEntity || undefined);
   const scope = useMemo(
     () =>
@@ -290,6 +299,13 @@ export function ProgramEditor(props: {
           ) : (
             <Tag>{t('program.notReleased')}</Tag>
           )}
+          {triggerOn.length ? (
+            <Tag icon={<ThunderboltOutlined />} color="purple" data-testid="trigger-tag">
+              {t('progEditor.triggerTag', {
+                ops: triggerOn.map((o) => t(`progEditor.ops.${o}`)).join(', '),
+              })}
+            </Tag>
+          ) : null}
           {indicator}
         </Space>
         <Space wrap>
@@ -314,6 +330,23 @@ export function ProgramEditor(props: {
             }}
             data-testid="program-table"
           />
+          <Tooltip title={recordEntity ? t('progEditor.triggerHelp') : t('progEditor.triggerNeedsTable')}>
+            <Space size={4} data-testid="program-trigger">
+              <Typography.Text type="secondary">{t('progEditor.runAfter')}</Typography.Text>
+              <Checkbox.Group
+                disabled={!recordEntity}
+                value={triggerOn}
+                options={TRIGGER_OPS.map((o) => ({ value: o, label: t(`progEditor.ops.${o}`) }))}
+                onChange={(v) => {
+                  const option = { ...doc._option };
+                  const on = TRIGGER_OPS.filter((o) => v.includes(o));
+                  if (on.length) option.trigger = { on };
+                  else delete option.trigger;
+                  history.set({ ...doc, _option: option });
+                }}
+              />
+            </Space>
+          </Tooltip>
           <Tooltip title={`${t('progEditor.undo')} (Ctrl+Z)`}>
             <Button
               icon={<UndoOutlined />}

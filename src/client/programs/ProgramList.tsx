@@ -8,11 +8,12 @@ import {
   DeleteOutlined,
   EditOutlined,
   MoreOutlined,
+  ThunderboltOutlined,
 } from '@ant-design/icons';
-import { App, Button, Dropdown, Empty, Input, Select, Space, Tag, Typography } from 'antd';
+import { App, Button, Dropdown, Empty, Input, Select, Space, Tag, Tooltip, Typography } from 'antd';
 import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
-import type { Flow } from '../../shared/program/index.ts';
+import { type Flow, triggerOps } from '../../shared/program/index.ts';
 import type { Module } from '../api/workbench.ts';
 
 export interface ProgramListProps {
@@ -116,6 +117,11 @@ export function ProgramList(props: ProgramListProps) {
                 ) : (
                   <button type="button" className="prog-flow-open" onClick={() => props.onOpen(f._id)}>
                     <span className="prog-flow-name">{f._name}</span>
+                    {triggerOps(f._option?.trigger).length ? (
+                      <Tooltip title={t('progEditor.recordTrigger')}>
+                        <ThunderboltOutlined className="prog-flow-trigger" data-testid="flow-trigger" />
+                      </Tooltip>
+                    ) : null}
                     {f._version ? (
                       <Tag color="green">v{f._version}</Tag>
                     ) : (

@@ -12,6 +12,7 @@ import {
   PROGRAM_LIMITS,
   type STEP_TYPES,
   stepType,
+  TRIGGER_OPS,
 } from '../../shared/program/index.ts';
 import { E, fail } from '../errors.ts';
 
@@ -140,7 +141,7 @@ export function parseFlowDocument(input: unknown): FlowDocument {
     invalid('_option._entity', 'expected a table');
   if (option.trigger !== undefined) {
     const t = option.trigger;
-    const ops = ['create', 'update', 'remove'];
+    const ops: readonly string[] = TRIGGER_OPS;
     if (
       !isObj(t) ||
       Object.keys(t).some((k) => k !== 'on') ||

@@ -5,6 +5,7 @@
  */
 import { HANDLE } from './limits.ts';
 import { STEP_TYPES } from './steps.ts';
+import { TRIGGER_OPS } from './trigger.ts';
 
 type Schema = Record<string, unknown>;
 
@@ -54,7 +55,7 @@ export function flowJsonSchema(): Schema {
             additionalProperties: false,
             required: ['on'],
             properties: {
-              on: { type: 'array', minItems: 1, items: { enum: ['create', 'update', 'remove'] } },
+              on: { type: 'array', minItems: 1, items: { enum: [...TRIGGER_OPS] } },
             },
           },
         },
