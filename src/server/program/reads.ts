@@ -9,6 +9,8 @@ interface Reads {
   /** A code step or a bare `state` sees every output. */
   all: boolean;
   texts: string[];
+  /** Handles already answered. */
+  handles: Map<string, boolean>;
 }
 
 const cache = new WeakMap<FlowDocument, Reads>();
@@ -37,18 +39,23 @@ function readsOf(doc: FlowDocument): Reads {
   };
   walk(doc._process);
   if (texts.some((t) => BARE_STATE.test(t))) all = true;
-  r = { all, texts };
+  r = { all, texts, handles: new Map() };
   cache.set(doc, r);
   return r;
 }
 
 const escapeRe = (s: string) => s.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
 
-/** Whether any expression of the flow may read the output of the step with this handle. */
+/** Whether any expression of the flow may read the output of the step with this handle (kept per document). */
 export function outputRead(doc: FlowDocument, handle: string): boolean {
   const r = readsOf(doc);
   if (r.all) return true;
-  const h = escapeRe(handle);
-  const re = new RegExp(`state\\s*(?:\\?\\.|\\.)\\s*${h}\\b|state\\s*\\[\\s*['"]${h}['"]\\s*\\]`);
-  return r.texts.some((t) => re.test(t));
+  let known = r.handles.get(handle);
+  if (known === undefined) {
+    const h = escapeRe(handle);
+    const re = new RegExp(`state\\s*(?:\\?\\.|\\.)\\s*${h}\\b|state\\s*\\[\\s*['"]${h}['"]\\s*\\]`);
+    known = r.texts.some((t) => re.test(t));
+    r.handles.set(handle, known);
+  }
+  return known;
 }
