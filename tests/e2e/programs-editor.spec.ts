@@ -3,10 +3,13 @@
  * step, a condition, an update in its "then" branch and a display step, made through the step tree and
  * the generated step panels; undo from the keyboard; a test run on a record picked from the table
  * (trace and the rows that would change shown, the rows grid still shows the old values); release, the
- * version and the run log on screen. Desktop and phone screenshots.
+ * version and the run log on screen; bound to a table menu entry (menus screen) and a program widget,
+ * an end user granted it selects a row, runs it, fills the input and sees the message and the row
+ * change, while a user not granted it sees no button and is refused (the issue's "Done when").
+ * Record triggers set in the editor. Desktop and phone screenshots.
  */
 import { expect, type Page, test } from '@playwright/test';
-import { adminApi, DESKTOP, PHONE, pick, shot, signInWithToken } from './helpers.ts';
+import { adminApi, DESKTOP, PHONE, pick, shot, signInWithToken, uniqueAccount } from './helpers.ts';
 
 async function seed(request: Parameters<typeof adminApi>[0]) {
   const call = await adminApi(request);
@@ -28,6 +31,28 @@ async function seed(request: Parameters<typeof adminApi>[0]) {
   return { call, p, code, entity: entity._id };
 }
 
+/** A member of the project whose role is granted the menu entry, page and table, and these programs. */
+async function member(
+  request: Parameters<typeof adminApi>[0],
+  call: Awaited<ReturnType<typeof adminApi>>,
+  p: string,
+  name: string,
+  grants: { route: string; page: string; entity: string; programs: string[] },
+): Promise<string> {
+  const role = await call<{ _id: string }>(`/api/admin/auth/${p}/main/role/create`, { name, type: 'common' });
+  await call(`/api/admin/auth/${p}/main/role/${role._id}/bind`, {
+    route: [grants.route],
+    page: [grants.page],
+    entity: [grants.entity],
+    program: grants.programs,
+  });
+  const account = uniqueAccount(name.toLowerCase());
+  await call(`/api/admin/user/${p}/create`, { role: role._id, account, pwd: 'secret123', name });
+  return (await adminApi(request, { user: account, pwd: 'secret123' })).token;
+}
+
+const at = (y: number, h = 6) => ({ pc: { x: 0, y, w: 100, h }, mobile: { x: 0, y, w: 38, h } });
+
 /** Adds a step of a type to the list named by its path key ('top' for the top level). */
 async function addStep(page: Page, list: string, title: string) {
   await page.getByTestId(`add-step-${list}`).click();
@@ -36,10 +61,13 @@ async function addStep(page: Page, list: string, title: string) {
 
 const panel = (page: Page) => page.getByTestId('step-panel');
 
-test('a builder makes, test-runs and releases a program in the editor', async ({ page, request }) => {
+test('a builder makes, test-runs, releases and binds a program; a granted end user runs it, others cannot', async ({
+  page,
+  request,
+}) => {
   // Many steps through the real UI on a shared machine.
-  test.setTimeout(300_000);
-  const { call, p, entity } = await seed(request);
+  test.setTimeout(420_000);
+  const { call, p, code, entity } = await seed(request);
   await signInWithToken(page, call.token, p);
   await page.setViewportSize(DESKTOP);
   await page.goto('/dev/programs');
@@ -168,6 +196,166 @@ test('a builder makes, test-runs and releases a program in the editor', async ({
   await expect(page.getByTestId('step-tree')).toBeVisible();
   await expect(page.getByTestId('step-update1')).toBeVisible();
   await shot(page, 'program-editor-phone');
+  await page.setViewportSize(DESKTOP);
+
+  // Bind the released program to a table menu entry, on the menus screen.
+  const entry = await call<{ _id: string }>(`/api/admin/route/${p}/create`, {
+    type: 'table',
+    name: 'Orders',
+    value: code,
+  });
+  await page.goto('/dev/menus');
+  await page.getByTestId('menu-row-Orders').getByTestId('menu-bind').click();
+  const bind = page.locator('.ant-modal:visible');
+  await pick(page, bind.locator('.ant-select'), 'Mark paid');
+  await bind.locator('.ant-modal-title').click();
+  await bind.getByRole('button', { name: 'OK' }).click();
+  await expect(page.getByTestId('menu-row-Orders')).toContainText('Mark paid');
+  // …and to a program widget on a published page.
+  const desk = await call<{ _id: string }>(`/api/admin/page/${p}/create`, {
+    name: 'Desk',
+    document: {
+      id: 'x',
+      title: 'Desk',
+      version: 1,
+      layout: {
+        pc: { cols: 120, rowHeight: 10, width: 1200 },
+        mobile: { cols: 38, rowHeight: 10, width: 375 },
+      },
+      widgets: [
+        {
+          id: 'buttons',
+          kind: 'program',
+          version: 1,
+          props: { title: 'Actions', program: [{ name: 'Mark paid', flow: flow._id }] },
+          layout: at(0, 10),
+        },
+      ],
+    },
+  });
+  await call(`/api/admin/page/${p}/${desk._id}/publish`, {});
+  const grants = { route: entry._id, page: desk._id, entity };
+  const clerk = await member(request, call, p, 'Clerk', { ...grants, programs: [flow._id] });
+  const viewer = await member(request, call, p, 'Viewer', { ...grants, programs: [] });
+
+  // An end user granted it: select a row, run it, fill the input, see the result and the row change.
+  const ctx = await page.context().browser()!.newContext();
+  const user = await ctx.newPage();
+  await signInWithToken(user, clerk, p);
+  await user.goto(`/home/${code}`);
+  const row = (pg: Page, item: string) =>
+    pg.locator('[data-testid="data-view"] .ant-table-tbody tr.ant-table-row', { hasText: item });
+  await expect(row(user, 'Pears')).toContainText('new');
+  await row(user, 'Pears').locator('.ant-checkbox-input').check();
+  await user.getByTestId('view-program').click();
+  await user.getByTestId('program-input').getByLabel('Note').fill('card');
+  await user.getByRole('button', { name: 'Run' }).click();
+  await expect(user.getByText('Marked Pears paid: card')).toBeVisible();
+  await expect(row(user, 'Pears')).toContainText('paid');
+  await expect(row(user, 'Apples')).toContainText('new');
+  await shot(user, 'program-done-when-end-user');
+  // The program widget shows its button to this user.
+  await user.goto(`/page/${desk._id}`);
+  await expect(user.getByTestId('program-buttons').getByRole('button', { name: 'Mark paid' })).toBeVisible();
+  await ctx.close();
+
+  // A user not granted it sees it nowhere and cannot call it.
+  const ctx2 = await page.context().browser()!.newContext();
+  const other = await ctx2.newPage();
+  await signInWithToken(other, viewer, p);
+  await other.goto(`/home/${code}`);
+  await expect(row(other, 'Apples')).toBeVisible();
+  await expect(other.getByTestId('view-program')).toHaveCount(0);
+  await other.goto(`/page/${desk._id}`);
+  await expect(other.getByTestId('program-buttons')).toHaveAttribute('data-ready', 'true');
+  await expect(other.getByTestId('program-buttons').getByRole('button')).toHaveCount(0);
+  const refused = await request.post(`/api/common/program/${p}/exec/${flow._id}/x`, {
+    headers: { token: viewer },
+    data: { data: { note: 'x' } },
+  });
+  expect(((await refused.json()) as { error: number }).error).toBe(1102);
+  await ctx2.close();
+});
+
+test('a builder makes a program a record trigger in the editor: chosen writes saved, checked, shown, and run', async ({
+  page,
+  request,
+}) => {
+  test.setTimeout(240_000);
+  const { call, p, code, entity } = await seed(request);
+  const made = await call<{ _id: string }>(`/api/admin/flow/${p}/create`, {
+    name: 'Stamp',
+    _process: [
+      {
+        _type: 'update',
+        _handle: 'stamp',
+        _entity: code,
+        _procedure: { id: 'record._id', values: { status: "'stamped ' + params.op" } },
+      },
+    ],
+  });
+  await signInWithToken(page, call.token, p);
+  await page.setViewportSize(DESKTOP);
+  await page.goto(`/dev/programs?program=${made._id}`);
+  const trigger = page.getByTestId('program-trigger');
+  // No table yet: nothing to watch.
+  await expect(trigger.getByLabel('update')).toBeDisabled();
+  await pick(page, page.getByTestId('program-table'), 'Orders');
+  await trigger.getByLabel('update').check();
+  await trigger.getByLabel('create').check();
+  await expect(page.getByTestId('trigger-tag')).toHaveText('Runs after create, update');
+  await expect(page.getByTestId('save-state')).toHaveText('Saved');
+  type F = { _id: string; _option: { trigger?: { on: string[] }; _entity?: string } };
+  const stored = async () =>
+    (await call<F[]>(`/api/admin/project/${p}/flow`)).find((f) => f._id === made._id)!;
+  expect((await stored())._option).toMatchObject({ _entity: entity, trigger: { on: ['create', 'update'] } });
+  await expect(page.getByTestId('program-Stamp').getByTestId('flow-trigger')).toBeVisible();
+
+  // A trigger cannot ask for input: the server refuses the draft, and says why.
+  await addStep(page, 'top', 'Input form');
+  await expect(page.getByTestId('save-error')).toContainText('1801');
+  await expect(page.getByTestId('save-error')).toContainText('cannot ask for input');
+  await shot(page, 'program-editor-trigger-refused');
+  await page.getByTestId('step-tree').click({ position: { x: 2, y: 2 } });
+  await page.keyboard.press('Control+z');
+  await expect(page.getByTestId('save-state')).toHaveText('Saved');
+
+  // Shown again after a reload; unticking one write saves the other alone.
+  await page.reload();
+  await expect(trigger.getByLabel('update')).toBeChecked();
+  await expect(trigger.getByLabel('create')).toBeChecked();
+  await trigger.getByLabel('create').uncheck();
+  await expect(page.getByTestId('trigger-tag')).toHaveText('Runs after update');
+  await expect(page.getByTestId('save-state')).toHaveText('Saved');
+  expect((await stored())._option.trigger).toEqual({ on: ['update'] });
+  await shot(page, 'program-editor-trigger');
+
+  // Released, it runs after each update of an order, in the write's transaction.
+  await page.getByRole('button', { name: 'Release', exact: true }).click();
+  await expect(page.getByTestId('program-editor').getByText('Version 1', { exact: true })).toBeVisible();
+  const rows = await call<{ data: { _id: string; item: string; status: string }[] }>(
+    `/api/admin/data/${p}/${code}/query`,
+    { page: { index: 1, size: 10 } },
+  );
+  const apples = rows.data.find((r) => r.item === 'Apples')!;
+  await call(`/api/admin/data/${p}/${code}/${apples._id}/update`, { item: 'Green apples' });
+  const after = await call<{ data: { _id: string; item: string; status: string }[] }>(
+    `/api/admin/data/${p}/${code}/query`,
+    { page: { index: 1, size: 10 } },
+  );
+  expect(after.data.find((r) => r._id === apples._id)).toMatchObject({
+    item: 'Green apples',
+    status: 'stamped update',
+  });
+  // Not a create trigger any more: a new order stays as written.
+  await call(`/api/admin/data/${p}/${code}/save`, { item: 'Plums', status: 'new' });
+  const last = await call<{ data: { item: string; status: string }[] }>(
+    `/api/admin/data/${p}/${code}/query`,
+    {
+      page: { index: 1, size: 10 },
+    },
+  );
+  expect(last.data.find((r) => r.item === 'Plums')?.status).toBe('new');
 });
 
 test('a code step is edited in Monaco; a source that does not parse is refused on save, naming the step', async ({

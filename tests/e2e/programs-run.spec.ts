@@ -2,8 +2,9 @@
  * Running programs as an end user on the published app (issue #20 item 5): on a list menu entry the
  * entry's bound program is a button acting on the selected rows — select one, run it, fill its input
  * form, see its message and the row change; select two, one run per row; a program widget on a page
- * runs its program; a member whose role is not granted the program sees no button and is refused
- * with a code when calling it.
+ * runs its program; a member whose role is not granted the program sees no button (on the list, and
+ * in the program widget, which shows only the granted program's button) and is refused with a code
+ * when calling it (prepare, batched prepare, display, exec).
  */
 import { expect, type Page, test } from '@playwright/test';
 import { adminApi, shot, signInWithToken, uniqueAccount } from './helpers.ts';
@@ -76,7 +77,13 @@ async function seed(request: Parameters<typeof adminApi>[0]) {
         id: 'buttons',
         kind: 'program',
         version: 1,
-        props: { title: 'Actions', program: [{ name: 'Count paid', flow: count._id }] },
+        props: {
+          title: 'Actions',
+          program: [
+            { name: 'Count paid', flow: count._id },
+            { name: 'Pay it', flow: pay._id },
+          ],
+        },
         layout: at(0, 10),
       },
     ],
@@ -104,7 +111,8 @@ async function seed(request: Parameters<typeof adminApi>[0]) {
     pay: pay._id,
     page: pg._id,
     clerk: await member('Clerk', [pay._id, count._id]),
-    viewer: await member('Viewer', []),
+    // Granted only the counting program: the page shows its button, not the paying one.
+    viewer: await member('Viewer', [count._id]),
   };
 }
 
@@ -154,8 +162,10 @@ test('an end user selects rows on a list entry, runs the bound program with its 
   await expect(row(page, 'INV-3')).toContainText('bank');
   await shot(page, 'program-list-bulk');
 
-  // A program widget on a page runs its program.
+  // A program widget on a page runs its program; both its programs are granted, both buttons show.
   await page.goto(`/page/${s.page}`);
+  await expect(page.getByTestId('program-buttons')).toHaveAttribute('data-ready', 'true');
+  await expect(page.getByRole('button', { name: 'Pay it' })).toBeVisible();
   await page.getByRole('button', { name: 'Count paid' }).click();
   await expect(page.getByText('3 invoices paid')).toBeVisible();
 
@@ -171,5 +181,31 @@ test('an end user selects rows on a list entry, runs the bound program with its 
     data: { data: { note: 'x' } },
   });
   expect(((await refused.json()) as { error: number }).error).toBe(1102);
+  // On the page, the program widget shows only the button of the program the member is granted.
+  await viewerPage.goto(`/page/${s.page}`);
+  const buttons = viewerPage.getByTestId('program-buttons');
+  await expect(buttons).toHaveAttribute('data-ready', 'true');
+  await expect(buttons.getByRole('button', { name: 'Count paid' })).toBeVisible();
+  await expect(buttons.getByRole('button')).toHaveCount(1);
+  await expect(viewerPage.getByRole('button', { name: 'Pay it' })).toHaveCount(0);
+  await shot(viewerPage, 'program-widget-granted-only');
+  // The hidden button's program is refused on every call, whatever the page shows.
+  for (const path of [
+    `prepare/${s.pay}/${s.page}`,
+    `display/${s.pay}/${s.page}`,
+    `exec/${s.pay}/${s.page}`,
+  ]) {
+    const r = await request.post(`/api/common/program/${s.p}/${path}`, {
+      headers: { token: s.viewer },
+      data: path.startsWith('prepare') ? {} : { data: { note: 'x' } },
+    });
+    expect(((await r.json()) as { error: number }).error, path).toBe(1102);
+  }
+  const batch = await request.post(`/api/common/program/${s.p}/prepare/__/${s.page}`, {
+    headers: { token: s.viewer },
+    data: { names: [s.pay] },
+  });
+  const map = ((await batch.json()) as { data: Record<string, { error?: number }> }).data;
+  expect(map[s.pay]?.error).toBe(1102);
   await other.close();
 });
