@@ -901,7 +901,7 @@ const ENDPOINTS: Record<string, Endpoint> = {
     ids: [
       {
         name: 'project',
-        path: (c, v) => `/api/common/program/${v}/prepare/__/k`,
+        path: (_c, v) => `/api/common/program/${v}/prepare/__/k`,
         unknown: 1200,
         foreign: (c) => c.foreign,
       },

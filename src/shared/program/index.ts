@@ -1,4 +1,4 @@
 export * from './limits.ts';
 export * from './steps.ts';
-export type * from './types.ts';
 export * from './trigger.ts';
+export type * from './types.ts';
