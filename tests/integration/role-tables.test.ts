@@ -35,7 +35,11 @@ describe.each(dialects)('role table settings on %s', (dialect) => {
 
   beforeAll(async () => {
     t = await createTestApp(dialect);
-    ({ token: owner } = await registerUser(t.app, { user: 'rtowner1', pwd: 'abc12345', phone: '13600000071' }));
+    ({ token: owner } = await registerUser(t.app, {
+      user: 'rtowner1',
+      pwd: 'abc12345',
+      phone: '13600000071',
+    }));
     project = (
       await call<{ _id: string }>(t.app, 'POST', '/api/common/project/create', {
         token: owner,
@@ -54,7 +58,10 @@ describe.each(dialects)('role table settings on %s', (dialect) => {
       ['Kind', 'kind', 'string'],
       ['Qty', 'qty', 'number'],
     ] as const)
-      expect((await call(t.app, 'POST', `${P}/item/field/create`, { token: owner, body: { name, type, field } })).error).toBe(0);
+      expect(
+        (await call(t.app, 'POST', `${P}/item/field/create`, { token: owner, body: { name, type, field } }))
+          .error,
+      ).toBe(0);
     for (let i = 1; i <= 6; i++)
       await call(t.app, 'POST', `/api/admin/data/${project}/item/save`, {
         token: owner,
@@ -62,7 +69,13 @@ describe.each(dialects)('role table settings on %s', (dialect) => {
       });
     const { db } = t.app.database;
     const prog = async (name: string, entity: string | null) =>
-      (await releaseFlow(db, await createFlow(db, project, { name, _option: entity ? { _entity: entity } : {} }), null)).id;
+      (
+        await releaseFlow(
+          db,
+          await createFlow(db, project, { name, _option: entity ? { _entity: entity } : {} }),
+          null,
+        )
+      ).id;
     progA = await prog('Approve', item);
     progB = await prog('Archive', 'item');
     progFree = await prog('Hello', null);
@@ -73,13 +86,16 @@ describe.each(dialects)('role table settings on %s', (dialect) => {
       })
     ).data._id;
     expect(
-      (await call(t.app, 'POST', `/api/admin/route/${project}/${entry}/bind`, {
-        token: owner,
-        body: { programs: [progA, progB, progFree] },
-      })).error,
+      (
+        await call(t.app, 'POST', `/api/admin/route/${project}/${entry}/bind`, {
+          token: owner,
+          body: { programs: [progA, progB, progFree] },
+        })
+      ).error,
     ).toBe(0);
-    roleId = (await call<{ _id: string }>(t.app, 'POST', `${A()}/create`, { token: owner, body: { name: 'Clerk' } })).data
-      ._id;
+    roleId = (
+      await call<{ _id: string }>(t.app, 'POST', `${A()}/create`, { token: owner, body: { name: 'Clerk' } })
+    ).data._id;
     const bound = await call(t.app, 'POST', `${A()}/${roleId}/bind`, {
       token: owner,
       body: { entity: [item], route: [entry], program: [progA, progB, progFree] },
@@ -109,7 +125,10 @@ describe.each(dialects)('role table settings on %s', (dialect) => {
     expect(set.error, set.raw).toBe(0);
     const f = await call(t.app, 'POST', `/api/admin/view/${project}/item/role-filter`, {
       token: owner,
-      body: { role: roleId, filter: { conditions: [{ field: 'kind', opt: 'eq', value: 'odd' }], match: 'and' } },
+      body: {
+        role: roleId,
+        filter: { conditions: [{ field: 'kind', opt: 'eq', value: 'odd' }], match: 'and' },
+      },
     });
     expect(f.error, f.raw).toBe(0);
     const both = await call<{ filter: { conditions: unknown[] }; programs: string[] }>(t.app, 'GET', url, {
@@ -119,17 +138,17 @@ describe.each(dialects)('role table settings on %s', (dialect) => {
     expect(both.data.filter.conditions).toHaveLength(1);
     // A member may not read or change it.
     expect((await call(t.app, 'GET', url, { token: clerk })).error).toBe(E.FORBIDDEN.code);
-    expect((await call(t.app, 'POST', `${url}/programs`, { token: clerk, body: { programs: null } })).error).toBe(
-      E.FORBIDDEN.code,
-    );
+    expect(
+      (await call(t.app, 'POST', `${url}/programs`, { token: clerk, body: { programs: null } })).error,
+    ).toBe(E.FORBIDDEN.code);
     // Ids that are not programs of this project, junk, unknown role and table: coded, nothing changed.
     for (const programs of [['0123456789abcdef01234567'], ['x'], [item]]) {
       const r = await call(t.app, 'POST', `${url}/programs`, { token: owner, body: { programs } });
       expect(r.error, JSON.stringify(programs)).toBe(E.ROLE_PROGRAMS_INVALID.code);
     }
-    expect((await call(t.app, 'GET', `${A()}/0123456789abcdef01234567/table/${item}`, { token: owner })).error).toBe(
-      E.ROLE_NOT_FOUND.code,
-    );
+    expect(
+      (await call(t.app, 'GET', `${A()}/0123456789abcdef01234567/table/${item}`, { token: owner })).error,
+    ).toBe(E.ROLE_NOT_FOUND.code);
     expect((await call(t.app, 'GET', `${A()}/${roleId}/table/nosuch`, { token: owner })).error).toBe(
       E.ENTITY_NOT_FOUND.code,
     );
@@ -139,7 +158,9 @@ describe.each(dialects)('role table settings on %s', (dialect) => {
       body: { value: { programs: 'all' } },
     });
     expect(raw.error).toBe(E.ROLE_PROGRAMS_INVALID.code);
-    expect((await call<{ programs: string[] }>(t.app, 'GET', url, { token: owner })).data.programs).toEqual([progA]);
+    expect((await call<{ programs: string[] }>(t.app, 'GET', url, { token: owner })).data.programs).toEqual([
+      progA,
+    ]);
   });
 
   it("filters the member's reads by the role filter, whatever the request says", async () => {
@@ -182,10 +203,15 @@ describe.each(dialects)('role table settings on %s', (dialect) => {
       ],
     });
     expect(list.error).toBe(E.ROLE_RECORD_OUTSIDE.code);
-    const after = await call<{ data: { name: string }[] }>(t.app, 'POST', `/api/admin/data/${project}/item/query`, {
-      token: owner,
-      body: {},
-    });
+    const after = await call<{ data: { name: string }[] }>(
+      t.app,
+      'POST',
+      `/api/admin/data/${project}/item/query`,
+      {
+        token: owner,
+        body: {},
+      },
+    );
     expect(after.data.data.map((x) => x.name)).not.toContain('hacked');
     expect(after.data.data.map((x) => x.name)).not.toContain('fine');
     const ok = await call(t.app, 'POST', `${S}/${odd}/update`, { token: clerk, body: { name: 'n1b' } });
@@ -193,16 +219,28 @@ describe.each(dialects)('role table settings on %s', (dialect) => {
   });
 
   it('offers and runs only the allowed programs on that table', async () => {
-    const menu = await call<{ _id: string; _program: string[] }[]>(t.app, 'GET', `/api/app/rt/${project}/list`, {
-      token: clerk,
-    });
+    const menu = await call<{ _id: string; _program: string[] }[]>(
+      t.app,
+      'GET',
+      `/api/app/rt/${project}/list`,
+      {
+        token: clerk,
+      },
+    );
     expect(menu.data.find((m) => m._id === entry)?._program).toEqual([progA]);
     // The builder's menu keeps every bound program.
-    const full = await call<{ _id: string; _program: string[] }[]>(t.app, 'GET', `/api/app/rt/${project}/list`, {
-      token: owner,
-    });
+    const full = await call<{ _id: string; _program: string[] }[]>(
+      t.app,
+      'GET',
+      `/api/app/rt/${project}/list`,
+      {
+        token: owner,
+      },
+    );
     expect(full.data.find((m) => m._id === entry)?._program).toEqual([progA, progB, progFree]);
-    const init = await call<{ _id: string }[]>(t.app, 'GET', `/api/common/program/${project}/init`, { token: clerk });
+    const init = await call<{ _id: string }[]>(t.app, 'GET', `/api/common/program/${project}/init`, {
+      token: clerk,
+    });
     const ids = init.data.map((p) => p._id);
     expect(ids).toContain(progA);
     expect(ids).toContain(progFree);
@@ -216,21 +254,35 @@ describe.each(dialects)('role table settings on %s', (dialect) => {
       expect(p.error, key).toBe(E.PROGRAM_NOT_ALLOWED_HERE.code);
     }
     // A program of no table is refused from the list entry of a limited table, allowed elsewhere.
-    expect((await call(t.app, 'POST', `${G}/exec/${progFree}/${entry}`, { token: clerk, body: {} })).error).toBe(
-      E.PROGRAM_NOT_ALLOWED_HERE.code,
+    expect(
+      (await call(t.app, 'POST', `${G}/exec/${progFree}/${entry}`, { token: clerk, body: {} })).error,
+    ).toBe(E.PROGRAM_NOT_ALLOWED_HERE.code);
+    expect((await call(t.app, 'POST', `${G}/exec/${progFree}/page1`, { token: clerk, body: {} })).error).toBe(
+      0,
     );
-    expect((await call(t.app, 'POST', `${G}/exec/${progFree}/page1`, { token: clerk, body: {} })).error).toBe(0);
     const okRun = await call(t.app, 'POST', `${G}/exec/${progA}/${entry}`, { token: clerk, body: {} });
     expect(okRun.error, okRun.raw).toBe(0);
     // The builder is not limited.
-    expect((await call(t.app, 'POST', `${G}/exec/${progB}/${entry}`, { token: owner, body: {} })).error).toBe(0);
+    expect((await call(t.app, 'POST', `${G}/exec/${progB}/${entry}`, { token: owner, body: {} })).error).toBe(
+      0,
+    );
     // Cleared: every granted program again.
-    await call(t.app, 'POST', `${A()}/${roleId}/table/${item}/programs`, { token: owner, body: { programs: null } });
-    const again = await call<{ _id: string; _program: string[] }[]>(t.app, 'GET', `/api/app/rt/${project}/list`, {
-      token: clerk,
+    await call(t.app, 'POST', `${A()}/${roleId}/table/${item}/programs`, {
+      token: owner,
+      body: { programs: null },
     });
+    const again = await call<{ _id: string; _program: string[] }[]>(
+      t.app,
+      'GET',
+      `/api/app/rt/${project}/list`,
+      {
+        token: clerk,
+      },
+    );
     expect(again.data.find((m) => m._id === entry)?._program).toEqual([progA, progB, progFree]);
-    expect((await call(t.app, 'POST', `${G}/exec/${progB}/${entry}`, { token: clerk, body: {} })).error).toBe(0);
+    expect((await call(t.app, 'POST', `${G}/exec/${progB}/${entry}`, { token: clerk, body: {} })).error).toBe(
+      0,
+    );
   });
 
   it("builds and drops a builder's index on chosen fields as a real index", async () => {
@@ -242,31 +294,37 @@ describe.each(dialects)('role table settings on %s', (dialect) => {
     expect(made.error, made.raw).toBe(0);
     expect(made.data).toMatchObject({ kind: 'manual', pinned: true });
     const name = (
-      await t.app.database.db.selectFrom('data_indexes').select('name').where('id', '=', made.data._id).executeTakeFirstOrThrow()
+      await t.app.database.db
+        .selectFrom('data_indexes')
+        .select('name')
+        .where('id', '=', made.data._id)
+        .executeTakeFirstOrThrow()
     ).name;
     const exists = async () => {
       if (dialect === 'postgres') {
-        const r = await sql<{ n: number }>`SELECT count(*)::int AS n FROM pg_indexes WHERE indexname = ${name}`.execute(
-          t.app.database.db,
-        );
+        const r = await sql<{
+          n: number;
+        }>`SELECT count(*)::int AS n FROM pg_indexes WHERE indexname = ${name}`.execute(t.app.database.db);
         return Number(r.rows[0]?.n) > 0;
       }
-      const r = await sql<{ n: number }>`SELECT count(*) AS n FROM sqlite_master WHERE type = 'index' AND name = ${name}`.execute(
+      const r = await sql<{
+        n: number;
+      }>`SELECT count(*) AS n FROM sqlite_master WHERE type = 'index' AND name = ${name}`.execute(
         t.app.database.db,
       );
       return Number(r.rows[0]?.n) > 0;
     };
     expect(await exists()).toBe(true);
-    expect((await call(t.app, 'POST', `${I}/create`, { token: owner, body: { fields: ['kind', 'qty'] } })).error).toBe(
-      E.INDEX_EXISTS.code,
-    );
+    expect(
+      (await call(t.app, 'POST', `${I}/create`, { token: owner, body: { fields: ['kind', 'qty'] } })).error,
+    ).toBe(E.INDEX_EXISTS.code);
     for (const fields of [['nosuch'], ['kind', 'kind'], [], ['a', 'b', 'c', 'd']]) {
       const r = await call(t.app, 'POST', `${I}/create`, { token: owner, body: { fields } });
       expect(r.error, JSON.stringify(fields)).not.toBe(0);
     }
-    expect((await call(t.app, 'POST', `${I}/create`, { token: clerk, body: { fields: ['name'] } })).error).toBe(
-      E.FORBIDDEN.code,
-    );
+    expect(
+      (await call(t.app, 'POST', `${I}/create`, { token: clerk, body: { fields: ['name'] } })).error,
+    ).toBe(E.FORBIDDEN.code);
     const listed = await call<{ indexes: { _id: string }[] }>(t.app, 'POST', I, { token: owner, body: {} });
     expect(listed.data.indexes.map((x) => x._id)).toContain(made.data._id);
     const rm = await call(t.app, 'POST', `${I}/${made.data._id}/remove`, { token: owner, body: {} });

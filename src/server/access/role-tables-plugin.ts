@@ -6,8 +6,8 @@
  */
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import { requireUser } from '../account/auth.ts';
-import { roleFilter } from '../data/view-service.ts';
 import { loadMeta } from '../data/meta.ts';
+import { roleFilter } from '../data/view-service.ts';
 import { area } from '../http/plugin-kit.ts';
 import { anyObj, id, obj, ok } from '../http/schemas.ts';
 import { authorize } from './decide.ts';

@@ -62,7 +62,9 @@ async function appRecordsPlugin(app: FastifyInstance): Promise<void> {
     return g;
   };
   const idsOf = (body: unknown): unknown[] =>
-    Array.isArray(body) ? body.map((x) => (typeof x === 'object' && x !== null ? (x as { _id?: unknown })._id : x)) : [];
+    Array.isArray(body)
+      ? body.map((x) => (typeof x === 'object' && x !== null ? (x as { _id?: unknown })._id : x))
+      : [];
 
   const S = '/api/app/simple/:project/:entity';
   app.post(

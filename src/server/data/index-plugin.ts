@@ -98,7 +98,11 @@ async function indexPlugin(app: FastifyInstance): Promise<void> {
       if (made === 'fields') fail(E.INDEX_FIELDS_INVALID, 'fields: lists and collections cannot be indexed');
       if (made === 'exists') fail(E.INDEX_EXISTS);
       if (made === 'limit') fail(E.INDEX_LIMIT, `at most ${app.autoIndex.options.maxPerTable}`);
-      const r = await db.selectFrom('data_indexes').selectAll().where('id', '=', made).executeTakeFirstOrThrow();
+      const r = await db
+        .selectFrom('data_indexes')
+        .selectAll()
+        .where('id', '=', made)
+        .executeTakeFirstOrThrow();
       return { error: 0, data: apiIndex(r) };
     },
   );
