@@ -24,7 +24,7 @@ describe.each(dialects)('role table settings on %s', (dialect) => {
   let progA: string;
   let progB: string;
   let progFree: string;
-  const A = () => `/api/admin/auth/${project}/main/role`;
+  const rolesUrl = () => `/api/admin/auth/${project}/main/role`;
   const rows = (body: unknown = {}) =>
     call<{ data: { _id: string; name: string; kind: string }[]; count?: number }>(
       t.app,
@@ -94,9 +94,12 @@ describe.each(dialects)('role table settings on %s', (dialect) => {
       ).error,
     ).toBe(0);
     roleId = (
-      await call<{ _id: string }>(t.app, 'POST', `${A()}/create`, { token: owner, body: { name: 'Clerk' } })
+      await call<{ _id: string }>(t.app, 'POST', `${rolesUrl()}/create`, {
+        token: owner,
+        body: { name: 'Clerk' },
+      })
     ).data._id;
-    const bound = await call(t.app, 'POST', `${A()}/${roleId}/bind`, {
+    const bound = await call(t.app, 'POST', `${rolesUrl()}/${roleId}/bind`, {
       token: owner,
       body: { entity: [item], route: [entry], program: [progA, progB, progFree] },
     });
@@ -117,7 +120,7 @@ describe.each(dialects)('role table settings on %s', (dialect) => {
   });
 
   it('reads and writes a role table setting; only builders, only ids of this project', async () => {
-    const url = `${A()}/${roleId}/table/${item}`;
+    const url = `${rolesUrl()}/${roleId}/table/${item}`;
     const none = await call<{ filter: unknown; programs: unknown }>(t.app, 'GET', url, { token: owner });
     expect(none.error, none.raw).toBe(0);
     expect(none.data).toMatchObject({ filter: null, programs: null, entity: item });
@@ -147,9 +150,10 @@ describe.each(dialects)('role table settings on %s', (dialect) => {
       expect(r.error, JSON.stringify(programs)).toBe(E.ROLE_PROGRAMS_INVALID.code);
     }
     expect(
-      (await call(t.app, 'GET', `${A()}/0123456789abcdef01234567/table/${item}`, { token: owner })).error,
+      (await call(t.app, 'GET', `${rolesUrl()}/0123456789abcdef01234567/table/${item}`, { token: owner }))
+        .error,
     ).toBe(E.ROLE_NOT_FOUND.code);
-    expect((await call(t.app, 'GET', `${A()}/${roleId}/table/nosuch`, { token: owner })).error).toBe(
+    expect((await call(t.app, 'GET', `${rolesUrl()}/${roleId}/table/nosuch`, { token: owner })).error).toBe(
       E.ENTITY_NOT_FOUND.code,
     );
     // Through the generic share call a malformed setting is refused too.
@@ -267,7 +271,7 @@ describe.each(dialects)('role table settings on %s', (dialect) => {
       0,
     );
     // Cleared: every granted program again.
-    await call(t.app, 'POST', `${A()}/${roleId}/table/${item}/programs`, {
+    await call(t.app, 'POST', `${rolesUrl()}/${roleId}/table/${item}/programs`, {
       token: owner,
       body: { programs: null },
     });
