@@ -142,7 +142,8 @@ const IX = (p: string, e: string) => `/api/admin/data/${p}/${encodeURIComponent(
 
 export const tableIndexesApi = {
   list: (p: string, e: string) => post<{ indexes: TableIndex[]; limit: number }>(IX(p, e), {}, fresh),
-  create: (p: string, e: string, fields: string[]) => post<TableIndex>(`${IX(p, e)}/create`, { fields }),
+  create: (p: string, e: string, fields: string[]) =>
+    post<TableIndex>(`${IX(p, e)}/create`, { fields: fields.map((field) => ({ field })) }),
   pin: (p: string, e: string, id: string, pinned: boolean) =>
     post<TableIndex>(`${IX(p, e)}/${id}/pin`, { pinned }),
   remove: (p: string, e: string, id: string) => post(`${IX(p, e)}/${id}/remove`, {}),

@@ -79,7 +79,7 @@ export const tadvEn = {
   filterTitle: 'Default filter of {{role}} on {{table}}',
   programsTitle: 'Programs {{role}} may run on {{table}}',
   filterHint:
-    'Members of this role see only the rows matching this filter, in lists and table widgets; they cannot remove it. Apply saves it.',
+    'Members of this role see only the rows matching this filter, in lists and table widgets; they cannot remove it. {{apply}} saves it.',
   filterUnusable: 'The stored filter no longer fits this table’s fields: it matches nothing until replaced.',
   noFilter: 'No default filter',
   filterSaved: 'Default filter saved',
@@ -166,7 +166,7 @@ export const tadvZh: typeof tadvEn = {
   allowedPrograms: '允许的程序',
   filterTitle: '{{role}} 在 {{table}} 上的默认筛选',
   programsTitle: '{{role}} 可在 {{table}} 上运行的程序',
-  filterHint: '该角色成员在列表和表格组件中只能看到符合此筛选的行，且无法移除。点击“应用”即保存。',
+  filterHint: '该角色成员在列表和表格组件中只能看到符合此筛选的行，且无法移除。点击“{{apply}}”即保存。',
   filterUnusable: '保存的筛选已不适用于该表的字段：在替换之前不会匹配任何行。',
   noFilter: '无默认筛选',
   filterSaved: '默认筛选已保存',

@@ -58,7 +58,7 @@ async function roleTablesPlugin(app: FastifyInstance): Promise<void> {
         body: obj({
           programs: {
             type: ['array', 'null'],
-            items: { type: 'string', maxLength: 64 },
+            items: { type: 'string', pattern: '^[0-9a-f]{24}$' },
             maxItems: ROLE_PROGRAMS_MAX,
           },
         }),

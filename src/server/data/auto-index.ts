@@ -382,15 +382,18 @@ export class AutoIndexer {
    * for disuse). Answers its id; 'fields' when a field cannot be indexed, 'exists' when an index on
    * these fields is there, 'limit' when the table has `maxPerTable` indexes.
    */
-  async create(meta: EntityMeta, fields: string[]): Promise<string | 'fields' | 'exists' | 'limit'> {
+  async create(
+    meta: EntityMeta,
+    fields: { field: string; order?: 'asc' | 'desc' }[],
+  ): Promise<string | 'fields' | 'exists' | 'limit'> {
     await this.load();
     const columns: IndexColumn[] = [];
     for (const f of fields) {
-      const c = colOf(meta, f);
+      const c = colOf(meta, f.field);
       if (!c || c.field === '_id') return 'fields';
-      columns.push(c);
+      columns.push(f.order ? { ...c, order: f.order } : c);
     }
-    const key = `m|${fields.join(',')}`;
+    const key = `m|${columns.map((c) => `${c.field}${c.order ? `:${c.order}` : ''}`).join(',')}`;
     const same = await this.db
       .selectFrom('data_indexes')
       .select('id')

@@ -70,7 +70,7 @@ async function indexPlugin(app: FastifyInstance): Promise<void> {
     },
   );
 
-  // A builder's index on 1–3 chosen fields (/system/data/{entity}): built now, pinned.
+  // A builder's index on 1–3 chosen fields, each ascending or descending (/system/data/{entity}): built now, pinned.
   app.post(
     `${P}/create`,
     {
@@ -80,7 +80,10 @@ async function indexPlugin(app: FastifyInstance): Promise<void> {
         body: obj({
           fields: {
             type: 'array',
-            items: { type: 'string', minLength: 1, maxLength: 64 },
+            items: obj({
+              field: { type: 'string', minLength: 1, maxLength: 64 },
+              'order?': { type: 'string', enum: ['asc', 'desc'] },
+            }),
             minItems: 1,
             maxItems: 3,
           },
@@ -91,8 +94,9 @@ async function indexPlugin(app: FastifyInstance): Promise<void> {
     },
     async (request) => {
       const meta = await table(request);
-      const fields = (request.body as { fields: string[] }).fields;
-      if (new Set(fields).size !== fields.length || fields.some((f) => !meta.byCode.has(f)))
+      const fields = (request.body as { fields: { field: string; order?: 'asc' | 'desc' }[] }).fields;
+      const codes = fields.map((f) => f.field);
+      if (new Set(codes).size !== codes.length || codes.some((f) => !meta.byCode.has(f)))
         fail(E.INDEX_FIELDS_INVALID, 'fields: distinct field codes of this table');
       const made = await app.autoIndex.create(meta, fields);
       if (made === 'fields') fail(E.INDEX_FIELDS_INVALID, 'fields: lists and collections cannot be indexed');

@@ -9,11 +9,11 @@ import { FilterOutlined, ThunderboltOutlined } from '@ant-design/icons';
 import { Alert, App, Button, Checkbox, Empty, List, Modal, Space, Spin, Switch, Tag, Typography } from 'antd';
 import { useEffect, useRef, useState } from 'react';
 import { useTranslation } from 'react-i18next';
-import type { Condition, Match } from '../../../shared/query/conditions.ts';
+import { FILTER_TEXT, FilterControl } from '../../../../widgets/kit/FilterControl.tsx';
+import { type Condition, completeConditions, type Match } from '../../../shared/query/conditions.ts';
 import { type Role, type RoleTableSettings, roleTablesApi } from '../../api/system.ts';
 import type { Entity, Field } from '../../api/workbench.ts';
 import { wb } from '../../api/workbench.ts';
-import { FilterBuilder } from '../workbench/FilterBuilder.tsx';
 
 type Popup = { kind: 'filter' | 'programs'; table: Entity } | null;
 
@@ -93,7 +93,8 @@ export function RoleTableModal(props: {
   programs: { _id: string; _name: string }[];
   onClose(): void;
 }) {
-  const { t } = useTranslation();
+  const { t, i18n } = useTranslation();
+  const lang = i18n.language === 'zh' ? 'zh' : 'en';
   const { message } = App.useApp();
   const { project, role, table } = props;
   const [settings, setSettings] = useState<RoleTableSettings | null>(null);
@@ -121,11 +122,22 @@ export function RoleTableModal(props: {
     };
   }, [project, role._id, table._id]);
 
+  const condFields = fields.map((f) => ({ key: f._field, name: f._option.alias || f._name, type: f._type }));
+
   async function saveFilter(conditions: Condition[], match: Match) {
     setBusy(true);
     try {
-      const filter = conditions.length
-        ? { conditions: conditions.map(({ id: _id, ...c }) => c), match }
+      // Rows still without a value are not conditions yet (the data view drops them the same way).
+      const done = completeConditions(conditions, condFields);
+      const filter = done.length
+        ? {
+            conditions: done.map(({ field, opt, value }) => ({
+              field,
+              opt,
+              ...(value === undefined ? {} : { value }),
+            })),
+            match,
+          }
         : null;
       await roleTablesApi.setFilter(project, role._id, table._id, filter);
       setSettings((s) => (s ? { ...s, filter, unusable: false } : s));
@@ -186,7 +198,9 @@ export function RoleTableModal(props: {
         <Spin className="center-pad" />
       ) : props.kind === 'filter' ? (
         <Space direction="vertical" style={{ width: '100%' }}>
-          <Typography.Text type="secondary">{t('tadv.filterHint')}</Typography.Text>
+          <Typography.Text type="secondary">
+            {t('tadv.filterHint', { apply: FILTER_TEXT[lang].apply })}
+          </Typography.Text>
           {settings.unusable ? <Alert type="warning" showIcon message={t('tadv.filterUnusable')} /> : null}
           {settings.filter ? (
             <Tag color="blue" data-testid="role-filter-current">
@@ -196,11 +210,14 @@ export function RoleTableModal(props: {
             <Tag data-testid="role-filter-current">{t('tadv.noFilter')}</Tag>
           )}
           <Spin spinning={busy}>
-            <FilterBuilder
-              fields={fields}
-              conditions={(settings.filter?.conditions ?? []).map((c) => ({ ...c, id: condId++ }))}
-              match={settings.filter?.match ?? 'and'}
-              onApply={(c, m) => void saveFilter(c, m)}
+            <FilterControl
+              fields={condFields}
+              lang={lang}
+              value={{
+                conditions: (settings.filter?.conditions ?? []).map((c) => ({ ...c, id: condId++ })),
+                match: settings.filter?.match ?? 'and',
+              }}
+              onApply={(v) => void saveFilter(v.conditions, v.match)}
             />
           </Spin>
         </Space>
