@@ -123,6 +123,10 @@ const rootChildren = (app = false): RouteObject[] => [
       { path: 'i18n', element: screen(() => import('./screens/system/I18nScreen.tsx')) },
       { path: 'share/*', element: screen(() => import('./screens/system/ShareScreen.tsx')) },
       { path: 'deploy', element: screen(() => import('./screens/system/DeployScreen.tsx')) },
+      // Advanced data-table config (builder spec §2): the list, and one table's settings.
+      { path: 'data-advanced', element: screen(() => import('./screens/system/DataAdvancedScreen.tsx')) },
+      { path: 'data', element: screen(() => import('./screens/system/DataAdvancedScreen.tsx')) },
+      { path: 'data/:entity', element: screen(() => import('./screens/system/DataTableScreen.tsx')) },
       { path: '*', element: screen(() => import('./screens/system/SystemPlaceholder.tsx')) },
     ],
   },

@@ -7,6 +7,7 @@ import Fastify, { type FastifyInstance } from 'fastify';
 import { E } from '../shared/errors.ts';
 import accessPlugin from './access/plugin.ts';
 import roleJoinPlugin from './access/role-join-plugin.ts';
+import roleTablesPlugin from './access/role-tables-plugin.ts';
 import authPlugin from './account/auth.ts';
 import accountPlugin from './account/plugin.ts';
 import { LogSmsProvider, type OutboxEntry, type SmsProvider } from './account/sms.ts';
@@ -209,6 +210,7 @@ export async function buildApp(config: Config, options: BuildOptions = {}): Prom
   await app.register(accessPlugin, { prefix: '/api/admin/auth' });
   await app.register(memberPlugin);
   await app.register(roleJoinPlugin);
+  await app.register(roleTablesPlugin);
   await app.register(routePlugin);
   await app.register(pagePlugin);
   await app.register(sharePlugin, { prefix: '/api/app/share' });

@@ -368,6 +368,33 @@ export const E = {
   ),
   I18N_INVALID: def(2088, 400, 'the translation map is not valid', '翻译内容无效'),
   TABLE_CONFIG_INVALID: def(2089, 400, 'the table settings are not valid', '数据表设置无效'),
+  // Administration: per-table advanced settings of tables and roles (2090–2099).
+  ROLE_PROGRAMS_INVALID: def(
+    2090,
+    400,
+    'allowed programs must be released programs of this project',
+    '允许的程序必须是本系统已发布的程序',
+  ),
+  PROGRAM_NOT_ALLOWED_HERE: def(
+    2091,
+    403,
+    'your role may not run this program on this table',
+    '您的角色不能在该数据表上运行此程序',
+  ),
+  INDEX_FIELDS_INVALID: def(
+    2092,
+    400,
+    'an index takes 1 to 3 distinct fields of this table',
+    '索引需要该表的 1 到 3 个不同字段',
+  ),
+  INDEX_EXISTS: def(2093, 409, 'an index on these fields already exists', '这些字段上已有索引'),
+  INDEX_LIMIT: def(2094, 400, 'this table has as many indexes as it may have', '该表的索引数量已达上限'),
+  ROLE_RECORD_OUTSIDE: def(
+    2095,
+    403,
+    "the record is outside your role's filter of this table",
+    '该记录不在您的角色可见范围内',
+  ),
   // Bulk record writes and managed indexes (2000–2019).
   BULK_ROWS: def(
     2000,

@@ -67,6 +67,10 @@ interface Req {
 }
 
 const PHONE_OWNER = '13600000001';
+/** A role of the caller's project, a table of the other user's, and that project (set per database). */
+let badRole = '';
+let foreignEntity = '';
+let badForeignProject = '';
 
 const ENDPOINTS: Record<string, Endpoint> = {
   login: {
@@ -788,6 +792,121 @@ const ENDPOINTS: Record<string, Endpoint> = {
       ['parameters that are not an object', () => ({ body: { params: ['x'] } }), 1000],
     ],
   },
+  // A role's per-table settings and a builder's index (#22 data-advanced); `badRole` is a role of `project`.
+  roleTableGet: {
+    method: 'GET',
+    path: (c) => `/api/admin/auth/${c.project}/main/role/${badRole}/table/${c.entity}`,
+    auth: true,
+    ids: [
+      {
+        name: 'role',
+        path: (c, v) => `/api/admin/auth/${c.project}/main/role/${v}/table/${c.entity}`,
+        unknown: 1300,
+      },
+    ],
+    extra: [
+      [
+        'unknown table',
+        (c) => ({ path: `/api/admin/auth/${c.project}/main/role/${badRole}/table/nosuch` }),
+        1400,
+      ],
+      [
+        "another project's table",
+        (c) => ({ path: `/api/admin/auth/${c.project}/main/role/${badRole}/table/${foreignEntity}` }),
+        1400,
+      ],
+    ],
+  },
+  rolePrograms: {
+    method: 'POST',
+    path: (c) => `/api/admin/auth/${c.project}/main/role/${badRole}/table/${c.entity}/programs`,
+    auth: true,
+    body: (c) => ({ programs: [c.flow] }),
+    nullable: ['programs'],
+    ids: [
+      {
+        name: 'role',
+        path: (c, v) => `/api/admin/auth/${c.project}/main/role/${v}/table/${c.entity}/programs`,
+        unknown: 1300,
+      },
+    ],
+    extra: [
+      ["another project's program", (c) => ({ body: { programs: [c.foreignFlow] } }), 2090],
+      ['a dataset, not a program', (c) => ({ body: { programs: [c.dataset] } }), 2090],
+      ['an unknown program id', () => ({ body: { programs: ['e'.repeat(24)] } }), 2090],
+      ['an id that is not one', () => ({ body: { programs: ['../x'] } }), 1000],
+      ['201 programs', () => ({ body: { programs: Array(201).fill('e'.repeat(24)) } }), 1000],
+      [
+        'unknown table',
+        (c) => ({
+          path: `/api/admin/auth/${c.project}/main/role/${badRole}/table/nosuch/programs`,
+          body: { programs: [c.flow] },
+        }),
+        1400,
+      ],
+    ],
+  },
+  roleFilter: {
+    method: 'POST',
+    path: (c) => `/api/admin/view/${c.project}/thing/role-filter`,
+    auth: true,
+    body: () => ({
+      role: badRole,
+      filter: { conditions: [{ field: 'name', opt: 'eq', value: 'x' }], match: 'and' },
+    }),
+    nullable: ['filter'],
+    extra: [
+      ['an unknown role', () => ({ body: { role: 'e'.repeat(24), filter: null } }), 1944],
+      [
+        'a field the table lacks',
+        () => ({
+          body: {
+            role: badRole,
+            filter: { conditions: [{ field: 'nosuch', opt: 'eq', value: 1 }], match: 'and' },
+          },
+        }),
+        1940,
+      ],
+      [
+        'an operator the field lacks',
+        () => ({
+          body: {
+            role: badRole,
+            filter: { conditions: [{ field: 'name', opt: 'gt', value: { $where: 1 } }], match: 'and' },
+          },
+        }),
+        1942,
+      ],
+      [
+        'match neither and nor or',
+        () => ({ body: { role: badRole, filter: { conditions: [], match: 'xor' } } }),
+        1000,
+      ],
+    ],
+  },
+  indexCreate: {
+    method: 'POST',
+    path: (c) => `/api/admin/data/${c.project}/thing/indexes/create`,
+    auth: true,
+    // A well-formed body builds an index: every case below spoils it, so none is built.
+    body: () => ({ fields: [{ field: 'name' }] }),
+    extra: [
+      ['a field the table lacks', () => ({ body: { fields: [{ field: 'nosuch' }] } }), 2092],
+      ['the same field twice', () => ({ body: { fields: [{ field: 'name' }, { field: 'name' }] } }), 2092],
+      ['no fields', () => ({ body: { fields: [] } }), 1000],
+      ['four fields', () => ({ body: { fields: Array(4).fill({ field: 'name' }) } }), 1000],
+      ['an order that is not one', () => ({ body: { fields: [{ field: 'name', order: 'up' }] } }), 1000],
+      ['a field as a plain string', () => ({ body: { fields: ['name'] } }), 1000],
+      [
+        "another project's table",
+        () => ({
+          path: `/api/admin/data/${badForeignProject}/thing/indexes/create`,
+          body: { fields: [{ field: 'name' }] },
+        }),
+        1201,
+      ],
+    ],
+  },
   programExec: {
     method: 'POST',
     path: (c) => `/api/common/program/${c.project}/exec/${c.flow}/k`,
@@ -1103,6 +1222,19 @@ describe.each(dialects)('bad input on %s', (dialect) => {
     });
     ctx.dataset = (await releaseDataset(db, ds, null)).id;
     ctx.foreignDataset = (await createDataset(db, ctx.foreign, { name: 'Theirs' })).id;
+    badRole = (
+      await call<{ _id: string }>(t.app, 'POST', `/api/admin/auth/${ctx.project}/main/role/create`, {
+        body: { name: 'Clerk' },
+        token: me.token,
+      })
+    ).data._id;
+    foreignEntity = (
+      await call<{ _id: string }>(t.app, 'POST', `/api/admin/project/${ctx.foreign}/entity/create`, {
+        body: { name: 'Their thing', code: 'their' },
+        token: them.token,
+      })
+    ).data._id;
+    badForeignProject = ctx.foreign;
   });
   afterAll(async () => {
     await t?.close();

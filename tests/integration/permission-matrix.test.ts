@@ -646,6 +646,61 @@ const ENDPOINTS: Ep[] = [
     }),
   },
   {
+    // A builder's index on a chosen field: built for real, dropped again after each cell.
+    name: 'admin index create on chosen fields',
+    level: 'admin',
+    mutating: true,
+    ids: true,
+    build: async (_a, f, g) => ({
+      method: 'POST',
+      url: `/api/admin/data/${f.pid}/${g.grantedEntity}/indexes/create`,
+      body: { fields: [{ field: 'name' }] },
+    }),
+    cleanup: async (a) => {
+      const made = await a.database.db
+        .selectFrom('data_indexes')
+        .select('id')
+        .where('kind', '=', 'manual')
+        .execute();
+      for (const r of made) await a.autoIndex.drop(r.id);
+    },
+  },
+  {
+    name: 'role table settings (role and table ids)',
+    level: 'admin',
+    mutating: false,
+    ids: true,
+    build: async (a, f, g) => ({
+      method: 'GET',
+      url: `${adminBase(f)}/${await seedRole(a, g.pid, 'common')}/table/${g.grantedEntity}`,
+    }),
+  },
+  {
+    name: 'role table allowed programs (role, table and program ids)',
+    level: 'admin',
+    mutating: true,
+    ids: true,
+    build: async (a, f, g) => ({
+      method: 'POST',
+      url: `${adminBase(f)}/${await seedRole(a, g.pid, 'common')}/table/${g.grantedEntity}/programs`,
+      body: { programs: [g.grantedProgram] },
+    }),
+  },
+  {
+    name: 'role default filter of a table',
+    level: 'admin',
+    mutating: true,
+    ids: true,
+    build: async (a, f, g) => ({
+      method: 'POST',
+      url: `/api/admin/view/${f.pid}/${g.grantedEntity}/role-filter`,
+      body: {
+        role: await seedRole(a, g.pid, 'common'),
+        filter: { conditions: [{ field: 'name', opt: 'eq', value: 'x' }], match: 'and' },
+      },
+    }),
+  },
+  {
     name: 'admin data save of a list',
     level: 'admin',
     mutating: true,

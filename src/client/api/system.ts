@@ -46,6 +46,28 @@ export const rolesApi = {
   activatePublic: (p: string) => get<Role>(`${R(p)}/public`, fresh),
 };
 
+/** A role's advanced settings of one table (the /system/auth popups). */
+export interface RoleTableSettings {
+  entity: string;
+  role: string;
+  filter: { conditions: { field: string; opt: string; value?: unknown }[]; match: 'and' | 'or' } | null;
+  /** The stored filter no longer fits the table (it matches nothing until replaced). */
+  unusable: boolean;
+  /** null: every granted program may run on the table. */
+  programs: string[] | null;
+}
+
+export const roleTablesApi = {
+  get: (p: string, role: string, entity: string) =>
+    get<RoleTableSettings>(`${R(p)}/${role}/table/${encodeURIComponent(entity)}`, fresh),
+  setPrograms: (p: string, role: string, entity: string, programs: string[] | null) =>
+    post<{ programs: string[] | null }>(`${R(p)}/${role}/table/${encodeURIComponent(entity)}/programs`, {
+      programs,
+    }),
+  setFilter: (p: string, role: string, entity: string, filter: RoleTableSettings['filter']) =>
+    post(`/api/admin/view/${p}/${encodeURIComponent(entity)}/role-filter`, { role, filter }),
+};
+
 export interface MemberList {
   list: Member[];
   size: number;
@@ -102,4 +124,27 @@ export const projectTransferApi = {
       { package: pkg },
       quiet,
     ),
+};
+
+/** A managed index of a table (server data/auto-index.ts): built for slow queries, or by a builder. */
+export interface TableIndex {
+  _id: string;
+  kind: string;
+  fields: { field: string; order?: string; name?: string }[];
+  pinned: boolean;
+  uses: number;
+  lastUsedAt: number;
+  createdAt: number;
+  buildMs: number;
+}
+
+const IX = (p: string, e: string) => `/api/admin/data/${p}/${encodeURIComponent(e)}/indexes`;
+
+export const tableIndexesApi = {
+  list: (p: string, e: string) => post<{ indexes: TableIndex[]; limit: number }>(IX(p, e), {}, fresh),
+  create: (p: string, e: string, fields: string[]) =>
+    post<TableIndex>(`${IX(p, e)}/create`, { fields: fields.map((field) => ({ field })) }),
+  pin: (p: string, e: string, id: string, pinned: boolean) =>
+    post<TableIndex>(`${IX(p, e)}/${id}/pin`, { pinned }),
+  remove: (p: string, e: string, id: string) => post(`${IX(p, e)}/${id}/remove`, {}),
 };

@@ -1,9 +1,11 @@
 import { OPERATOR_LABELS, PRESET_LABELS } from '../../shared/query/operator-labels.ts';
 import { admEn } from './admin2.ts';
+import { tadvEn } from './table-advanced.ts';
 
 /** English strings of the shell. Keys mirror zh.ts. */
 export const en = {
   adm: admEn,
+  tadv: tadvEn,
   app: { title: 'Low-code builder' },
   collab: {
     you: '{{name}} (you)',

@@ -44,6 +44,27 @@ export async function grantedEntity(
 async function appRecordsPlugin(app: FastifyInstance): Promise<void> {
   const { db } = app.database;
   const granted = (request: FastifyRequest, action: 'read' | 'write') => grantedEntity(request, action);
+  /**
+   * Changing records by id: each must lie inside the role's default filter of the table (the user
+   * does not see the others, and may not reach them by editing the request) → ROLE_RECORD_OUTSIDE.
+   */
+  const writable = async (request: FastifyRequest, ids: unknown[]) => {
+    const g = await granted(request, 'write');
+    const role = await roleClause(db, g.project.id, g.meta, g.actor.role?.id);
+    const list = [...new Set(ids.filter((x): x is string => typeof x === 'string' && x !== ''))];
+    if (role && list.length) {
+      const found = await runQuery(request, g.project, g.meta, {
+        query: { $and: [role, { field: '_id', type: '_id', opt: 'set', value: list }] },
+        page: { index: 1, size: list.length },
+      });
+      if (found.data.length < list.length) fail(E.ROLE_RECORD_OUTSIDE);
+    }
+    return g;
+  };
+  const idsOf = (body: unknown): unknown[] =>
+    Array.isArray(body)
+      ? body.map((x) => (typeof x === 'object' && x !== null ? (x as { _id?: unknown })._id : x))
+      : [];
 
   const S = '/api/app/simple/:project/:entity';
   app.post(
@@ -97,7 +118,7 @@ async function appRecordsPlugin(app: FastifyInstance): Promise<void> {
       preHandler: optionalUser,
     },
     async (request) => {
-      const { meta } = await granted(request, 'write');
+      const { meta } = await writable(request, [(request.params as { id: string }).id]);
       return {
         error: 0,
         data: await updateRecord(
@@ -122,7 +143,7 @@ async function appRecordsPlugin(app: FastifyInstance): Promise<void> {
       preHandler: optionalUser,
     },
     async (request) => {
-      const { meta } = await granted(request, 'write');
+      const { meta } = await writable(request, [(request.params as { id: string }).id]);
       await removeRecord(db, meta, (request.params as { id: string }).id, writeBy(request));
       return { error: 0, data: { removed: true } };
     },
@@ -134,7 +155,7 @@ async function appRecordsPlugin(app: FastifyInstance): Promise<void> {
       `${S}/${op}`,
       { schema: { tags, params, body: listBody, response: { 200: ok(anyObj()) } }, preHandler: optionalUser },
       async (request) => {
-        const { meta } = await granted(request, 'write');
+        const { meta } = await writable(request, idsOf(request.body));
         return { error: 0, data: await bulkWrite(db, meta, op, request.body, writeBy(request)) };
       },
     );

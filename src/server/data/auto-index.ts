@@ -335,7 +335,11 @@ export class AutoIndexer {
         if (s.slow.length >= this.options.recur && !this.building_keys.has(id)) {
           this.building_keys.add(id);
           const cost = p50(s.slow);
-          this.enqueue(() => this.build(meta, shape, cost).finally(() => this.building_keys.delete(id)));
+          this.enqueue(() =>
+            this.build(meta, shape, cost)
+              .then(() => undefined)
+              .finally(() => this.building_keys.delete(id)),
+          );
         }
       })
       .catch(this.onError);
@@ -373,14 +377,42 @@ export class AutoIndexer {
     while (this.building) await this.building;
   }
 
-  private async build(meta: EntityMeta, shape: Shape, costMs: number): Promise<void> {
+  /**
+   * A builder's index on chosen fields (/system/data/{entity}), built now and pinned (never dropped
+   * for disuse). Answers its id; 'fields' when a field cannot be indexed, 'exists' when an index on
+   * these fields is there, 'limit' when the table has `maxPerTable` indexes.
+   */
+  async create(
+    meta: EntityMeta,
+    fields: { field: string; order?: 'asc' | 'desc' }[],
+  ): Promise<string | 'fields' | 'exists' | 'limit'> {
+    await this.load();
+    const columns: IndexColumn[] = [];
+    for (const f of fields) {
+      const c = colOf(meta, f.field);
+      if (!c || c.field === '_id') return 'fields';
+      columns.push(f.order ? { ...c, order: f.order } : c);
+    }
+    const key = `m|${columns.map((c) => `${c.field}${c.order ? `:${c.order}` : ''}`).join(',')}`;
+    const same = await this.db
+      .selectFrom('data_indexes')
+      .select('id')
+      .where('entity_id', '=', meta.entity.id)
+      .where('shape', '=', key)
+      .executeTakeFirst();
+    if (same) return 'exists';
+    const id = await this.build(meta, { kind: 'query', key, columns }, 0, 1);
+    return id ?? 'limit';
+  }
+
+  private async build(meta: EntityMeta, shape: Shape, costMs: number, pinned = 0): Promise<string | null> {
     const entityId = meta.entity.id;
     const count = await this.db
       .selectFrom('data_indexes')
       .select((eb) => eb.fn.countAll<number>().as('n'))
       .where('entity_id', '=', entityId)
       .executeTakeFirst();
-    if (Number(count?.n ?? 0) >= this.options.maxPerTable) return;
+    if (Number(count?.n ?? 0) >= this.options.maxPerTable) return null;
     const hash = createHash('sha256').update(`${meta.table}|${shape.key}`).digest('hex').slice(0, 10);
     const name = `ax_${entityId}_${hash}`;
     const started = performance.now();
@@ -397,8 +429,8 @@ export class AutoIndexer {
         name,
         shape: shape.key,
         columns: JSON.stringify(shape.columns),
-        kind: shape.kind,
-        pinned: 0,
+        kind: pinned ? 'manual' : shape.kind,
+        pinned,
         uses: 0,
         last_used_at: now,
         created_at: now,
@@ -414,6 +446,7 @@ export class AutoIndexer {
     m.set(shape.key, id);
     this.stats.get(meta.table)?.delete(shape.key);
     if (!this.pg) await sql`ANALYZE ${sql.table(meta.table)}`.execute(this.db).catch(() => undefined);
+    return id;
   }
 
   private async runDdl(statement: string, name: string): Promise<void> {

@@ -70,6 +70,47 @@ async function indexPlugin(app: FastifyInstance): Promise<void> {
     },
   );
 
+  // A builder's index on 1–3 chosen fields, each ascending or descending (/system/data/{entity}): built now, pinned.
+  app.post(
+    `${P}/create`,
+    {
+      schema: {
+        tags,
+        params,
+        body: obj({
+          fields: {
+            type: 'array',
+            items: obj({
+              field: { type: 'string', minLength: 1, maxLength: 64 },
+              'order?': { type: 'string', enum: ['asc', 'desc'] },
+            }),
+            minItems: 1,
+            maxItems: 3,
+          },
+        }),
+        response: { 200: ok(anyObj()) },
+      },
+      preHandler: requireUser,
+    },
+    async (request) => {
+      const meta = await table(request);
+      const fields = (request.body as { fields: { field: string; order?: 'asc' | 'desc' }[] }).fields;
+      const codes = fields.map((f) => f.field);
+      if (new Set(codes).size !== codes.length || codes.some((f) => !meta.byCode.has(f)))
+        fail(E.INDEX_FIELDS_INVALID, 'fields: distinct field codes of this table');
+      const made = await app.autoIndex.create(meta, fields);
+      if (made === 'fields') fail(E.INDEX_FIELDS_INVALID, 'fields: lists and collections cannot be indexed');
+      if (made === 'exists') fail(E.INDEX_EXISTS);
+      if (made === 'limit') fail(E.INDEX_LIMIT, `at most ${app.autoIndex.options.maxPerTable}`);
+      const r = await db
+        .selectFrom('data_indexes')
+        .selectAll()
+        .where('id', '=', made)
+        .executeTakeFirstOrThrow();
+      return { error: 0, data: apiIndex(r) };
+    },
+  );
+
   app.post(
     `${P}/:index/pin`,
     {

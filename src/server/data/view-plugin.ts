@@ -170,7 +170,22 @@ async function viewPlugin(app: FastifyInstance): Promise<void> {
       schema: {
         tags,
         params,
-        body: obj({ role: id(), filter: { type: ['object', 'null'], maxProperties: 4 } }),
+        body: obj({
+          role: id(),
+          filter: {
+            anyOf: [
+              obj({
+                conditions: {
+                  type: 'array',
+                  maxItems: 50,
+                  items: obj({ field: str(64), opt: str(32), 'value?': {} }),
+                },
+                'match?': { type: 'string', enum: ['and', 'or'] },
+              }),
+              { type: 'null' },
+            ],
+          },
+        }),
         response: { 200: ok(anyObj()) },
       },
       preHandler: requireUser,

@@ -7,8 +7,9 @@ import type {
   PreparedProgram,
 } from '../../shared/program/index.ts';
 import { PROGRAM_LIMITS } from '../../shared/program/index.ts';
-import { authorize, decide } from '../access/decide.ts';
+import { type Actor, authorize, decide } from '../access/decide.ts';
 import { optionalUser } from '../access/guard.ts';
+import { actorProgramLimits, tableIds } from '../access/role-tables.ts';
 import { AppError, E, fail } from '../errors.ts';
 import { area } from '../http/plugin-kit.ts';
 import { anyObj, id, obj, ok } from '../http/schemas.ts';
@@ -17,6 +18,7 @@ import { runAndLog } from './run.ts';
 import { findFlow, flushRuns, inputFields, listFlows, releasedDoc } from './service.ts';
 
 const tags = ['programs'];
+const HEX24 = /^[0-9a-f]{24}$/;
 const one = ok(anyObj());
 const params = obj({
   project: id(),
@@ -66,7 +68,39 @@ async function programAppPlugin(app: FastifyInstance): Promise<void> {
     const { actor } = await authorize(request, project.id, { kind: 'program', id: flow.id });
     const doc = releasedDoc(flow);
     if (!doc || flow.type !== 'program') fail(E.PROGRAM_NOT_RELEASED);
+    await checkTableLimit(request, project.id, actor, flow.id, doc._option._entity ?? null);
     return { flow, doc, actor };
+  };
+  /**
+   * A role that limits the programs of a table (role-tables.ts) runs only those on it: the table the
+   * program works on, and the table of the list entry it was started from (`key`, a menu entry id).
+   */
+  const checkTableLimit = async (
+    request: FastifyRequest,
+    projectId: string,
+    actor: Actor,
+    flowId: string,
+    entity: string | null,
+  ) => {
+    const limits = await actorProgramLimits(db, projectId, actor);
+    if (!limits.size) return;
+    const ids = await tableIds(db, projectId);
+    const tables = new Set<string | undefined>();
+    if (entity) tables.add(ids.get(entity));
+    const key = (request.params as { key?: string }).key ?? '';
+    if (HEX24.test(key)) {
+      const entry = await db
+        .selectFrom('routes')
+        .select(['type', 'value'])
+        .where('id', '=', key)
+        .where('project_id', '=', projectId)
+        .executeTakeFirst();
+      if (entry?.type === 'table' && entry.value) tables.add(ids.get(entry.value));
+    }
+    for (const t of tables) {
+      const allowed = t ? limits.get(t) : undefined;
+      if (allowed && !allowed.includes(flowId)) fail(E.PROGRAM_NOT_ALLOWED_HERE);
+    }
   };
   const prepared = (flow: Awaited<ReturnType<typeof granted>>): PreparedProgram => ({
     _id: flow.flow.id,
@@ -91,6 +125,8 @@ async function programAppPlugin(app: FastifyInstance): Promise<void> {
         kind: 'app',
       });
       const rows = await listFlows(db, project.id);
+      const limits = await actorProgramLimits(db, project.id, actor);
+      const tables = limits.size ? await tableIds(db, project.id) : new Map<string, string>();
       const data: GrantedProgram[] = [];
       for (const f of rows) {
         if (f.type !== 'program' || f.released === null) continue;
@@ -98,6 +134,10 @@ async function programAppPlugin(app: FastifyInstance): Promise<void> {
         const doc = releasedDoc(f)!;
         // Trigger programs run on writes, not from buttons.
         if (doc._option.trigger) continue;
+        // Not offered on a table whose programs the role limits to others.
+        const table = doc._option._entity ? tables.get(doc._option._entity) : undefined;
+        const allowed = table ? limits.get(table) : undefined;
+        if (allowed && !allowed.includes(f.id)) continue;
         data.push({
           _id: f.id,
           _name: f.name,

@@ -2,6 +2,7 @@
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import { authorize, decide } from '../access/decide.ts';
 import { optionalUser } from '../access/guard.ts';
+import { actorProgramLimits, tableIds } from '../access/role-tables.ts';
 import { requireUser } from '../account/auth.ts';
 import { area } from '../http/plugin-kit.ts';
 import { anyObj, bool, id, int, obj, ok, projectParams, str } from '../http/schemas.ts';
@@ -161,9 +162,23 @@ async function appRoutes(app: FastifyInstance): Promise<void> {
       });
       const all = await listRoutes(db, project.id);
       const tree = nest(all, (r) => decide(actor, project, { kind: 'route', id: r.id }, 'read').allow);
+      // A list entry shows only the programs the role may run on its table (role-tables.ts).
+      const limits = await actorProgramLimits(db, project.id, actor);
+      if (limits.size) limitPrograms(tree, limits, await tableIds(db, project.id));
       return { error: 0, data: tree };
     },
   );
+}
+
+type MenuNode = { _type: string; _value: string | null; _program: string[]; _children: MenuNode[] };
+
+function limitPrograms(nodes: MenuNode[], limits: Map<string, string[]>, ids: Map<string, string>): void {
+  for (const n of nodes) {
+    const table = n._type === 'table' && n._value ? ids.get(n._value) : undefined;
+    const allowed = table ? limits.get(table) : undefined;
+    if (allowed) n._program = n._program.filter((p) => allowed.includes(p));
+    limitPrograms(n._children, limits, ids);
+  }
 }
 
 export default area('lc-route', routePlugin);

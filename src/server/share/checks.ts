@@ -12,6 +12,7 @@ import {
 } from '../../shared/admin/numbering.ts';
 import { OPTION_SET_KEY, optionSetProblem, SELECTION_MODEL } from '../../shared/admin/option-sets.ts';
 import { TABLE_CONFIG_PREFIX, tableConfigProblem } from '../../shared/admin/table-config.ts';
+import { ROLE_TABLE_PREFIX, roleTableProblem } from '../access/role-tables.ts';
 import { E, fail } from '../errors.ts';
 
 /** Throws the coded error when `value` may not be stored under (model, type, key). */
@@ -29,6 +30,9 @@ export function checkShareValue(model: string, type: string, key: string, value:
   } else if (model === NUMBERING_MODEL && key.startsWith(TABLE_CONFIG_PREFIX)) {
     const why = tableConfigProblem(value);
     if (why) fail(E.TABLE_CONFIG_INVALID, why);
+  } else if (model === NUMBERING_MODEL && key.startsWith(ROLE_TABLE_PREFIX)) {
+    const why = roleTableProblem(value);
+    if (why) fail(E.ROLE_PROGRAMS_INVALID, why);
   } else if (model === I18N_MODEL) {
     const why = i18nProblem(key, value);
     if (why) fail(E.I18N_INVALID, why);

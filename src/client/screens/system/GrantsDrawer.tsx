@@ -8,6 +8,7 @@ import { type Entity, wb } from '../../api/workbench.ts';
 import { useNarrow } from '../../shell/use-app-project.ts';
 import { useProject } from '../workbench/workbench-context.ts';
 import { menuTree, withTargets } from './grant-tree.ts';
+import { RoleTablesPanel } from './RoleTableConfig.tsx';
 
 interface Sources {
   menus: MenuEntry[];
@@ -204,7 +205,16 @@ export function GrantsDrawer({
                 ),
               },
               { key: 'page', label: t('sys.g.page'), children: checkList('page') },
-              { key: 'entity', label: t('sys.g.entity'), children: checkList('entity') },
+              {
+                key: 'entity',
+                label: t('sys.g.entity'),
+                children: (
+                  <>
+                    {checkList('entity')}
+                    <RoleTablesPanel project={p} role={role} tables={src.tables} programs={src.programs} />
+                  </>
+                ),
+              },
               { key: 'program', label: t('sys.g.program'), children: checkList('program') },
               { key: 'dataset', label: t('sys.g.dataset'), children: checkList('dataset') },
             ]}

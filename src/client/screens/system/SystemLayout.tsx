@@ -21,7 +21,10 @@ export default function SystemLayout() {
   const { current, projects, builder } = useAppProject();
   const value = useMemo(() => (current ? { project: current, projects } : null), [current, projects]);
   const base = pathname.slice(0, pathname.indexOf('/system') + '/system'.length);
-  const section = SYSTEM_SECTIONS.find((s) => pathname.startsWith(`${base}/${s.key}`))?.key;
+  const section =
+    SYSTEM_SECTIONS.find((s) => pathname.startsWith(`${base}/${s.key}`))?.key ??
+    // One table's advanced settings (/system/data/{entity}) belong to data-advanced.
+    (pathname.startsWith(`${base}/data`) ? 'data-advanced' : undefined);
 
   if (!loaded) return <Spin className="center-pad" />;
   if (!current || !builder || !value) {

@@ -7,5 +7,6 @@ export const SYSTEM_SECTIONS = [
   { key: 'schedule', label: 'sys.schedule' },
   { key: 'i18n', label: 'adm.nav.i18n' },
   { key: 'share', label: 'adm.nav.share' },
+  { key: 'data-advanced', label: 'tadv.nav' },
   { key: 'deploy', label: 'adm.nav.deploy' },
 ] as const;
