@@ -4,7 +4,7 @@
  * cost is recorded. When one shape has come back slow often enough, the compound (page) or covering
  * (summary) index serving it is built in the background: PostgreSQL `CREATE INDEX CONCURRENTLY`
  * (reads and writes go on), SQLite on a worker thread's own connection (reads go on under WAL;
- * writes wait for the build). At most MAX_PER_TABLE per table; an index not used for `unusedMs`
+ * writes wait for the build without blocking the event loop: `db/sqlite-gate.ts`). At most MAX_PER_TABLE per table; an index not used for `unusedMs`
  * is dropped unless a builder pinned it. The indexes live in `data_indexes` (migration 012) with
  * their use counts, and builders list, pin and drop them (index-plugin.ts).
  */
@@ -15,6 +15,7 @@ import { newId } from '../../shared/id.ts';
 import type { Cond, NormalizedQuery, SummarySpec } from '../../shared/query/index.ts';
 import type { Database } from '../db/index.ts';
 import type { DB } from '../db/schema.ts';
+import { gateOf } from '../db/sqlite-gate.ts';
 import type { EntityMeta } from './meta.ts';
 
 export interface AutoIndexOptions {
@@ -463,7 +464,8 @@ export class AutoIndexer {
         throw err;
       }
     } else if (file && file !== ':memory:' && file !== '') {
-      await sqliteOnWorker(file, statement);
+      // Writes wait (asynchronously) for the build; a build waits for open transactions.
+      await gateOf(this.database.sqlite!).exclusive(() => sqliteOnWorker(file, statement));
     } else {
       await sql.raw(statement).execute(this.db);
     }

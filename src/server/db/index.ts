@@ -1,7 +1,7 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import SQLite from 'better-sqlite3';
-import { Kysely, type Migration, Migrator, PostgresDialect, SqliteDialect, sql } from 'kysely';
+import { Kysely, type Migration, Migrator, PostgresDialect, sql } from 'kysely';
 import type pg from 'pg';
 import * as m001 from './migrations/001-foundation.ts';
 import * as m002 from './migrations/002-access.ts';
@@ -17,6 +17,7 @@ import * as m011 from './migrations/011-schedules.ts';
 import * as m012 from './migrations/012-data-indexes.ts';
 import * as m016 from './migrations/016-print.ts';
 import type { DB } from './schema.ts';
+import { GatedSqliteDialect, gateOf } from './sqlite-gate.ts';
 
 export type Dialect = 'sqlite' | 'postgres';
 
@@ -69,7 +70,7 @@ function openSqlite(file: string): Database {
   sqlite.pragma('busy_timeout = 5000');
   sqlite.pragma('foreign_keys = ON');
   sqlite.pragma('synchronous = NORMAL');
-  const db = new Kysely<DB>({ dialect: new SqliteDialect({ database: sqlite }) });
+  const db = new Kysely<DB>({ dialect: new GatedSqliteDialect({ database: sqlite }, gateOf(sqlite)) });
   return {
     db,
     dialect: 'sqlite',

@@ -1,0 +1,180 @@
+/**
+ * SQLite has one writer. A managed index is built on a worker thread's own connection (auto-index.ts),
+ * which holds the write lock for the whole build (seconds at a million rows). Without care, a write on
+ * the server's connection meanwhile either blocks the event loop in `busy_timeout` (every request
+ * waits, reads included) or, inside a transaction that read before the build committed, fails with
+ * "database is locked" (SQLITE_BUSY_SNAPSHOT: its snapshot is older than the new schema).
+ *
+ * The gate keeps the two apart: a build waits until no transaction of ours is open and holds the gate
+ * while it runs; transactions and single writes made through Kysely wait for the gate *asynchronously*
+ * (the event loop and reads go on), and transactions begin IMMEDIATE, so a transaction owns the write
+ * lock from its first statement and can never be caught with an old snapshot.
+ */
+import {
+  CompiledQuery,
+  type DatabaseConnection,
+  DeleteQueryNode,
+  type Driver,
+  InsertQueryNode,
+  type QueryResult,
+  SqliteDialect,
+  type SqliteDialectConfig,
+  type TransactionSettings,
+  UpdateQueryNode,
+} from 'kysely';
+
+export class WriteGate {
+  private build: Promise<void> | null = null;
+  private open = 0;
+  private drained: Array<() => void> = [];
+
+  /** Resolves when no build holds the gate. */
+  async writable(): Promise<void> {
+    while (this.build) await this.build;
+  }
+
+  /** Whether a build holds the gate now. */
+  get building(): boolean {
+    return this.build !== null;
+  }
+
+  enter(): void {
+    this.open++;
+  }
+
+  leave(): void {
+    this.open = Math.max(0, this.open - 1);
+    if (this.open === 0) for (const f of this.drained.splice(0)) f();
+  }
+
+  /** Runs `fn` (a DDL build elsewhere) once no transaction of ours is open; writes wait meanwhile. */
+  async exclusive<T>(fn: () => Promise<T>): Promise<T> {
+    await this.writable();
+    let release!: () => void;
+    const held = new Promise<void>((r) => {
+      release = r;
+    });
+    this.build = held;
+    try {
+      while (this.open > 0) await new Promise<void>((r) => this.drained.push(r));
+      return await fn();
+    } finally {
+      this.build = null;
+      release();
+    }
+  }
+}
+
+const gates = new WeakMap<object, WriteGate>();
+
+/** The gate of a better-sqlite3 handle (one per database file opened by this process). */
+export function gateOf(sqlite: object): WriteGate {
+  let g = gates.get(sqlite);
+  if (!g) {
+    g = new WriteGate();
+    gates.set(sqlite, g);
+  }
+  return g;
+}
+
+function isWrite(q: CompiledQuery): boolean {
+  const node = q.query;
+  if (node && (InsertQueryNode.is(node) || UpdateQueryNode.is(node) || DeleteQueryNode.is(node))) return true;
+  return /^\s*(insert|update|delete|replace)\b/i.test(q.sql);
+}
+
+class GatedConnection implements DatabaseConnection {
+  inTx = false;
+  constructor(
+    readonly inner: DatabaseConnection,
+    private readonly gate: WriteGate,
+  ) {}
+
+  async executeQuery<R>(q: CompiledQuery): Promise<QueryResult<R>> {
+    if (this.inTx || !this.gate.building || !isWrite(q)) return this.inner.executeQuery<R>(q);
+    await this.gate.writable();
+    return this.inner.executeQuery<R>(q);
+  }
+
+  streamQuery<R>(q: CompiledQuery, chunkSize?: number): AsyncIterableIterator<QueryResult<R>> {
+    return this.inner.streamQuery<R>(q, chunkSize);
+  }
+}
+
+class GatedDriver implements Driver {
+  private conn: GatedConnection | null = null;
+  constructor(
+    private readonly inner: Driver,
+    private readonly gate: WriteGate,
+  ) {}
+
+  init(): Promise<void> {
+    return this.inner.init();
+  }
+
+  async acquireConnection(): Promise<DatabaseConnection> {
+    const c = await this.inner.acquireConnection();
+    if (!this.conn || this.conn.inner !== c) this.conn = new GatedConnection(c, this.gate);
+    return this.conn;
+  }
+
+  async beginTransaction(c: DatabaseConnection, _settings: TransactionSettings): Promise<void> {
+    const conn = c as GatedConnection;
+    await this.gate.writable();
+    this.gate.enter();
+    try {
+      await conn.inner.executeQuery(CompiledQuery.raw('begin immediate'));
+    } catch (err) {
+      this.gate.leave();
+      throw err;
+    }
+    conn.inTx = true;
+  }
+
+  async commitTransaction(c: DatabaseConnection): Promise<void> {
+    await this.end(c, 'commit');
+  }
+
+  async rollbackTransaction(c: DatabaseConnection): Promise<void> {
+    await this.end(c, 'rollback');
+  }
+
+  private async end(c: DatabaseConnection, word: string): Promise<void> {
+    const conn = c as GatedConnection;
+    try {
+      await conn.inner.executeQuery(CompiledQuery.raw(word));
+    } finally {
+      conn.inTx = false;
+      this.gate.leave();
+    }
+  }
+
+  savepoint: Driver['savepoint'] = (c, name, compile) =>
+    this.inner.savepoint!((c as GatedConnection).inner, name, compile);
+  rollbackToSavepoint: Driver['rollbackToSavepoint'] = (c, name, compile) =>
+    this.inner.rollbackToSavepoint!((c as GatedConnection).inner, name, compile);
+  releaseSavepoint: Driver['releaseSavepoint'] = (c, name, compile) =>
+    this.inner.releaseSavepoint!((c as GatedConnection).inner, name, compile);
+
+  releaseConnection(c: DatabaseConnection): Promise<void> {
+    return this.inner.releaseConnection((c as GatedConnection).inner);
+  }
+
+  destroy(): Promise<void> {
+    return this.inner.destroy();
+  }
+}
+
+/** Kysely's SQLite dialect with the write gate of its handle. */
+export class GatedSqliteDialect extends SqliteDialect {
+  constructor(
+    config: SqliteDialectConfig,
+    private readonly gate: WriteGate,
+  ) {
+    super(config);
+  }
+
+  override createDriver(): Driver {
+    return new GatedDriver(super.createDriver(), this.gate);
+  }
+}
