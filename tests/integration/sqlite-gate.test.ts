@@ -98,7 +98,9 @@ describe('SQLite write gate', () => {
     await write;
     await single;
     expect(written).toBe(true);
-    const rows = await sql<{ id: number; v: number }>`SELECT id, v FROM t_gate ORDER BY id`.execute(database.db);
+    const rows = await sql<{ id: number; v: number }>`SELECT id, v FROM t_gate ORDER BY id`.execute(
+      database.db,
+    );
     expect(rows.rows).toEqual([
       { id: 1, v: 2 },
       { id: 2, v: 5 },
