@@ -529,7 +529,7 @@ export function registerAutoIndex(db: Kysely<DB>, indexer: AutoIndexer): void {
   indexers.set(db, indexer);
 }
 
-/** The app's indexer for this database handle (none inside transactions: those runs are not recorded). */
+/** The app's indexer for this database handle (a transaction has one when its owner registered it, as program runs do). */
 export function autoIndexOf(db: Kysely<DB>): AutoIndexer | undefined {
   return indexers.get(db);
 }

@@ -13,6 +13,7 @@ import { newId } from '../../shared/id.ts';
 import type { FlowDocument, FlowStep, RunResult, TraceEntry } from '../../shared/program/index.ts';
 import { PROGRAM_LIMITS } from '../../shared/program/index.ts';
 import { QueryError } from '../../shared/query/error.ts';
+import { autoIndexOf, registerAutoIndex } from '../data/auto-index.ts';
 import { type EntityMeta, metaOf } from '../data/meta.ts';
 import type { RecordEvent } from '../data/record-hooks.ts';
 import { getRecord } from '../data/records.ts';
@@ -325,8 +326,12 @@ export async function runProgram(database: Database, req: RunRequest): Promise<R
   let ctx: RunContext | undefined;
 
   let opened: RunContext['trx'] | undefined;
+  const indexer = autoIndexOf(database.db);
   const body = async (trx: RunContext['trx']) => {
     opened = trx;
+    // A run's query steps count toward the indexes their shapes need, as list queries do (a build waits
+    // for open transactions: db/sqlite-gate.ts).
+    if (indexer) registerAutoIndex(trx, indexer);
     let record: Record<string, unknown> | null = null;
     if (req.recordId) {
       const table = req.flow.doc._option._entity ? metas.get(req.flow.doc._option._entity) : undefined;
