@@ -185,6 +185,34 @@ describe.each(dialects)('role table settings on %s', (dialect) => {
     expect(mine.data.count).toBe(6);
   });
 
+  it("orders a member's list by the table's default sort when the request names none", async () => {
+    const set = await call(t.app, 'POST', `/api/app/share/${project}/config/project/table.${item}`, {
+      token: owner,
+      body: { value: { sort: { field: 'qty', order: 'desc' } } },
+    });
+    expect(set.error, set.raw).toBe(0);
+    const qtys = async (body: unknown) =>
+      (
+        await call<{ data: { qty: number }[] }>(t.app, 'POST', `/api/app/simple/${project}/item/query`, {
+          token: clerk,
+          body,
+        })
+      ).data.data.map((r) => r.qty);
+    expect(await qtys({})).toEqual([5, 3, 1]);
+    // The request's own order wins.
+    expect(await qtys({ sort: [{ field: 'qty', order: 'asc' }] })).toEqual([1, 3, 5]);
+    // A malformed setting is refused by the store, and the order stays.
+    const bad = await call(t.app, 'POST', `/api/app/share/${project}/config/project/table.${item}`, {
+      token: owner,
+      body: { value: { sort: { field: 'qty', order: 'sideways' } } },
+    });
+    expect(bad.error).toBe(E.TABLE_CONFIG_INVALID.code);
+    expect(await qtys({})).toEqual([5, 3, 1]);
+    await call(t.app, 'GET', `/api/app/share/${project}/config/project/table.${item}/remove`, {
+      token: owner,
+    });
+  });
+
   it('refuses writes by id to rows outside the role filter', async () => {
     const admin = await call<{ data: { _id: string; kind: string }[] }>(
       t.app,

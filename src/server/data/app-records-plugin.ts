@@ -1,9 +1,12 @@
 import type { FastifyInstance, FastifyRequest } from 'fastify';
+import { NUMBERING_MODEL } from '../../shared/admin/numbering.ts';
+import { readTableConfig, type TableConfig, tableConfigKey } from '../../shared/admin/table-config.ts';
 import { authorize, decide } from '../access/decide.ts';
 import { optionalUser } from '../access/guard.ts';
 import { E, fail } from '../errors.ts';
 import { area } from '../http/plugin-kit.ts';
 import { anyObj, id, obj, ok } from '../http/schemas.ts';
+import { findItem } from '../share/service.ts';
 import { type EntityMeta, metaOf } from './meta.ts';
 import { bulkWrite, removeRecord, saveRecord, updateRecord } from './records.ts';
 import { listBody, runQuery, saveBody, writeBy } from './records-plugin.ts';
@@ -61,6 +64,34 @@ async function appRecordsPlugin(app: FastifyInstance): Promise<void> {
     }
     return g;
   };
+  /**
+   * A read that names no order gets the table's default sort (/system/data/{entity}, kept as
+   * `config`/`project`/`table.{entity}`), when the caller sees that field.
+   */
+  const withDefaultSort = async (projectId: string, meta: EntityMeta, body: unknown): Promise<unknown> => {
+    const b = (typeof body === 'object' && body !== null && !Array.isArray(body) ? body : {}) as Record<
+      string,
+      unknown
+    >;
+    const asked = b.sort;
+    if (asked !== undefined && asked !== null && !(Array.isArray(asked) && asked.length === 0)) return body;
+    const row = await findItem(db, {
+      projectId,
+      model: NUMBERING_MODEL,
+      type: 'project',
+      owner: '',
+      key: tableConfigKey(meta.entity.id),
+    });
+    if (!row) return body;
+    let sort: TableConfig['sort'] = null;
+    try {
+      sort = readTableConfig(JSON.parse(row.value)).sort;
+    } catch {
+      return body;
+    }
+    if (!sort || !Object.hasOwn(meta.queryTypes, sort.field)) return body;
+    return { ...b, sort: [sort] };
+  };
   const idsOf = (body: unknown): unknown[] =>
     Array.isArray(body)
       ? body.map((x) => (typeof x === 'object' && x !== null ? (x as { _id?: unknown })._id : x))
@@ -77,7 +108,10 @@ async function appRecordsPlugin(app: FastifyInstance): Promise<void> {
       const { project, meta, actor } = await granted(request, 'read');
       // The role's default filter of the table always applies (data-views: not removable by the user).
       const body = withClause(request.body, await roleClause(db, project.id, meta, actor.role?.id));
-      return { error: 0, data: await runQuery(request, project, meta, body) };
+      return {
+        error: 0,
+        data: await runQuery(request, project, meta, await withDefaultSort(project.id, meta, body)),
+      };
     },
   );
   // The fields the caller may see (the page runtime's table columns and form fields).
