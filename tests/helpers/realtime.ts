@@ -233,9 +233,12 @@ async function healthy(port: number, ms: number): Promise<void> {
 export async function spawnServer(
   config: Config,
   extra: Record<string, string> = {},
+  /** A built main.js to run instead of the sources through tsx (starts several times faster). */
+  entry?: string,
 ): Promise<{ proc: ChildProcess; port: number; url: string }> {
   const port = await freePort();
-  const proc = spawn(process.execPath, ['--import', 'tsx', 'src/server/main.ts'], {
+  const args = entry ? [entry] : ['--import', 'tsx', 'src/server/main.ts'];
+  const proc = spawn(process.execPath, args, {
     cwd: path.resolve(import.meta.dirname, '../..'),
     stdio: 'ignore',
     env: {
