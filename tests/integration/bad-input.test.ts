@@ -31,6 +31,11 @@ interface Ctx {
   entity: string;
   dataset: string;
   foreignDataset: string;
+  /** A released program of `project` that asks for input; a project of mine (trial tier: one
+   * enabled task) at its task quota, and a released program of it. */
+  inputFlow: string;
+  fullProject: string;
+  fullFlow: string;
 }
 
 type Body = Record<string, unknown>;
@@ -525,6 +530,24 @@ const ENDPOINTS: Record<string, Endpoint> = {
       ],
       ['unknown program', () => ({ body: { flow: 'e'.repeat(24), cron: '0 0 9 * * ? *', name: 'S' } }), 1905],
       [
+        "another project's program",
+        (c) => ({ body: { flow: c.foreignFlow, cron: '0 0 9 * * ? *', name: 'S' } }),
+        1905,
+      ],
+      [
+        'a program with an input step',
+        (c) => ({ body: { flow: c.inputFlow, cron: '0 0 9 * * ? *', name: 'S' } }),
+        1903,
+      ],
+      [
+        'the task quota already reached',
+        (c) => ({
+          path: `/api/admin/schedule/${c.fullProject}/set`,
+          body: { flow: c.fullFlow, cron: '0 0 9 * * ? *', name: 'S' },
+        }),
+        1904,
+      ],
+      [
         'option not an object',
         () => ({ body: { flow: 'e'.repeat(24), cron: '0 0 9 * * ? *', name: 'S', option: [] } }),
         1000,
@@ -896,6 +919,9 @@ function casesFor(ep: Endpoint): Case[] {
         entity: '',
         dataset: '',
         foreignDataset: '',
+        inputFlow: '',
+        fullProject: '',
+        fullFlow: '',
       }),
     );
     for (const f of fields) {
@@ -954,6 +980,9 @@ describe.each(dialects)('bad input on %s', (dialect) => {
     entity: '',
     dataset: '',
     foreignDataset: '',
+    inputFlow: '',
+    fullProject: '',
+    fullFlow: '',
   };
 
   beforeAll(async () => {
@@ -998,6 +1027,33 @@ describe.each(dialects)('bad input on %s', (dialect) => {
     });
     ctx.dataset = (await releaseDataset(db, ds, null)).id;
     ctx.foreignDataset = (await createDataset(db, ctx.foreign, { name: 'Theirs' })).id;
+    ctx.inputFlow = (
+      await releaseFlow(
+        db,
+        await createFlow(db, ctx.project, {
+          name: 'Asks',
+          _process: [
+            {
+              _type: 'input',
+              _handle: 'i',
+              _procedure: { fields: [{ key: 'a', name: 'A', type: 'string' }] },
+            },
+          ],
+        } as Parameters<typeof createFlow>[2]),
+        null,
+      )
+    ).id;
+    const full = await call<{ _id: string }>(t.app, 'POST', '/api/common/project/create', {
+      body: { name: 'Full' },
+      token: me.token,
+    });
+    ctx.fullProject = full.data._id;
+    ctx.fullFlow = (await releaseFlow(db, await createFlow(db, ctx.fullProject, { name: 'Full' }), null)).id;
+    const first = await call(t.app, 'POST', `/api/admin/schedule/${ctx.fullProject}/set`, {
+      body: { flow: ctx.fullFlow, cron: '0 0 9 * * ? *', name: 'Only one' },
+      token: me.token,
+    });
+    expect(first.error, first.msg).toBe(0);
   });
   afterAll(async () => {
     await t?.close();

@@ -13,6 +13,12 @@ export interface ArmedTask {
   armed_at: number;
 }
 
+/**
+ * Rows per claim or outcome statement: 1,000 tasks due in the same second are one statement (3–4
+ * bound values a row, well within SQLite's 32,766 and PostgreSQL's 65,535).
+ */
+const CHUNK = 1000;
+
 /** Keep at most this many log rows per task (the log shows 20 a page). */
 export const FIRES_KEPT = 500;
 /** And none older than this. */
@@ -124,8 +130,8 @@ export async function claimFires(
 ): Promise<Set<string>> {
   const won = new Set<string>();
   const now = Date.now();
-  for (let i = 0; i < fires.length; i += 300) {
-    const chunk = fires.slice(i, i + 300);
+  for (let i = 0; i < fires.length; i += CHUNK) {
+    const chunk = fires.slice(i, i + CHUNK);
     const values = sql.join(chunk.map((f) => sql`(${f.task}, ${f.cron}, cast(${f.time} as bigint))`));
     const r = await sql<{ task_id: string; fire_time: number | string }>`
       with v(id, cron, t) as (values ${values})
@@ -167,8 +173,8 @@ export async function finishFires(
   await retryDeadlock(() =>
     db.transaction().execute(async (trx) => {
       for (const g of groups.values())
-        for (let i = 0; i < g.length; i += 300) {
-          const chunk = g.slice(i, i + 300);
+        for (let i = 0; i < g.length; i += CHUNK) {
+          const chunk = g.slice(i, i + CHUNK);
           const { state, result, runId } = chunk[0]!;
           const keys = sql.join(chunk.map((d) => sql`(${d.task}, cast(${d.time} as bigint))`));
           await sql`update schedule_fires set state = ${state}, result = ${result}, run_id = ${runId},
