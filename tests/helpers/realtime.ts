@@ -235,6 +235,8 @@ export async function spawnServer(
   extra: Record<string, string> = {},
   /** A built main.js to run instead of the sources through tsx (starts several times faster). */
   entry?: string,
+  /** How long it may take to answer /api/health. */
+  startMs = 45_000,
 ): Promise<{ proc: ChildProcess; port: number; url: string }> {
   const port = await freePort();
   const args = entry ? [entry] : ['--import', 'tsx', 'src/server/main.ts'];
@@ -255,7 +257,7 @@ export async function spawnServer(
     },
   });
   try {
-    await healthy(port, 45_000);
+    await healthy(port, startMs);
   } catch (err) {
     proc.kill('SIGKILL');
     throw err;

@@ -108,11 +108,17 @@ describe.skipIf(!pgUrl || !redisUrl)('scheduled tasks on three server processes 
     // Three processes at once (they start in parallel, as a rolling deploy would).
     const started = await Promise.all(
       [0, 1, 2].map(() =>
-        spawnServer(env.config, { REDIS_URL: redisUrl!, LOG_LEVEL: 'error' }, path.join(build, 'main.js')),
+        spawnServer(
+          env.config,
+          { REDIS_URL: redisUrl!, LOG_LEVEL: 'error' },
+          path.join(build, 'main.js'),
+          120_000,
+        ),
       ),
     );
     for (const s of started) procs.push({ proc: s.proc, base: `http://127.0.0.1:${s.port}` });
-  }, 90_000);
+    // A few seconds on a quiet machine; the limits leave room for a loaded one.
+  }, 180_000);
 
   afterAll(async () => {
     await Promise.all(
