@@ -226,7 +226,10 @@ async function idlePart() {
   return { base, withEngine, boot, armed };
 }
 
-const load = () => `load average ${os.loadavg().map((x) => x.toFixed(1)).join(' / ')} on ${os.cpus().length} cores`;
+const load = () => {
+  const avg = os.loadavg().map((x) => x.toFixed(1));
+  return `load average ${avg.join(' / ')} on ${os.cpus().length} cores`;
+};
 console.log(`bench:schedule on ${database.dialect}: ${TASKS} tasks every second for ${SECONDS} s, 2 engines`);
 console.log(`  at the start: ${load()}`);
 const f = await firesPart();

@@ -481,7 +481,8 @@ export class ScheduleEngine {
     e.fires += 1;
     // Each task trims its log every 50 of its fires, at its own turn (tasks armed together would
     // otherwise all trim in the same second).
-    if ((e.fires + e.trimTurn) % 50 === 0) await trimFires(this.database.db, e.id).catch((err) => this.error(err, 'trim'));
+    if ((e.fires + e.trimTurn) % 50 === 0)
+      await trimFires(this.database.db, e.id).catch((err) => this.error(err, 'trim'));
   }
 
   /** Outcomes are written in batches (one commit per batch) a moment after they arrive. */
