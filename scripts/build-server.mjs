@@ -6,6 +6,7 @@
 //
 //   node scripts/build-server.mjs          build when a server source is newer than the last build
 //   node scripts/build-server.mjs --force  always build
+//   node scripts/build-server.mjs --out dist/x   build a private copy (two levels under the root)
 import fs from 'node:fs';
 import path from 'node:path';
 import { build } from 'esbuild';
@@ -42,12 +43,13 @@ function workerFiles(dir = path.join(root, 'src/server')) {
   return out;
 }
 
-export async function buildServer() {
-  fs.rmSync(outdir, { recursive: true, force: true });
+/** `out` is dist/server unless a caller (a test) wants its own copy; keep it two levels under the root. */
+export async function buildServer(out = outdir) {
+  fs.rmSync(out, { recursive: true, force: true });
   await build({
     absWorkingDir: root,
     entryPoints: { main: 'src/server/main.ts', app: 'src/server/app.ts' },
-    outdir,
+    outdir: out,
     bundle: true,
     splitting: true,
     format: 'esm',
@@ -66,14 +68,18 @@ export async function buildServer() {
   // a chunk, so they sit next to both.
   for (const file of workerFiles()) {
     const name = path.basename(file);
-    fs.copyFileSync(file, path.join(outdir, name));
-    fs.copyFileSync(file, path.join(outdir, 'chunks', name));
+    fs.copyFileSync(file, path.join(out, name));
+    fs.copyFileSync(file, path.join(out, 'chunks', name));
   }
 }
 
 if (import.meta.url === `file://${process.argv[1]}`) {
   const force = process.argv.includes('--force');
-  if (force || serverStale()) {
+  const at = process.argv.indexOf('--out');
+  if (at > 0) {
+    // A private copy (a test's server processes), always built.
+    await buildServer(path.resolve(root, process.argv[at + 1]));
+  } else if (force || serverStale()) {
     const t = Date.now();
     await buildServer();
     process.stdout.write(`server built to dist/server in ${Date.now() - t} ms\n`);

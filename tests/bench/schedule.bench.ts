@@ -1,6 +1,6 @@
 /**
- * bench:schedule — the schedule engine under load, on SQLite (BENCH_DATABASE_URL=postgres://… for
- * PostgreSQL).
+ * bench:schedule — the schedule engine under load, on SQLite (BENCH_DB=postgres, or
+ * BENCH_DATABASE_URL=postgres://…, for PostgreSQL).
  *
  * 1. Fires: 1,000 enabled tasks firing every second for BENCH_SECONDS (default 60), two engines on
  *    the same database claiming every fire. Fire lag = claim row written − fire time, for the winning
@@ -23,7 +23,12 @@ const SECONDS = Number(process.env.BENCH_SECONDS ?? 60);
 const IDLE_SECONDS = Number(process.env.BENCH_IDLE_SECONDS ?? 15);
 const TASKS = Number(process.env.BENCH_TASKS ?? 1000);
 const IDLE_TASKS = Number(process.env.BENCH_IDLE_TASKS ?? 10_000);
-const url = process.env.BENCH_DATABASE_URL;
+/** PostgreSQL with BENCH_DATABASE_URL=postgres://…, or BENCH_DB=postgres (TEST_DATABASE_URL or the local server). */
+const url =
+  process.env.BENCH_DATABASE_URL ||
+  (process.env.BENCH_DB === 'postgres'
+    ? process.env.TEST_DATABASE_URL || 'postgres://postgres@127.0.0.1:5432/test'
+    : undefined);
 
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 const pct = (xs: number[], p: number) => {
@@ -221,7 +226,12 @@ async function idlePart() {
   return { base, withEngine, boot, armed };
 }
 
+const load = () => {
+  const avg = os.loadavg().map((x) => x.toFixed(1));
+  return `load average ${avg.join(' / ')} on ${os.cpus().length} cores`;
+};
 console.log(`bench:schedule on ${database.dialect}: ${TASKS} tasks every second for ${SECONDS} s, 2 engines`);
+console.log(`  at the start: ${load()}`);
 const f = await firesPart();
 const p50 = pct(f.lags, 50);
 const p99 = pct(f.lags, 99);
@@ -244,6 +254,7 @@ console.log(
   `idle: ${idle.armed} tasks armed in ${idle.boot.toFixed(0)} ms; CPU ${idle.withEngine.toFixed(2)} % of a core ` +
     `with the engine, ${idle.base.toFixed(2)} % without (baseline); difference ${(idle.withEngine - idle.base).toFixed(2)} points`,
 );
+console.log(`  at the end: ${load()}`);
 await database.close();
 if (url && schema) {
   const pg = (await import('pg')).default;

@@ -31,6 +31,11 @@ interface Ctx {
   entity: string;
   dataset: string;
   foreignDataset: string;
+  /** A released program of `project` that asks for input; a project of mine (trial tier: one
+   * enabled task) at its task quota, and a released program of it. */
+  inputFlow: string;
+  fullProject: string;
+  fullFlow: string;
 }
 
 type Body = Record<string, unknown>;
@@ -528,6 +533,24 @@ const ENDPOINTS: Record<string, Endpoint> = {
         1902,
       ],
       ['unknown program', () => ({ body: { flow: 'e'.repeat(24), cron: '0 0 9 * * ? *', name: 'S' } }), 1905],
+      [
+        "another project's program",
+        (c) => ({ body: { flow: c.foreignFlow, cron: '0 0 9 * * ? *', name: 'S' } }),
+        1905,
+      ],
+      [
+        'a program with an input step',
+        (c) => ({ body: { flow: c.inputFlow, cron: '0 0 9 * * ? *', name: 'S' } }),
+        1903,
+      ],
+      [
+        'the task quota already reached',
+        (c) => ({
+          path: `/api/admin/schedule/${c.fullProject}/set`,
+          body: { flow: c.fullFlow, cron: '0 0 9 * * ? *', name: 'S' },
+        }),
+        1904,
+      ],
       [
         'option not an object',
         () => ({ body: { flow: 'e'.repeat(24), cron: '0 0 9 * * ? *', name: 'S', option: [] } }),
@@ -1120,6 +1143,9 @@ function casesFor(ep: Endpoint): Case[] {
         entity: '',
         dataset: '',
         foreignDataset: '',
+        inputFlow: '',
+        fullProject: '',
+        fullFlow: '',
       }),
     );
     for (const f of fields) {
@@ -1178,6 +1204,9 @@ describe.each(dialects)('bad input on %s', (dialect) => {
     entity: '',
     dataset: '',
     foreignDataset: '',
+    inputFlow: '',
+    fullProject: '',
+    fullFlow: '',
   };
 
   beforeAll(async () => {
@@ -1235,6 +1264,33 @@ describe.each(dialects)('bad input on %s', (dialect) => {
       })
     ).data._id;
     badForeignProject = ctx.foreign;
+    ctx.inputFlow = (
+      await releaseFlow(
+        db,
+        await createFlow(db, ctx.project, {
+          name: 'Asks',
+          _process: [
+            {
+              _type: 'input',
+              _handle: 'i',
+              _procedure: { fields: [{ key: 'a', name: 'A', type: 'string' }] },
+            },
+          ],
+        } as Parameters<typeof createFlow>[2]),
+        null,
+      )
+    ).id;
+    const full = await call<{ _id: string }>(t.app, 'POST', '/api/common/project/create', {
+      body: { name: 'Full' },
+      token: me.token,
+    });
+    ctx.fullProject = full.data._id;
+    ctx.fullFlow = (await releaseFlow(db, await createFlow(db, ctx.fullProject, { name: 'Full' }), null)).id;
+    const first = await call(t.app, 'POST', `/api/admin/schedule/${ctx.fullProject}/set`, {
+      body: { flow: ctx.fullFlow, cron: '0 0 9 * * ? *', name: 'Only one' },
+      token: me.token,
+    });
+    expect(first.error, first.msg).toBe(0);
   });
   afterAll(async () => {
     await t?.close();

@@ -57,6 +57,10 @@ const dateArb = fc.oneof(
     sh(2024, 2, 1),
     sh(2024, 1, 31, 23),
     sh(2023, 12, 31, 12),
+    // Before 1970 (negative times): a day grouping must floor, not truncate.
+    sh(1969, 12, 31, 23),
+    sh(1970, 1, 1) - 1,
+    sh(1960, 3, 1) - 1,
   ),
   fc.integer({ min: sh(2023, 12, 1), max: sh(2024, 3, 1) }),
 );

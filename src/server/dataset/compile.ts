@@ -7,6 +7,9 @@
  *     FROM e_base a0 LEFT JOIN … WHERE <dataset filter, column expressions inlined> [GROUP BY 1, 2…]
  *   ) d WHERE <caller's filter> ORDER BY <keys>, <tie-break> LIMIT … OFFSET …
  *
+ * A group by the year, month or day of a date is made in two steps inside `d`: by the day number
+ * (integer arithmetic per row), then the partial groups by the calendar text (see `dayGrouping`).
+ *
  * Table and column names come from our own ids only; every value is a bound parameter.
  */
 import { type RawBuilder, sql } from 'kysely';
@@ -37,6 +40,40 @@ class ExprCompiler extends QueryCompiler {
     if (!e) throw new Error(`unknown column ${field}`);
     return e;
   }
+}
+
+/** The calendar text of a date part, from seconds since the epoch already shifted to Beijing time. */
+function datePartOf(pg: boolean, part: 'year' | 'month' | 'day', seconds: Sql): Sql {
+  const fmt = { year: ['%Y', 'YYYY'], month: ['%Y-%m', 'YYYY-MM'], day: ['%Y-%m-%d', 'YYYY-MM-DD'] }[part];
+  return pg
+    ? sql`to_char(to_timestamp(${seconds}) AT TIME ZONE 'UTC', ${sql.raw(`'${fmt[1]}'`)})`
+    : sql`strftime(${sql.raw(`'${fmt[0]}'`)}, ${seconds}, 'unixepoch')`;
+}
+
+const DAY_MS = 86_400_000;
+
+/** The Beijing day number (days since 1970-01-01) of a stored date in ms: floor division, also before 1970. */
+function dayNumber(ms: Sql): Sql {
+  const x = sql`(${ms} + ${sql.raw(String(BEIJING_OFFSET_MS))})`;
+  const d = sql.raw(String(DAY_MS));
+  return sql`((${x} - ((${x} % ${d}) + ${d}) % ${d}) / ${d})`;
+}
+
+/**
+ * When a grouped dataset may be grouped in two steps: some group key is the year, month or day of a
+ * stored date (an integer column) and every aggregate can be combined from partial groups (all but
+ * distinct count). Answers those keys with their date part and date.
+ */
+function dayGrouping(plan: DatasetPlan) {
+  if (plan.aggregates.some((a) => a.fn === 'distinct')) return undefined;
+  const out = new Map<string, { fn: 'year' | 'month' | 'day'; arg: Expr }>();
+  for (const g of plan.group) {
+    const e = plan.columns.find((c) => c.key === g)?.expr;
+    if (e?.kind !== 'fn' || (e.fn !== 'year' && e.fn !== 'month' && e.fn !== 'day')) continue;
+    const arg = e.args[0];
+    if (arg?.kind === 'ref' && arg.type === 'date') out.set(g, { fn: e.fn, arg });
+  }
+  return out.size ? out : undefined;
 }
 
 export interface CompiledShow {
@@ -115,17 +152,8 @@ export function compileShow(
             return sql`COALESCE(${sql.join(x)})`;
           case 'year':
           case 'month':
-          case 'day': {
-            const fmt = {
-              year: ['%Y', 'YYYY'],
-              month: ['%Y-%m', 'YYYY-MM'],
-              day: ['%Y-%m-%d', 'YYYY-MM-DD'],
-            }[e.fn];
-            const shifted = sql`(${x[0]} + ${sql.raw(String(BEIJING_OFFSET_MS))}) / 1000.0`;
-            return pg
-              ? sql`to_char(to_timestamp(${shifted}) AT TIME ZONE 'UTC', ${sql.raw(`'${fmt[1]}'`)})`
-              : sql`strftime(${sql.raw(`'${fmt[0]}'`)}, ${shifted}, 'unixepoch')`;
-          }
+          case 'day':
+            return datePartOf(pg, e.fn, sql`(${x[0]} + ${sql.raw(String(BEIJING_OFFSET_MS))}) / 1000.0`);
         }
       }
     }
@@ -148,7 +176,47 @@ export function compileShow(
     inner.push(sql`${value} AS ${sql.ref(n)}`);
   };
   let groupBy: Sql = sql``;
-  if (plan.grouped) {
+  let twoStep: Sql | undefined;
+  const byDay = plan.grouped ? dayGrouping(plan) : undefined;
+  if (byDay) {
+    // Grouped by the calendar part of a date: first by the day number (integer arithmetic, no
+    // calendar text per row), then those few hundred partial groups by the part's text.
+    const part: Sql[] = [];
+    plan.group.forEach((g, i) => {
+      const d = byDay.get(g);
+      part.push(sql`${d ? dayNumber(expr(d.arg)) : exprs.get(g)!} AS ${sql.ref(`g${i}`)}`);
+      add(g, d ? datePartOf(pg, d.fn, sql`${sql.ref(`q.g${i}`)} * 86400`) : sql.ref(`q.g${i}`));
+    });
+    plan.aggregates.forEach((ag, j) => {
+      const v = ag.of ? exprs.get(ag.of)! : null;
+      const textual = ag.of ? TEXTLIKE(typeOf.get(ag.of)!) : false;
+      const collate = (x: Sql) => (pg && textual ? sql`${x} COLLATE "C"` : x);
+      const p = sql.ref(`q.p${j}`);
+      const c = sql.ref(`q.c${j}`);
+      const dbl = (x: Sql) => (pg ? sql`CAST(${x} AS double precision)` : sql`CAST(${x} AS REAL)`);
+      switch (ag.fn) {
+        case 'count':
+          part.push(sql`${v ? sql`COUNT(${v})` : sql`COUNT(*)`} AS ${sql.ref(`p${j}`)}`);
+          add(ag.key, sql`SUM(${p})`);
+          break;
+        case 'sum':
+          part.push(sql`SUM(${v}) AS ${sql.ref(`p${j}`)}`);
+          add(ag.key, sql`COALESCE(SUM(${p}), 0)`);
+          break;
+        case 'avg':
+          part.push(sql`SUM(${v}) AS ${sql.ref(`p${j}`)}`, sql`COUNT(${v}) AS ${sql.ref(`c${j}`)}`);
+          add(ag.key, sql`(${dbl(sql`SUM(${p})`)} / NULLIF(${dbl(sql`SUM(${c})`)}, 0))`);
+          break;
+        default: {
+          const f = ag.fn === 'min' ? sql`MIN` : sql`MAX`;
+          part.push(sql`${f}(${collate(v!)}) AS ${sql.ref(`p${j}`)}`);
+          add(ag.key, sql`${f}(${collate(p)})`);
+        }
+      }
+    });
+    const keys = sql.raw(plan.group.map((_, i) => String(i + 1)).join(', '));
+    twoStep = sql`SELECT ${sql.join(inner)} FROM (SELECT ${sql.join(part)} FROM ${sql.join(from, sql` `)} WHERE ${where} GROUP BY ${keys}) q GROUP BY ${keys}`;
+  } else if (plan.grouped) {
     plan.group.forEach((g) => {
       add(g, exprs.get(g)!);
     });
@@ -178,7 +246,8 @@ export function compileShow(
     for (const c of plan.columns) add(c.key, exprs.get(c.key)!);
   }
   const innerList = plan.grouped ? inner : [...inner, ...rowIds];
-  const innerSql = sql`SELECT ${sql.join(innerList)} FROM ${sql.join(from, sql` `)} WHERE ${where}${groupBy}`;
+  const innerSql =
+    twoStep ?? sql`SELECT ${sql.join(innerList)} FROM ${sql.join(from, sql` `)} WHERE ${where}${groupBy}`;
 
   // The caller's filter and the order, over the inner columns.
   const outTypes = new Map<string, ValueType>(plan.output.map((o) => [o.key, o.type]));

@@ -50,6 +50,8 @@ interface Entry {
   /** Bumped when the entry is replaced or dropped: older heap items are stale. */
   gen: number;
   fires: number;
+  /** 0–49: which of its fires trims the log. */
+  trimTurn: number;
   /** Armed at boot: fires from before the boot are missed unless barely due (BOOT_GRACE_MS). */
   boot: boolean;
 }
@@ -336,6 +338,7 @@ export class ScheduleEngine {
         next,
         gen: (old?.gen ?? 0) + 1,
         fires: 0,
+        trimTurn: Math.floor(Math.random() * 50),
         boot,
       };
       this.entries.set(t.id, e);
@@ -476,7 +479,10 @@ export class ScheduleEngine {
     this.finished.push({ task: e.id, time, ...out, at: Date.now() });
     this.flushSoon();
     e.fires += 1;
-    if (e.fires % 50 === 0) await trimFires(this.database.db, e.id).catch((err) => this.error(err, 'trim'));
+    // Each task trims its log every 50 of its fires, at its own turn (tasks armed together would
+    // otherwise all trim in the same second).
+    if ((e.fires + e.trimTurn) % 50 === 0)
+      await trimFires(this.database.db, e.id).catch((err) => this.error(err, 'trim'));
   }
 
   /** Outcomes are written in batches (one commit per batch) a moment after they arrive. */

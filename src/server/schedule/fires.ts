@@ -13,10 +13,33 @@ export interface ArmedTask {
   armed_at: number;
 }
 
+/**
+ * Rows per claim or outcome statement: 1,000 tasks due in the same second are one statement (3–4
+ * bound values a row, well within SQLite's 32,766 and PostgreSQL's 65,535).
+ */
+const CHUNK = 1000;
+
 /** Keep at most this many log rows per task (the log shows 20 a page). */
 export const FIRES_KEPT = 500;
 /** And none older than this. */
 export const FIRES_KEEP_MS = 30 * 24 * 3600_000;
+
+/**
+ * Runs `fn` again when PostgreSQL broke a deadlock by aborting it (40P01). Removing a task deletes
+ * its fire rows while an engine may be writing outcomes to some of them in its own transaction;
+ * the two lock the same rows in different orders, and PostgreSQL aborts one. The retry then finds
+ * the other done (the rows gone, or written).
+ */
+export async function retryDeadlock<T>(fn: () => Promise<T>, tries = 4): Promise<T> {
+  for (let i = 1; ; i++) {
+    try {
+      return await fn();
+    } catch (err) {
+      if (i >= tries || (err as { code?: unknown }).code !== '40P01') throw err;
+      await new Promise((r) => setTimeout(r, 10 * i + Math.random() * 20));
+    }
+  }
+}
 
 export async function enabledTasks(db: Kysely<DB>): Promise<ArmedTask[]> {
   const rows = await db
@@ -107,8 +130,8 @@ export async function claimFires(
 ): Promise<Set<string>> {
   const won = new Set<string>();
   const now = Date.now();
-  for (let i = 0; i < fires.length; i += 300) {
-    const chunk = fires.slice(i, i + 300);
+  for (let i = 0; i < fires.length; i += CHUNK) {
+    const chunk = fires.slice(i, i + CHUNK);
     const values = sql.join(chunk.map((f) => sql`(${f.task}, ${f.cron}, cast(${f.time} as bigint))`));
     const r = await sql<{ task_id: string; fire_time: number | string }>`
       with v(id, cron, t) as (values ${values})
@@ -147,16 +170,18 @@ export async function finishFires(
     else groups.set(k, [d]);
   }
   const at = Math.max(...done.map((d) => d.at));
-  await db.transaction().execute(async (trx) => {
-    for (const g of groups.values())
-      for (let i = 0; i < g.length; i += 300) {
-        const chunk = g.slice(i, i + 300);
-        const { state, result, runId } = chunk[0]!;
-        const keys = sql.join(chunk.map((d) => sql`(${d.task}, cast(${d.time} as bigint))`));
-        await sql`update schedule_fires set state = ${state}, result = ${result}, run_id = ${runId},
+  await retryDeadlock(() =>
+    db.transaction().execute(async (trx) => {
+      for (const g of groups.values())
+        for (let i = 0; i < g.length; i += CHUNK) {
+          const chunk = g.slice(i, i + CHUNK);
+          const { state, result, runId } = chunk[0]!;
+          const keys = sql.join(chunk.map((d) => sql`(${d.task}, cast(${d.time} as bigint))`));
+          await sql`update schedule_fires set state = ${state}, result = ${result}, run_id = ${runId},
           ended_at = cast(${at} as bigint) where (task_id, fire_time) in (values ${keys})`.execute(trx);
-      }
-  });
+        }
+    }),
+  );
 }
 
 export async function finishFire(

@@ -9,6 +9,7 @@ import type { DB, ScheduleFiresTable, SchedulesTable } from '../db/schema.ts';
 import { E, fail } from '../errors.ts';
 import { inputFields, releasedDoc } from '../program/service.ts';
 import type { ProjectRow } from '../project/service.ts';
+import { retryDeadlock } from './fires.ts';
 
 export type TaskRow = SchedulesTable;
 const ID = /^[0-9a-f]{24}$/;
@@ -180,10 +181,13 @@ export async function updateTask(db: Kysely<DB>, row: TaskRow, input: Partial<Ta
 }
 
 export async function removeTask(db: Kysely<DB>, row: TaskRow): Promise<void> {
-  await db.transaction().execute(async (trx) => {
-    await trx.deleteFrom('schedule_fires').where('task_id', '=', row.id).execute();
-    await trx.deleteFrom('schedules').where('id', '=', row.id).execute();
-  });
+  // Engines may be writing outcomes to this task's fire rows meanwhile (see retryDeadlock).
+  await retryDeadlock(() =>
+    db.transaction().execute(async (trx) => {
+      await trx.deleteFrom('schedule_fires').where('task_id', '=', row.id).execute();
+      await trx.deleteFrom('schedules').where('id', '=', row.id).execute();
+    }),
+  );
 }
 
 /** Enables (within the quota) or disables a task. */
