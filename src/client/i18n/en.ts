@@ -889,6 +889,7 @@ export const en = {
     banned: 'Banned',
     sub: 'Sub-user',
     memberSearch: 'Search name, account or phone',
+    memberTotal: '{{total}} members',
     noMembers: 'No members found',
     addMember: 'Add member',
     createSub: 'Create sub-user',

@@ -874,6 +874,7 @@ export const zh: Messages = {
     banned: '已禁用',
     sub: '子用户',
     memberSearch: '搜索姓名、账号或手机号',
+    memberTotal: '共 {{total}} 人',
     noMembers: '没有找到成员',
     addMember: '添加成员',
     createSub: '创建子用户',

@@ -1,6 +1,6 @@
 import { PlusOutlined, SearchOutlined, UserAddOutlined } from '@ant-design/icons';
 import { App, Button, Dropdown, Input, Select, Space, Spin, Table, Tag } from 'antd';
-import { useCallback, useEffect, useMemo, useState } from 'react';
+import { useCallback, useEffect, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { useNavigate } from 'react-router';
 import {
@@ -14,7 +14,6 @@ import {
 import { useProject } from '../workbench/workbench-context.ts';
 import { InvitePanel } from './InvitePanel.tsx';
 import { BindMemberModal, CreateMemberModal, EditMemberModal } from './MemberModals.tsx';
-import { matchesMember } from './member-search.ts';
 
 const PAGE_SIZE = 20;
 
@@ -33,24 +32,41 @@ export default function UserScreen() {
   const [dialog, setDialog] = useState<Dialog>(null);
   const [busy, setBusy] = useState<string | null>(null);
 
-  const reload = useCallback(async () => {
-    const [list, r, apps] = await Promise.all([
-      membersApi.list(p),
-      rolesApi.list(p),
-      membersApi.applications(p),
-    ]);
-    setData(list);
+  // The search and the page are the server's (SQL): typing waits 300 ms, then asks for page 1.
+  const [query, setQuery] = useState({ text: '', page: 1 });
+  const [loading, setLoading] = useState(false);
+  useEffect(() => {
+    const timer = setTimeout(
+      () => setQuery((q) => (q.text === search.trim() ? q : { text: search.trim(), page: 1 })),
+      300,
+    );
+    return () => clearTimeout(timer);
+  }, [search]);
+
+  const reloadMembers = useCallback(async () => {
+    setLoading(true);
+    try {
+      setData(await membersApi.page(p, { text: query.text, page: query.page, pageSize: PAGE_SIZE }));
+    } finally {
+      setLoading(false);
+    }
+  }, [p, query]);
+  const reloadRest = useCallback(async () => {
+    const [r, apps] = await Promise.all([rolesApi.list(p), membersApi.applications(p)]);
     setRoles(r.filter((x) => x.type !== 'public'));
     setApplications(apps);
   }, [p]);
+  const reload = useCallback(async () => {
+    await Promise.all([reloadMembers(), reloadRest()]);
+  }, [reloadMembers, reloadRest]);
   useEffect(() => {
-    reload().catch(() => setData({ list: [], size: 0, quota: null }));
-  }, [reload]);
+    reloadMembers().catch(() => setData({ list: [], size: 0, total: 0, quota: null }));
+  }, [reloadMembers]);
+  useEffect(() => {
+    reloadRest().catch(() => undefined);
+  }, [reloadRest]);
 
-  const shown = useMemo(
-    () => (data ? data.list.filter((m) => matchesMember(m, search)) : []),
-    [data, search],
-  );
+  const shown = data?.list ?? [];
   const full = data?.quota !== null && data !== null && data.size >= (data.quota ?? Infinity);
 
   async function act(m: Member, what: 'ban' | 'unban' | 'kick', done: string) {
@@ -178,7 +194,16 @@ export default function UserScreen() {
         size="middle"
         scroll={{ x: 'max-content' }}
         dataSource={shown}
-        pagination={{ pageSize: PAGE_SIZE, hideOnSinglePage: true, showSizeChanger: false }}
+        loading={loading}
+        pagination={{
+          current: query.page,
+          pageSize: PAGE_SIZE,
+          total: data.total ?? shown.length,
+          hideOnSinglePage: true,
+          showSizeChanger: false,
+          showTotal: (total) => t('sys.memberTotal', { total }),
+          onChange: (page) => setQuery((q) => ({ ...q, page })),
+        }}
         locale={{ emptyText: t('sys.noMembers') }}
         onRow={(m) =>
           ({ 'data-testid': `member-row-${m.account ?? m._id}` }) as React.HTMLAttributes<HTMLElement>
