@@ -123,6 +123,8 @@ const rootChildren = (app = false): RouteObject[] => [
       { path: 'i18n', element: screen(() => import('./screens/system/I18nScreen.tsx')) },
       { path: 'share/*', element: screen(() => import('./screens/system/ShareScreen.tsx')) },
       { path: 'deploy', element: screen(() => import('./screens/system/DeployScreen.tsx')) },
+      // The administration's feature switches and this browser's debug / early-access modes.
+      { path: 'features', element: screen(() => import('./screens/system/FeaturesScreen.tsx')) },
       { path: '*', element: screen(() => import('./screens/system/SystemPlaceholder.tsx')) },
     ],
   },

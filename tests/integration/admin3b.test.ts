@@ -6,6 +6,7 @@
  */
 import ExcelJS from 'exceljs';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { debugSecret } from '../../src/server/admin/debug-secret.ts';
 import { newId } from '../../src/shared/id.ts';
 import { call, createTestApp, registerUser, type TestApp } from '../helpers/app.ts';
 import { testDialects } from '../helpers/db.ts';
@@ -61,7 +62,14 @@ describe.each(dialects)('administration (admin3b) on %s', (dialect) => {
     ).data.data;
 
   beforeAll(async () => {
-    t = await createTestApp(dialect);
+    t = await createTestApp(dialect, {
+      admin: {
+        features: ['user', 'auth', 'menu', 'share', 'i18n'],
+        debug: false,
+        debugSecret: 'k3y',
+        vendor: true,
+      },
+    });
     ({ token: owner } = await registerUser(t.app, {
       user: 'adm3bowner',
       pwd: 'abc12345',
@@ -355,4 +363,110 @@ describe.each(dialects)('administration (admin3b) on %s', (dialect) => {
     expect(partial.data).toMatchObject({ inserted: 2, failed: 1 });
     expect(await save()).toBe('IT-1206');
   }, 120_000);
+
+  it('feature flags: the installation offers, the project switches, bad switches are refused (2100)', async () => {
+    const features = (token = owner) =>
+      call<{
+        flags: Record<string, boolean>;
+        stored: Record<string, boolean>;
+        installed: string[];
+        debugOpen: boolean;
+      }>(t.app, 'GET', `/api/admin/project/${project}/features`, { token });
+    const first = await features();
+    expect(first.error, first.raw).toBe(0);
+    expect(first.data.installed).toEqual(['user', 'auth', 'menu', 'i18n', 'share']);
+    expect(first.data.flags).toMatchObject({ user: true, schedule: false, deploy: false, 'user.kick': true });
+    expect(first.data.debugOpen).toBe(false);
+
+    const put = (value: unknown) =>
+      call(t.app, 'POST', share('config/project/features'), { token: owner, body: { value } });
+    for (const value of [{ nope: true }, { user: 'yes' }, [true], 'x', { 'user.fly': false }])
+      expect((await put(value)).error, JSON.stringify(value)).toBe(2100);
+    expect((await features()).data.stored).toEqual({});
+    expect((await put({ i18n: false, 'user.kick': false, schedule: true })).error).toBe(0);
+    const after = (await features()).data;
+    expect(after.flags).toMatchObject({
+      i18n: false,
+      'user.kick': false,
+      'user.create': true,
+      schedule: false,
+    });
+    // A feature off takes its parts with it.
+    expect((await put({ user: false })).error).toBe(0);
+    expect((await features()).data.flags['user.create']).toBe(false);
+    expect((await features(other)).error).not.toBe(0);
+  });
+
+  it('debug mode needs the secret derived from the host and the project (2101 otherwise)', async () => {
+    const ask = (body: unknown, token = owner, host = 'admin.example') =>
+      t.app.inject({
+        method: 'POST',
+        url: `/api/admin/project/${project}/debug`,
+        headers: { token, host, 'content-type': 'application/json' },
+        payload: JSON.stringify(body),
+      });
+    const secret = debugSecret('k3y', 'admin.example', project);
+    expect(JSON.parse((await ask({})).body).error).toBe(2101);
+    expect(JSON.parse((await ask({ secret: '0'.repeat(16) })).body).error).toBe(2101);
+    expect(JSON.parse((await ask({ secret }, owner, 'other.example')).body).error).toBe(2101);
+    expect(JSON.parse((await ask({ secret })).body)).toEqual({ error: 0, data: { debug: true } });
+    expect(JSON.parse((await ask({ secret: secret.toUpperCase() })).body).error).toBe(0);
+    expect(JSON.parse((await ask({ secret: 'x'.repeat(65) })).body).error).toBe(1000);
+    expect(JSON.parse((await ask({ secret }, other)).body).error).not.toBe(0);
+  });
+
+  it('/system/i18n lists widget captions of published pages and option labels, with their ids', async () => {
+    const pageId = newId();
+    const pos = { x: 0, y: 0, w: 4, h: 2 };
+    const widget = (id: string, kind: string, props: Record<string, unknown>) => ({
+      id,
+      kind,
+      version: 1,
+      props,
+      layout: { pc: pos, mobile: pos },
+    });
+    const now = Date.now();
+    await t.app.database.db
+      .insertInto('pages')
+      .values({
+        id: pageId,
+        project_id: project,
+        name: '订单页',
+        created_at: now,
+        updated_at: now,
+        published: JSON.stringify({
+          id: pageId,
+          title: '订单',
+          widgets: [widget('w1', 'button', { text: '提交' }), widget('w2', 'text', { text: { $expr: 'x' } })],
+        }),
+        published_version: 1,
+        published_at: now,
+        updated_by: null,
+      })
+      .execute();
+    const sources = await call<{ id: string; kind: string; where: string; source: string }[]>(
+      t.app,
+      'GET',
+      `/api/admin/project/${project}/i18n/sources`,
+      { token: owner },
+    );
+    expect(sources.error, sources.raw).toBe(0);
+    const byId = new Map(sources.data.map((r) => [r.id, r]));
+    expect(byId.get(`${pageId}.w1`)).toEqual({
+      id: `${pageId}.w1`,
+      kind: 'widget',
+      where: '订单页',
+      source: '提交',
+    });
+    expect(byId.has(`${pageId}.w2`)).toBe(false);
+    // The set's options once (its fields are translated through it), a field's own list per field.
+    expect(sources.data.filter((r) => r.id.startsWith('set:sizes.')).map((r) => r.source)).toEqual([
+      '中',
+      '大',
+    ]);
+    expect(sources.data.filter((r) => r.where === 'Item · 颜色').map((r) => r.source)).toEqual(['红', '蓝']);
+    expect(
+      (await call(t.app, 'GET', `/api/admin/project/${project}/i18n/sources`, { token: other })).error,
+    ).not.toBe(0);
+  });
 });

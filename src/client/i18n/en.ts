@@ -1,9 +1,11 @@
 import { OPERATOR_LABELS, PRESET_LABELS } from '../../shared/query/operator-labels.ts';
 import { admEn } from './admin2.ts';
+import { adm3En } from './admin3.ts';
 
 /** English strings of the shell. Keys mirror zh.ts. */
 export const en = {
   adm: admEn,
+  adm3: adm3En,
   app: { title: 'Low-code builder' },
   collab: {
     you: '{{name}} (you)',

@@ -1,10 +1,12 @@
 import { OPERATOR_LABELS, PRESET_LABELS } from '../../shared/query/operator-labels.ts';
 import { admZh } from './admin2.ts';
+import { adm3Zh } from './admin3.ts';
 import type { Messages } from './index.ts';
 
 /** 界面中文文案。 */
 export const zh: Messages = {
   adm: admZh,
+  adm3: adm3Zh,
   app: { title: '低代码平台' },
   collab: {
     you: '{{name}}（你）',

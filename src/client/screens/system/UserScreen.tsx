@@ -11,6 +11,7 @@ import {
   type RoleApplication,
   rolesApi,
 } from '../../api/system.ts';
+import { useAdminContext } from '../../stores/admin-features.ts';
 import { useProject } from '../workbench/workbench-context.ts';
 import { InvitePanel } from './InvitePanel.tsx';
 import { BindMemberModal, CreateMemberModal, EditMemberModal } from './MemberModals.tsx';
@@ -31,6 +32,9 @@ export default function UserScreen() {
   const [search, setSearch] = useState('');
   const [dialog, setDialog] = useState<Dialog>(null);
   const [busy, setBusy] = useState<string | null>(null);
+  // The member actions this system's feature switches leave on (/system/features).
+  const flags = useAdminContext(p)?.flags;
+  const can = (part: string) => flags?.[`user.${part}`] !== false;
 
   // The search and the page are the server's (SQL): typing waits 300 ms, then asks for page 1.
   const [query, setQuery] = useState({ text: '', page: 1 });
@@ -129,19 +133,25 @@ export default function UserScreen() {
           <Button icon={<UserAddOutlined />} onClick={() => setDialog('invite')} data-testid="invite-open">
             {t('sys.invite')}
           </Button>
-          <Dropdown
-            menu={{
-              items: [
-                { key: 'create', label: t('sys.createSub'), 'data-testid': 'member-create' } as never,
-                { key: 'bind', label: t('sys.bindUser'), 'data-testid': 'member-bind' } as never,
-              ],
-              onClick: ({ key }) => setDialog(key as 'create' | 'bind'),
-            }}
-          >
-            <Button type="primary" icon={<PlusOutlined />} data-testid="member-add">
-              {t('sys.addMember')}
-            </Button>
-          </Dropdown>
+          {can('create') || can('bind') ? (
+            <Dropdown
+              menu={{
+                items: [
+                  can('create')
+                    ? ({ key: 'create', label: t('sys.createSub'), 'data-testid': 'member-create' } as never)
+                    : null,
+                  can('bind')
+                    ? ({ key: 'bind', label: t('sys.bindUser'), 'data-testid': 'member-bind' } as never)
+                    : null,
+                ].filter(Boolean),
+                onClick: ({ key }) => setDialog(key as 'create' | 'bind'),
+              }}
+            >
+              <Button type="primary" icon={<PlusOutlined />} data-testid="member-add">
+                {t('sys.addMember')}
+              </Button>
+            </Dropdown>
+          ) : null}
         </Space>
       </div>
       {full ? (
@@ -223,6 +233,8 @@ export default function UserScreen() {
             render: (_, m) =>
               m.roleType === 'owner' ? (
                 <Tag color="gold">{t('role.owner')}</Tag>
+              ) : !can('change') ? (
+                <span data-testid="member-role-text">{roleName(m.role) || t('sys.noRole')}</span>
               ) : (
                 <Select
                   size="small"
@@ -274,15 +286,17 @@ export default function UserScreen() {
                       {t('sys.unban')}
                     </Button>
                   )}
-                  <Button
-                    type="link"
-                    size="small"
-                    onClick={() => void act(m, 'kick', 'sys.kickedOk')}
-                    data-testid="member-kick"
-                  >
-                    {t('sys.kick')}
-                  </Button>
-                  {m.sub ? (
+                  {can('kick') ? (
+                    <Button
+                      type="link"
+                      size="small"
+                      onClick={() => void act(m, 'kick', 'sys.kickedOk')}
+                      data-testid="member-kick"
+                    >
+                      {t('sys.kick')}
+                    </Button>
+                  ) : null}
+                  {m.sub && can('edit') ? (
                     <Button
                       type="link"
                       size="small"
