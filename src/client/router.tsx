@@ -127,6 +127,8 @@ const rootChildren = (app = false): RouteObject[] => [
       { path: 'data-advanced', element: screen(() => import('./screens/system/DataAdvancedScreen.tsx')) },
       { path: 'data', element: screen(() => import('./screens/system/DataAdvancedScreen.tsx')) },
       { path: 'data/:entity', element: screen(() => import('./screens/system/DataTableScreen.tsx')) },
+      // The administration's feature switches and this browser's debug / early-access modes.
+      { path: 'features', element: screen(() => import('./screens/system/FeaturesScreen.tsx')) },
       { path: '*', element: screen(() => import('./screens/system/SystemPlaceholder.tsx')) },
     ],
   },

@@ -11,6 +11,7 @@ import roleTablesPlugin from './access/role-tables-plugin.ts';
 import authPlugin from './account/auth.ts';
 import accountPlugin from './account/plugin.ts';
 import { LogSmsProvider, type OutboxEntry, type SmsProvider } from './account/sms.ts';
+import featuresPlugin from './admin/features-plugin.ts';
 import type { Config } from './config.ts';
 import appRecordsPlugin from './data/app-records-plugin.ts';
 import { AutoIndexer, registerAutoIndex } from './data/auto-index.ts';
@@ -230,6 +231,7 @@ export async function buildApp(config: Config, options: BuildOptions = {}): Prom
   await app.register(paymentPlugin);
   await app.register(i18nPlugin);
   await app.register(deployPlugin);
+  await app.register(featuresPlugin);
   await installRealtime(app, options.realtime);
 
   app.get('/api/health', { schema: { hide: true } }, async () => ({ error: 0, data: { ok: true } }));

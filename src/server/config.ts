@@ -1,5 +1,6 @@
 import fs from 'node:fs';
 import path from 'node:path';
+import { ADMIN_FEATURES, type AdminFeature } from '../shared/admin/features.ts';
 
 /** Server settings, read once from the environment. */
 export interface Config {
@@ -62,6 +63,31 @@ export interface Config {
   };
   /** WeCom (企业微信) apps by corp id: sign-in, JS-SDK; empty when WXWORK_CORPS is unset. */
   wxwork: WxworkConfig | undefined;
+  /**
+   * The administration area (shared/admin/features.ts): the features this installation offers
+   * (ADMIN_FEATURES, comma list, default all; an unknown name stops the start), debug mode for
+   * everyone (ADMIN_DEBUG=1), the key of per-host-and-project debug secrets (DEBUG_SECRET), and
+   * whether this is a vendor (private deployment) build (VENDOR_BUILD, default 1: self-hosting is one).
+   */
+  admin: {
+    features: readonly AdminFeature[];
+    debug: boolean;
+    debugSecret: string | undefined;
+    vendor: boolean;
+  };
+}
+
+/** ADMIN_FEATURES read strictly: a misspelt feature is a start error, not a silently hidden screen. */
+function adminFeatures(raw: string | undefined): AdminFeature[] {
+  if (raw === undefined || raw.trim() === '' || raw.trim() === 'all') return [...ADMIN_FEATURES];
+  const names = raw
+    .split(',')
+    .map((s) => s.trim())
+    .filter(Boolean);
+  for (const n of names)
+    if (!(ADMIN_FEATURES as readonly string[]).includes(n))
+      throw new Error(`ADMIN_FEATURES: '${n}' is not a feature (${ADMIN_FEATURES.join(', ')})`);
+  return ADMIN_FEATURES.filter((f) => names.includes(f));
 }
 
 /** One WeCom self-built app: its corp, agent and secret, and the project it opens (if any). */
@@ -269,6 +295,12 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env, overrides: Part
       timeoutMs: int(env.TRANSLATE_TIMEOUT_MS, 15_000),
     },
     wxwork: wxworkConfig(env),
+    admin: {
+      features: adminFeatures(env.ADMIN_FEATURES),
+      debug: env.ADMIN_DEBUG === '1',
+      debugSecret: env.DEBUG_SECRET || undefined,
+      vendor: env.VENDOR_BUILD !== '0',
+    },
     ...overrides,
   };
 }

@@ -241,6 +241,96 @@ const ENDPOINTS: Record<string, Endpoint> = {
       },
     ],
   },
+  // The administration's switches (admin3b).
+  adminFeatures: {
+    method: 'GET',
+    path: (c) => `/api/admin/project/${c.project}/features`,
+    auth: true,
+    ids: [
+      {
+        name: 'project',
+        path: (_c, v) => `/api/admin/project/${v}/features`,
+        unknown: 1200,
+        foreign: (c) => c.foreign,
+      },
+    ],
+    extra: [
+      [
+        'stored switches: an unknown flag',
+        (c) => ({
+          method: 'POST',
+          path: `/api/app/share/${c.project}/config/project/features`,
+          body: { value: { fly: true } },
+        }),
+        2100,
+      ],
+      [
+        'stored switches: not a boolean',
+        (c) => ({
+          method: 'POST',
+          path: `/api/app/share/${c.project}/config/project/features`,
+          body: { value: { user: 1 } },
+        }),
+        2100,
+      ],
+    ],
+  },
+  i18nSources: {
+    method: 'GET',
+    path: (c) => `/api/admin/project/${c.project}/i18n/sources`,
+    auth: true,
+    ids: [
+      {
+        name: 'project',
+        path: (_c, v) => `/api/admin/project/${v}/i18n/sources`,
+        unknown: 1200,
+        foreign: (c) => c.foreign,
+      },
+    ],
+  },
+  adminDebug: {
+    method: 'POST',
+    path: (c) => `/api/admin/project/${c.project}/debug`,
+    auth: true,
+    body: () => ({ secret: 'abcdef0123456789' }),
+    optional: 'all',
+    ids: [
+      {
+        name: 'project',
+        path: (_c, v) => `/api/admin/project/${v}/debug`,
+        unknown: 1200,
+        foreign: (c) => c.foreign,
+      },
+    ],
+    extra: [
+      ['a wrong secret', () => ({ body: { secret: 'abcdef0123456789' } }), 2101],
+      ['no secret and no open debug mode', () => ({ body: {} }), 2101],
+      ['a secret over 64 characters', () => ({ body: { secret: 'a'.repeat(65) } }), 1000],
+    ],
+  },
+  memberPage: {
+    method: 'POST',
+    path: (c) => `/api/admin/user/${c.project}/list`,
+    auth: true,
+    // The generic cases spoil text fields; the paging numbers have their own cases below.
+    body: () => ({ text: 'a' }),
+    optional: 'all',
+    ids: [
+      {
+        name: 'project',
+        path: (_c, v) => `/api/admin/user/${v}/list`,
+        unknown: 1200,
+        foreign: (c) => c.foreign,
+      },
+    ],
+    extra: [
+      ['page 0', () => ({ body: { page: 0 } }), 1000],
+      ['page size over 200', () => ({ body: { page: 1, pageSize: 201 } }), 1000],
+      ['page as text', () => ({ body: { page: '2' } }), 1000],
+      ['a fractional page', () => ({ body: { page: 1.5 } }), 1000],
+      ['search text over 64 characters', () => ({ body: { text: 'x'.repeat(65) } }), 1000],
+    ],
+  },
   // Values of the administration's models in the shared store (option sets, numbering, i18n, tables).
   adminShareValue: {
     method: 'POST',

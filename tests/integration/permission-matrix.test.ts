@@ -6,11 +6,13 @@
 import ExcelJS from 'exceljs';
 import type { FastifyInstance } from 'fastify';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { debugSecret } from '../../src/server/admin/debug-secret.ts';
 import { loadMeta } from '../../src/server/data/meta.ts';
 import { saveRecord } from '../../src/server/data/records.ts';
 import { createEntity, createField } from '../../src/server/data/schema-service.ts';
 import { createDataset, releaseDataset } from '../../src/server/dataset/service.ts';
 import { createFlow, releaseFlow } from '../../src/server/program/service.ts';
+import { ADMIN_FEATURES } from '../../src/shared/admin/features.ts';
 import { newId } from '../../src/shared/id.ts';
 import { emptyPage } from '../fixtures/pages.ts';
 import {
@@ -29,6 +31,8 @@ import {
 } from '../helpers/access.ts';
 import { call, createTestApp, type TestApp } from '../helpers/app.ts';
 import { testDialects } from '../helpers/db.ts';
+
+const MATRIX_DEBUG_KEY = 'matrix-debug-key';
 
 const dialects = await testDialects();
 
@@ -449,6 +453,33 @@ const ENDPOINTS: Ep[] = [
     mutating: false,
     ids: false,
     build: async (_a, f) => ({ method: 'GET', url: `/api/admin/project/${f.pid}/usage` }),
+  },
+  {
+    name: 'admin features',
+    // Managers only, also while the project is expired (like deploy facts).
+    level: 'hidden',
+    mutating: false,
+    ids: false,
+    build: async (_a, f) => ({ method: 'GET', url: `/api/admin/project/${f.pid}/features` }),
+  },
+  {
+    name: 'i18n sources',
+    level: 'hidden',
+    mutating: false,
+    ids: false,
+    build: async (_a, f) => ({ method: 'GET', url: `/api/admin/project/${f.pid}/i18n/sources` }),
+  },
+  {
+    name: 'admin debug mode',
+    level: 'hidden',
+    mutating: false,
+    ids: false,
+    // The secret of this host (inject's `localhost`) and project under the matrix's DEBUG_SECRET.
+    build: async (_a, f) => ({
+      method: 'POST',
+      url: `/api/admin/project/${f.pid}/debug`,
+      body: { secret: debugSecret(MATRIX_DEBUG_KEY, 'localhost', f.pid) },
+    }),
   },
   {
     name: 'deploy facts',
@@ -1526,7 +1557,9 @@ describe.each(dialects)('permission matrix on %s', (dialect) => {
   let w: World;
   const cells: Cell[] = [];
   beforeAll(async () => {
-    t = await createTestApp(dialect);
+    t = await createTestApp(dialect, {
+      admin: { features: [...ADMIN_FEATURES], debug: false, debugSecret: MATRIX_DEBUG_KEY, vendor: true },
+    });
     w = await buildWorld(t.app);
   });
   afterAll(async () => {

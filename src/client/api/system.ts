@@ -70,12 +70,18 @@ export const roleTablesApi = {
 
 export interface MemberList {
   list: Member[];
+  /** How many members the project has (against the quota). */
   size: number;
+  /** How many members match the search (paged calls). */
+  total?: number;
   quota: number | null;
 }
 
 export const membersApi = {
   list: (p: string) => post<MemberList>(`${U(p)}/list`, {}, fresh),
+  /** One page of the members whose nickname, account or phone contains `text` (searched in SQL). */
+  page: (p: string, q: { text: string; page: number; pageSize: number }) =>
+    post<MemberList>(`${U(p)}/list`, q.text ? q : { page: q.page, pageSize: q.pageSize }, fresh),
   create: (
     p: string,
     input: { role: string; account: string; pwd: string; name: string; phone?: string | null },

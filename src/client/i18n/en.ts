@@ -1,11 +1,13 @@
 import { OPERATOR_LABELS, PRESET_LABELS } from '../../shared/query/operator-labels.ts';
 import { admEn } from './admin2.ts';
+import { adm3En } from './admin3.ts';
 import { tadvEn } from './table-advanced.ts';
 
 /** English strings of the shell. Keys mirror zh.ts. */
 export const en = {
   adm: admEn,
   tadv: tadvEn,
+  adm3: adm3En,
   app: { title: 'Low-code builder' },
   collab: {
     you: '{{name}} (you)',
@@ -897,6 +899,7 @@ export const en = {
     banned: 'Banned',
     sub: 'Sub-user',
     memberSearch: 'Search name, account or phone',
+    memberTotal: '{{total}} members',
     noMembers: 'No members found',
     addMember: 'Add member',
     createSub: 'Create sub-user',

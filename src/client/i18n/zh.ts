@@ -1,5 +1,6 @@
 import { OPERATOR_LABELS, PRESET_LABELS } from '../../shared/query/operator-labels.ts';
 import { admZh } from './admin2.ts';
+import { adm3Zh } from './admin3.ts';
 import type { Messages } from './index.ts';
 import { tadvZh } from './table-advanced.ts';
 
@@ -7,6 +8,7 @@ import { tadvZh } from './table-advanced.ts';
 export const zh: Messages = {
   adm: admZh,
   tadv: tadvZh,
+  adm3: adm3Zh,
   app: { title: '低代码平台' },
   collab: {
     you: '{{name}}（你）',
@@ -882,6 +884,7 @@ export const zh: Messages = {
     banned: '已禁用',
     sub: '子用户',
     memberSearch: '搜索姓名、账号或手机号',
+    memberTotal: '共 {{total}} 人',
     noMembers: '没有找到成员',
     addMember: '添加成员',
     createSub: '创建子用户',

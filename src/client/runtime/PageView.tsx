@@ -9,6 +9,7 @@ import { type ReactNode, useCallback, useEffect, useMemo, useRef, useState } fro
 import { useTranslation } from 'react-i18next';
 import { useNavigate } from 'react-router';
 import { getWidget } from '../../../widgets/registry.ts';
+import { translateDocument } from '../../shared/admin/widget-texts.ts';
 import { MODAL_Z_INDEX } from '../../shared/constants.ts';
 import type { ExprScope } from '../../shared/expr/index.ts';
 import type { WidgetInstance } from '../../shared/page-document.ts';
@@ -125,6 +126,12 @@ export function PageView(props: ViewProps) {
     if (title && props.modalKey === undefined) document.title = title;
   }, [title, props.modalKey]);
 
+  // Widget captions in the user's language too (the same translation map, `{page}.{widget}`).
+  const doc = useMemo(
+    () => (page ? translateDocument(page.document, pageId, texts) : null),
+    [page, pageId, texts],
+  );
+
   const params = useMemo(() => props.params ?? {}, [props.params]);
   const standalone = props.standalone === true;
   const modalKey = props.modalKey;
@@ -160,7 +167,7 @@ export function PageView(props: ViewProps) {
     return (
       <Result status="warning" title={t('runtime.loadFailed')} subTitle={`${error.code}: ${error.msg}`} />
     );
-  if (!page)
+  if (!page || !doc)
     return (
       <div style={{ padding: 48, textAlign: 'center' }}>
         <Spin />
@@ -170,7 +177,7 @@ export function PageView(props: ViewProps) {
     <PageRenderer
       project={project}
       pageId={pageId}
-      doc={page.document}
+      doc={doc}
       mode={mode}
       params={params}
       user={user}

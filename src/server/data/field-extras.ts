@@ -4,6 +4,7 @@
  * in the record's transaction). See shared/admin/option-sets.ts and shared/admin/numbering.ts.
  */
 import type { Kysely } from 'kysely';
+import { I18N_MODEL, I18N_TEXT_PREFIX, optionTextId, readTexts } from '../../shared/admin/i18n.ts';
 import {
   counterKey,
   formatNumber,
@@ -12,7 +13,8 @@ import {
   readRule,
 } from '../../shared/admin/numbering.ts';
 import { optionSetOf, readOptionSet, SELECTION_MODEL, withSetList } from '../../shared/admin/option-sets.ts';
-import type { FieldOption } from '../../shared/api/fields.ts';
+import type { FieldOption, FieldType } from '../../shared/api/fields.ts';
+import { checksOptions, optionListOf } from '../../shared/fields/values.ts';
 import type { DB } from '../db/schema.ts';
 import { E, fail } from '../errors.ts';
 import { findItem, nextNumber } from '../share/service.ts';
@@ -107,5 +109,127 @@ export async function checkFieldExtras(
     if (type !== 'string') fail(E.NUMBERING_FIELD_TYPE);
     if (typeof inc !== 'string' || !(await loadRule(db, projectId, inc)))
       fail(E.NUMBERING_RULE_NOT_FOUND, String(inc).slice(0, 40));
+  }
+}
+
+/** The project's translation maps, one per language (`text.{code}` items of model i18n). */
+export async function projectTranslations(
+  db: Kysely<DB>,
+  projectId: string,
+): Promise<Record<string, string>[]> {
+  const rows = await db
+    .selectFrom('share_items')
+    .select(['key', 'value'])
+    .where('project_id', '=', projectId)
+    .where('model', '=', I18N_MODEL)
+    .where('type', '=', 'project')
+    .where('owner_id', '=', '')
+    .where('key', 'like', `${I18N_TEXT_PREFIX}%`)
+    .orderBy('key')
+    .limit(50)
+    .execute();
+  return rows.map((r) => {
+    try {
+      return readTexts(JSON.parse(r.value));
+    } catch {
+      return {};
+    }
+  });
+}
+
+/**
+ * For each field whose values come from a list (option fields, option sets, enabled text/number
+ * lists): label → stored option. A label is the option itself or its translation in any of the
+ * project's languages (`meta` should already carry the sets' lists: `withOptionSets`). The option
+ * itself wins over a translation that happens to read the same, and the first language over later.
+ */
+export function optionLabels(
+  meta: EntityMeta,
+  translations: Record<string, string>[],
+): Map<string, Map<string, string>> {
+  const out = new Map<string, Map<string, string>>();
+  for (const f of meta.fields) {
+    const option = meta.options.get(f.code);
+    if (!checksOptions(f.type as FieldType, option)) continue;
+    const set = optionSetOf(option);
+    const values = optionListOf(option);
+    const map = new Map<string, string>(values.map((v) => [v, v]));
+    for (const texts of translations)
+      for (const v of values) {
+        const label = texts[optionTextId(f.id, v, set)]?.trim();
+        if (label && !map.has(label)) map.set(label, v);
+      }
+    out.set(f.id, map);
+  }
+  return out;
+}
+
+/** A block of numbers taken for an import's rows: the counter it came from and its last number. */
+interface Taken {
+  key: string;
+  first: number;
+  last: number;
+}
+
+/**
+ * Numbers an import's rows (#22): every auto-numbered text field of the table gets consecutive numbers,
+ * taken as one block per written chunk in a transaction on the counter (so records created meanwhile
+ * get numbers after or before the block, never inside it). When the import fails after all,
+ * `giveBack` returns the blocks whose counter nobody moved since, newest first, as a failed create does.
+ */
+export class ImportNumbering {
+  private readonly taken: Taken[] = [];
+  private constructor(
+    private readonly db: Kysely<DB>,
+    private readonly projectId: string,
+    private readonly fields: {
+      column: string;
+      key: string;
+      rule: NonNullable<Awaited<ReturnType<typeof loadRule>>>;
+    }[],
+  ) {}
+
+  /** The numbering of `meta`'s fields, or null when none is numbered; a missing rule fails the import (2082). */
+  static async of(db: Kysely<DB>, meta: EntityMeta): Promise<ImportNumbering | null> {
+    const fields: ImportNumbering['fields'] = [];
+    for (const f of meta.fields) {
+      const key = meta.options.get(f.code)?.increment;
+      if (typeof key !== 'string' || f.type !== 'string') continue;
+      const rule = await loadRule(db, meta.entity.project_id, key);
+      if (!rule) fail(E.NUMBERING_RULE_NOT_FOUND, `${f.code}: ${key}`);
+      fields.push({ column: fieldColumn(f.id), key, rule });
+    }
+    return fields.length ? new ImportNumbering(db, meta.entity.project_id, fields) : null;
+  }
+
+  /** Fill the numbered columns of `rows` (values in `columns` order), created at `now`. */
+  async number(columns: string[], rows: { values: unknown[] }[], now: number): Promise<void> {
+    if (rows.length === 0) return;
+    await this.db.transaction().execute(async (trx) => {
+      for (const f of this.fields) {
+        const key = counterKey(f.key, f.rule, now);
+        const last = await nextNumber(trx, this.projectId, key, rows.length);
+        const first = last - rows.length + 1;
+        this.taken.push({ key, first, last });
+        const at = columns.indexOf(f.column);
+        rows.forEach((r, i) => {
+          r.values[at] = formatNumber(f.rule, first + i, now);
+        });
+      }
+    });
+  }
+
+  /** Return the blocks taken, newest first, where the counter still ends at the block. */
+  async giveBack(): Promise<void> {
+    while (this.taken.length) {
+      const t = this.taken.pop()!;
+      await this.db
+        .updateTable('share_increments')
+        .set({ value: t.first - 1 })
+        .where('project_id', '=', this.projectId)
+        .where('key', '=', t.key)
+        .where('value', '=', t.last)
+        .execute();
+    }
   }
 }

@@ -15,6 +15,7 @@ import * as m009 from './migrations/009-payment-third.ts';
 import * as m010 from './migrations/010-tools.ts';
 import * as m011 from './migrations/011-schedules.ts';
 import * as m012 from './migrations/012-data-indexes.ts';
+import * as m015 from './migrations/015-member-paging.ts';
 import * as m016 from './migrations/016-print.ts';
 import type { DB } from './schema.ts';
 import { GatedSqliteDialect, gateOf } from './sqlite-gate.ts';
@@ -125,6 +126,7 @@ const MIGRATIONS: Record<string, { up(db: Kysely<unknown>, dialect: Dialect): Pr
   '009-payment-third': m009,
   '011-schedules': m011,
   '012-data-indexes': m012,
+  '015-member-paging': m015,
   '016-print': m016,
 };
 

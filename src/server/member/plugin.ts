@@ -27,6 +27,7 @@ import { assertMemberQuota, findProject, type ProjectRow } from '../project/serv
 import {
   addMember,
   changeRole,
+  countMembers,
   createInvitation,
   createSubUser,
   findInvitation,
@@ -35,7 +36,9 @@ import {
   isSubUser,
   listInvitations,
   listMembers,
+  MEMBER_PAGE_MAX,
   memberQuota,
+  pageMembers,
   publicInvitation,
   publicMember,
   removeMember,
@@ -112,12 +115,20 @@ async function memberRoutes(app: FastifyInstance): Promise<void> {
       schema: {
         tags,
         params: projectParams,
-        body: obj({ 'list?': { type: 'array', items: id(), maxItems: 1000 } }),
+        // `list` picks members by id; otherwise `text` searches (nickname, account, phone) and
+        // `page`/`pageSize` page the answer in SQL (without `page`, every match is answered).
+        body: obj({
+          'list?': { type: 'array', items: id(), maxItems: 1000 },
+          'text?': str(64),
+          'page?': { type: 'integer', minimum: 1, maximum: 1_000_000 },
+          'pageSize?': { type: 'integer', minimum: 1, maximum: MEMBER_PAGE_MAX },
+        }),
         response: {
           200: ok(
             obj({
               list: { type: 'array', items: memberSchema },
               size: int(),
+              'total?': int(),
               quota: { type: ['integer', 'null'] },
             }),
           ),
@@ -127,12 +138,27 @@ async function memberRoutes(app: FastifyInstance): Promise<void> {
     },
     async (request) => {
       const { project } = await admin(request);
-      const { list } = (request.body ?? {}) as { list?: string[] };
-      const rows = await listMembers(db, project.id, list);
-      const size = list ? (await listMembers(db, project.id)).length : rows.length;
+      const body = (request.body ?? {}) as {
+        list?: string[];
+        text?: string;
+        page?: number;
+        pageSize?: number;
+      };
+      const size = await countMembers(db, project.id);
+      const quota = memberQuota(project);
+      if (body.list) {
+        const rows = await listMembers(db, project.id, body.list);
+        return { error: 0, data: { list: rows.map((m) => publicMember(m, project)), size, quota } };
+      }
+      const pageSize = body.pageSize ?? (body.page ? 20 : MEMBER_PAGE_MAX * 1000);
+      const { rows, total } = await pageMembers(db, project.id, {
+        text: body.text,
+        page: body.page ?? 1,
+        pageSize,
+      });
       return {
         error: 0,
-        data: { list: rows.map((m) => publicMember(m, project)), size, quota: memberQuota(project) },
+        data: { list: rows.map((m) => publicMember(m, project)), size, total, quota },
       };
     },
   );

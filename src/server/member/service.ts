@@ -1,6 +1,6 @@
 /** Members of a project and invitations: lookups scoped to the project. */
 import { randomInt } from 'node:crypto';
-import type { Kysely } from 'kysely';
+import { type Kysely, sql } from 'kysely';
 import { QUOTAS, type Tier } from '../../shared/constants.ts';
 import { newId } from '../../shared/id.ts';
 import { displayName } from '../../shared/validation.ts';
@@ -74,6 +74,64 @@ export async function listMembers(db: Kysely<DB>, projectId: string, only?: stri
     q = q.where('m.user_id', 'in', only);
   }
   return q.orderBy('m.created_at').orderBy('m.user_id').execute();
+}
+
+/** Most members one page of the list holds. */
+export const MEMBER_PAGE_MAX = 200;
+
+/** `%`, `_` and the escape itself written literally inside a LIKE pattern (ESCAPE '\\'). */
+function likeContains(text: string): string {
+  return `%${text.toLowerCase().replace(/[\\%_]/g, (c) => `\\${c}`)}%`;
+}
+
+/**
+ * One page of a project's members whose nickname, account or phone contains `text` (case-insensitive),
+ * oldest first, and how many match: both decided in SQL (an index on (project, joined, user) walks
+ * the order), so a project of thousands of members pages without reading them all.
+ */
+export async function pageMembers(
+  db: Kysely<DB>,
+  projectId: string,
+  opts: { text?: string; page: number; pageSize: number },
+) {
+  const text = opts.text?.trim() ?? '';
+  const filtered = () => {
+    let q = memberQuery(db, projectId);
+    if (text) {
+      const pattern = likeContains(text);
+      q = q.where((eb) =>
+        eb.or(
+          (['u.nickname', 'u.account', 'u.phone'] as const).map(
+            (c) => sql<boolean>`lower(coalesce(${sql.ref(c)}, '')) LIKE ${pattern} ESCAPE '\\'`,
+          ),
+        ),
+      );
+    }
+    return q;
+  };
+  const [rows, count] = await Promise.all([
+    filtered()
+      .orderBy('m.created_at')
+      .orderBy('m.user_id')
+      .limit(opts.pageSize)
+      .offset((opts.page - 1) * opts.pageSize)
+      .execute(),
+    filtered()
+      .clearSelect()
+      .select((eb) => eb.fn.countAll<number | string>().as('n'))
+      .executeTakeFirst(),
+  ]);
+  return { rows, total: Number(count?.n ?? 0) };
+}
+
+/** How many members a project has. */
+export async function countMembers(db: Kysely<DB>, projectId: string): Promise<number> {
+  const row = await db
+    .selectFrom('project_members')
+    .select((eb) => eb.fn.countAll<number | string>().as('n'))
+    .where('project_id', '=', projectId)
+    .executeTakeFirst();
+  return Number(row?.n ?? 0);
 }
 
 export function memberQuota(project: ProjectRow): number | null {

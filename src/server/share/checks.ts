@@ -3,6 +3,7 @@
  * auto-numbering rules, translation maps and per-table settings are read by the data layer and the
  * runtime, so a malformed one is refused with its coded error rather than stored.
  */
+import { FEATURES_KEY, FEATURES_MODEL, featuresProblem } from '../../shared/admin/features.ts';
 import { I18N_MODEL, i18nProblem } from '../../shared/admin/i18n.ts';
 import {
   NUMBERING_KEY,
@@ -33,6 +34,9 @@ export function checkShareValue(model: string, type: string, key: string, value:
   } else if (model === NUMBERING_MODEL && key.startsWith(ROLE_TABLE_PREFIX)) {
     const why = roleTableProblem(value);
     if (why) fail(E.ROLE_PROGRAMS_INVALID, why);
+  } else if (model === FEATURES_MODEL && key === FEATURES_KEY) {
+    const why = featuresProblem(value);
+    if (why) fail(E.FEATURES_INVALID, why);
   } else if (model === I18N_MODEL) {
     const why = i18nProblem(key, value);
     if (why) fail(E.I18N_INVALID, why);

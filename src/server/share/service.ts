@@ -82,15 +82,15 @@ export async function removeItem(db: Kysely<DB>, k: ItemKey): Promise<void> {
     .execute();
 }
 
-/** Take the counter's next number atomically (the first is 1). */
-export async function nextNumber(db: Kysely<DB>, projectId: string, key: string): Promise<number> {
+/** Take the counter's next number atomically (the first is 1); `by` takes a block, answering its last. */
+export async function nextNumber(db: Kysely<DB>, projectId: string, key: string, by = 1): Promise<number> {
   const row = await db
     .insertInto('share_increments')
-    .values({ project_id: projectId, key, value: 1 })
+    .values({ project_id: projectId, key, value: by })
     .onConflict((oc) =>
       oc
         .columns(['project_id', 'key'])
-        .doUpdateSet((eb) => ({ value: eb('share_increments.value', '+', 1) })),
+        .doUpdateSet((eb) => ({ value: eb('share_increments.value', '+', by) })),
     )
     .returning('value')
     .executeTakeFirstOrThrow();

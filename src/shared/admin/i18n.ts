@@ -2,8 +2,10 @@
  * The project's languages and translation maps (builder spec "i18n: list of languages (code to name);
  * translation map per code of id to text"), kept in the shared store under model `i18n`, type
  * `project`: key `languages` holds `{code: name}`, key `text.{code}` holds `{id: text}` where the id is
- * a page id (its title), a menu entry id (its name), `{page}.{widget}` (a widget's label) or
- * `{field}.{option}` (an option's label). The runtime shows these in the user's language.
+ * a page id (its title), a menu entry id (its name), `{page}.{widget}` (a widget's label or title),
+ * `{field}.{option}` (an option's label in a field's own list) or `set:{set}.{option}` (an option's
+ * label in an option set, shared by every field naming the set). The runtime shows these in the
+ * user's language; a spreadsheet import takes them back to the stored option.
  */
 export const I18N_MODEL = 'i18n';
 export const I18N_LANGUAGES_KEY = 'languages';
@@ -52,3 +54,10 @@ export function readTexts(v: unknown): Record<string, string> {
     if (typeof t === 'string' && t !== '') out[k] = t;
   return out;
 }
+
+/** The id of a widget's label or title in a translation map. */
+export const widgetTextId = (pageId: string, widgetId: string) => `${pageId}.${widgetId}`;
+
+/** The id of an option's label in a translation map: the set's when the field names one. */
+export const optionTextId = (fieldId: string, option: string, set?: string) =>
+  set ? `set:${set}.${option}` : `${fieldId}.${option}`;

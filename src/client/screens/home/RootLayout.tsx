@@ -4,7 +4,9 @@ import { Suspense, useEffect, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { Link, Outlet, useLocation, useParams } from 'react-router';
 import { warmMenuScreens } from '../../lazy-screens.ts';
+import { AdminMenu } from '../../shell/AdminMenu.tsx';
 import { AppMenu } from '../../shell/AppMenu.tsx';
+import { adminBase } from '../../shell/admin-menu.ts';
 import { findEntry } from '../../shell/menu.ts';
 import { homePath, menuPath, rootFlags } from '../../shell/navigation.ts';
 import { PageLoading } from '../../shell/PageLoading.tsx';
@@ -36,6 +38,14 @@ export default function RootLayout() {
   const narrow = useNarrow();
   const mobile = mode === 'mobile' || narrow;
   const [drawer, setDrawer] = useState(false);
+  // Inside /system the side menu is the administration's (builder spec §2), for builders only.
+  const admin = builder && adminBase(pathname) !== null;
+  const sideMenu = (menuCollapsed: boolean, onOpen?: () => void) =>
+    admin ? (
+      <AdminMenu project={current?._id ?? null} collapsed={menuCollapsed} onOpen={onOpen} />
+    ) : (
+      <AppMenu collapsed={menuCollapsed} onOpen={onOpen} />
+    );
 
   // The screens the menu opens load once the browser is idle: the first click draws at once.
   useEffect(() => {
@@ -116,11 +126,11 @@ export default function RootLayout() {
             onClose={() => setDrawer(false)}
             placement="left"
             size={280}
-            title={title}
+            title={admin ? t('adm3.menuLabel') : title}
             className="shell-drawer"
             data-testid="menu-drawer"
           >
-            <AppMenu collapsed={false} onOpen={() => setDrawer(false)} />
+            {sideMenu(false, () => setDrawer(false))}
           </Drawer>
         ) : (
           <Layout.Sider
@@ -131,7 +141,7 @@ export default function RootLayout() {
             className="shell-sider"
             aria-label={t('shell.menu')}
           >
-            <AppMenu collapsed={collapsed} />
+            {sideMenu(collapsed)}
           </Layout.Sider>
         )}
         {content}

@@ -4,7 +4,7 @@ import { useCallback, useEffect, useMemo, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { I18N_LANGUAGES_KEY, I18N_MODEL, LANG_CODE, readTexts, textKey } from '../../../shared/admin/i18n.ts';
 import { type MenuEntry, menusApi, type PageSummary, pagesApi } from '../../api/pages.ts';
-import { post } from '../../api/request.ts';
+import { get, post } from '../../api/request.ts';
 import { fetchShare, setShare } from '../../api/share.ts';
 import { forgetProjectTexts } from '../../runtime/project-texts.ts';
 import { useProject } from '../workbench/workbench-context.ts';
@@ -22,8 +22,10 @@ const KNOWN: Record<string, string> = {
 
 interface Row {
   id: string;
-  kind: 'page' | 'menu';
+  kind: 'page' | 'menu' | 'widget' | 'option';
   source: string;
+  /** For widget captions and options: the page, or the table and field, or the option set. */
+  where?: string;
 }
 
 function SaveTag({ state }: { state: SaveState }) {
@@ -58,12 +60,17 @@ export default function I18nScreen() {
       setLanguages(langs);
       setLang((cur) => cur ?? Object.keys(langs)[0] ?? null);
     });
-    void Promise.all([pagesApi.list(p), menusApi.list(p)]).then(
-      ([pages, menus]: [PageSummary[], MenuEntry[]]) =>
-        setRows([
-          ...pages.map((pg) => ({ id: pg._id, kind: 'page' as const, source: pg.name })),
-          ...menus.map((m) => ({ id: m._id, kind: 'menu' as const, source: m._name })),
-        ]),
+    void Promise.all([
+      pagesApi.list(p),
+      menusApi.list(p),
+      // Widget captions of published pages and option labels (fields' own lists, option sets).
+      get<Row[]>(`/api/admin/project/${p}/i18n/sources`, { share: false }).catch(() => [] as Row[]),
+    ]).then(([pages, menus, sources]: [PageSummary[], MenuEntry[], Row[]]) =>
+      setRows([
+        ...pages.map((pg) => ({ id: pg._id, kind: 'page' as const, source: pg.name })),
+        ...menus.map((m) => ({ id: m._id, kind: 'menu' as const, source: m._name })),
+        ...sources,
+      ]),
     );
   }, [p, ref]);
 
@@ -138,7 +145,13 @@ export default function I18nScreen() {
   }
 
   const shown = useMemo(
-    () => (rows ?? []).filter((r) => !filter || r.source.toLowerCase().includes(filter.toLowerCase())),
+    () =>
+      (rows ?? []).filter(
+        (r) =>
+          !filter ||
+          r.source.toLowerCase().includes(filter.toLowerCase()) ||
+          (r.where ?? '').toLowerCase().includes(filter.toLowerCase()),
+      ),
     [rows, filter],
   );
 
@@ -231,7 +244,21 @@ export default function I18nScreen() {
               width: 90,
               render: (k: Row['kind']) => <Tag>{t(`adm.i18n.kind_${k}`)}</Tag>,
             },
-            { title: t('adm.i18n.source'), dataIndex: 'source', width: 200 },
+            {
+              title: t('adm.i18n.source'),
+              dataIndex: 'source',
+              width: 220,
+              render: (_, r) => (
+                <span>
+                  {r.source}
+                  {r.where ? (
+                    <Typography.Text type="secondary" className="i18n-where">
+                      {r.where}
+                    </Typography.Text>
+                  ) : null}
+                </span>
+              ),
+            },
             {
               title: t('adm.i18n.translation'),
               key: 'text',

@@ -1,12 +1,13 @@
-import { Result, Spin, Tabs } from 'antd';
+import { Button, Result, Spin } from 'antd';
 import { Suspense, useMemo } from 'react';
 import { useTranslation } from 'react-i18next';
 import { Outlet, useLocation, useNavigate } from 'react-router';
+import { adminBase, entryNeedsOf } from '../../shell/admin-menu.ts';
 import { PageLoading } from '../../shell/PageLoading.tsx';
 import { useAppProject } from '../../shell/use-app-project.ts';
+import { useAdminContext } from '../../stores/admin-features.ts';
 import { useShell } from '../../stores/shell.ts';
 import { WorkbenchContext } from '../workbench/workbench-context.ts';
-import { SYSTEM_SECTIONS } from './sections.ts';
 
 /**
  * /system/…: the owner's administration area (builder spec §2) for the system the shell shows.
@@ -20,11 +21,11 @@ export default function SystemLayout() {
   const loaded = useShell((s) => s.projects !== null);
   const { current, projects, builder } = useAppProject();
   const value = useMemo(() => (current ? { project: current, projects } : null), [current, projects]);
-  const base = pathname.slice(0, pathname.indexOf('/system') + '/system'.length);
-  const section =
-    SYSTEM_SECTIONS.find((s) => pathname.startsWith(`${base}/${s.key}`))?.key ??
-    // One table's advanced settings (/system/data/{entity}) belong to data-advanced.
-    (pathname.startsWith(`${base}/data`) ? 'data-advanced' : undefined);
+  const base = adminBase(pathname) ?? '/system';
+  const ctx = useAdminContext(current && builder ? current._id : null);
+  // A screen whose feature this system switched off says so (the menu no longer lists it).
+  const entry = entryNeedsOf(pathname.slice(base.length + 1));
+  const off = entry?.feature && ctx && ctx.flags[entry.feature] !== true ? entry : null;
 
   if (!loaded) return <Spin className="center-pad" />;
   if (!current || !builder || !value) {
@@ -40,15 +41,23 @@ export default function SystemLayout() {
   return (
     <WorkbenchContext.Provider value={value}>
       <div className="system-area" data-testid="system-area">
-        <Tabs
-          activeKey={section ?? ''}
-          onChange={(key) => navigate(`${base}/${key}`)}
-          items={SYSTEM_SECTIONS.map((s) => ({ key: s.key, label: t(s.label) }))}
-          className="system-tabs"
-        />
-        <Suspense fallback={<PageLoading />}>
-          <Outlet />
-        </Suspense>
+        {off ? (
+          <Result
+            status="info"
+            title={t('adm3.off.title')}
+            subTitle={t('adm3.off.body', { name: t(off.label) })}
+            data-testid="system-feature-off"
+            extra={
+              <Button type="primary" onClick={() => navigate(`${base}/features`)}>
+                {t('adm3.off.open')}
+              </Button>
+            }
+          />
+        ) : (
+          <Suspense fallback={<PageLoading />}>
+            <Outlet />
+          </Suspense>
+        )}
       </div>
     </WorkbenchContext.Provider>
   );

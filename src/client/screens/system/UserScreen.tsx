@@ -1,6 +1,6 @@
 import { PlusOutlined, SearchOutlined, UserAddOutlined } from '@ant-design/icons';
 import { App, Button, Dropdown, Input, Select, Space, Spin, Table, Tag } from 'antd';
-import { useCallback, useEffect, useMemo, useState } from 'react';
+import { useCallback, useEffect, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { useNavigate } from 'react-router';
 import {
@@ -11,10 +11,10 @@ import {
   type RoleApplication,
   rolesApi,
 } from '../../api/system.ts';
+import { useAdminContext } from '../../stores/admin-features.ts';
 import { useProject } from '../workbench/workbench-context.ts';
 import { InvitePanel } from './InvitePanel.tsx';
 import { BindMemberModal, CreateMemberModal, EditMemberModal } from './MemberModals.tsx';
-import { matchesMember } from './member-search.ts';
 
 const PAGE_SIZE = 20;
 
@@ -32,25 +32,45 @@ export default function UserScreen() {
   const [search, setSearch] = useState('');
   const [dialog, setDialog] = useState<Dialog>(null);
   const [busy, setBusy] = useState<string | null>(null);
+  // The member actions this system's feature switches leave on (/system/features).
+  const flags = useAdminContext(p)?.flags;
+  const can = (part: string) => flags?.[`user.${part}`] !== false;
 
-  const reload = useCallback(async () => {
-    const [list, r, apps] = await Promise.all([
-      membersApi.list(p),
-      rolesApi.list(p),
-      membersApi.applications(p),
-    ]);
-    setData(list);
+  // The search and the page are the server's (SQL): typing waits 300 ms, then asks for page 1.
+  const [query, setQuery] = useState({ text: '', page: 1 });
+  const [loading, setLoading] = useState(false);
+  useEffect(() => {
+    const timer = setTimeout(
+      () => setQuery((q) => (q.text === search.trim() ? q : { text: search.trim(), page: 1 })),
+      300,
+    );
+    return () => clearTimeout(timer);
+  }, [search]);
+
+  const reloadMembers = useCallback(async () => {
+    setLoading(true);
+    try {
+      setData(await membersApi.page(p, { text: query.text, page: query.page, pageSize: PAGE_SIZE }));
+    } finally {
+      setLoading(false);
+    }
+  }, [p, query]);
+  const reloadRest = useCallback(async () => {
+    const [r, apps] = await Promise.all([rolesApi.list(p), membersApi.applications(p)]);
     setRoles(r.filter((x) => x.type !== 'public'));
     setApplications(apps);
   }, [p]);
+  const reload = useCallback(async () => {
+    await Promise.all([reloadMembers(), reloadRest()]);
+  }, [reloadMembers, reloadRest]);
   useEffect(() => {
-    reload().catch(() => setData({ list: [], size: 0, quota: null }));
-  }, [reload]);
+    reloadMembers().catch(() => setData({ list: [], size: 0, total: 0, quota: null }));
+  }, [reloadMembers]);
+  useEffect(() => {
+    reloadRest().catch(() => undefined);
+  }, [reloadRest]);
 
-  const shown = useMemo(
-    () => (data ? data.list.filter((m) => matchesMember(m, search)) : []),
-    [data, search],
-  );
+  const shown = data?.list ?? [];
   const full = data?.quota !== null && data !== null && data.size >= (data.quota ?? Infinity);
 
   async function act(m: Member, what: 'ban' | 'unban' | 'kick', done: string) {
@@ -113,19 +133,25 @@ export default function UserScreen() {
           <Button icon={<UserAddOutlined />} onClick={() => setDialog('invite')} data-testid="invite-open">
             {t('sys.invite')}
           </Button>
-          <Dropdown
-            menu={{
-              items: [
-                { key: 'create', label: t('sys.createSub'), 'data-testid': 'member-create' } as never,
-                { key: 'bind', label: t('sys.bindUser'), 'data-testid': 'member-bind' } as never,
-              ],
-              onClick: ({ key }) => setDialog(key as 'create' | 'bind'),
-            }}
-          >
-            <Button type="primary" icon={<PlusOutlined />} data-testid="member-add">
-              {t('sys.addMember')}
-            </Button>
-          </Dropdown>
+          {can('create') || can('bind') ? (
+            <Dropdown
+              menu={{
+                items: [
+                  can('create')
+                    ? ({ key: 'create', label: t('sys.createSub'), 'data-testid': 'member-create' } as never)
+                    : null,
+                  can('bind')
+                    ? ({ key: 'bind', label: t('sys.bindUser'), 'data-testid': 'member-bind' } as never)
+                    : null,
+                ].filter(Boolean),
+                onClick: ({ key }) => setDialog(key as 'create' | 'bind'),
+              }}
+            >
+              <Button type="primary" icon={<PlusOutlined />} data-testid="member-add">
+                {t('sys.addMember')}
+              </Button>
+            </Dropdown>
+          ) : null}
         </Space>
       </div>
       {full ? (
@@ -178,7 +204,16 @@ export default function UserScreen() {
         size="middle"
         scroll={{ x: 'max-content' }}
         dataSource={shown}
-        pagination={{ pageSize: PAGE_SIZE, hideOnSinglePage: true, showSizeChanger: false }}
+        loading={loading}
+        pagination={{
+          current: query.page,
+          pageSize: PAGE_SIZE,
+          total: data.total ?? shown.length,
+          hideOnSinglePage: true,
+          showSizeChanger: false,
+          showTotal: (total) => t('sys.memberTotal', { total }),
+          onChange: (page) => setQuery((q) => ({ ...q, page })),
+        }}
         locale={{ emptyText: t('sys.noMembers') }}
         onRow={(m) =>
           ({ 'data-testid': `member-row-${m.account ?? m._id}` }) as React.HTMLAttributes<HTMLElement>
@@ -198,6 +233,8 @@ export default function UserScreen() {
             render: (_, m) =>
               m.roleType === 'owner' ? (
                 <Tag color="gold">{t('role.owner')}</Tag>
+              ) : !can('change') ? (
+                <span data-testid="member-role-text">{roleName(m.role) || t('sys.noRole')}</span>
               ) : (
                 <Select
                   size="small"
@@ -249,15 +286,17 @@ export default function UserScreen() {
                       {t('sys.unban')}
                     </Button>
                   )}
-                  <Button
-                    type="link"
-                    size="small"
-                    onClick={() => void act(m, 'kick', 'sys.kickedOk')}
-                    data-testid="member-kick"
-                  >
-                    {t('sys.kick')}
-                  </Button>
-                  {m.sub ? (
+                  {can('kick') ? (
+                    <Button
+                      type="link"
+                      size="small"
+                      onClick={() => void act(m, 'kick', 'sys.kickedOk')}
+                      data-testid="member-kick"
+                    >
+                      {t('sys.kick')}
+                    </Button>
+                  ) : null}
+                  {m.sub && can('edit') ? (
                     <Button
                       type="link"
                       size="small"

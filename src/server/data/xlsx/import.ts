@@ -7,6 +7,7 @@ import type { Database } from '../../db/index.ts';
 import type { DB } from '../../db/schema.ts';
 import { AppError, E, fail } from '../../errors.ts';
 import { fieldColumn } from '../ddl.ts';
+import { ImportNumbering, optionLabels, projectTranslations, withOptionSets } from '../field-extras.ts';
 import { type EntityMeta, metaOf } from '../meta.ts';
 import { prepare } from '../records.ts';
 import type { FieldRow } from '../schema-service.ts';
@@ -158,6 +159,8 @@ export async function importXlsx(
   if (!opts.checked) await checkZip(file, opts.zip ?? DEFAULT_ZIP_LIMITS);
   for (let attempt = 1; ; attempt++) {
     const writer = new StagedWriter(database, meta);
+    // Auto-numbered fields get their numbers as rows are written; a failed import gives them back.
+    const numbering = await ImportNumbering.of(database.db, meta);
     try {
       const { failed, errors, ignored } = await readAndCheck(
         database.db,
@@ -167,9 +170,11 @@ export async function importXlsx(
         userId,
         opts,
         writer,
+        numbering,
       );
       if (failed > 0 && !opts.keepGood) {
         await writer.abort();
+        await numbering?.giveBack();
         throw new AppError(
           E.IMPORT_ROWS,
           errors
@@ -183,6 +188,7 @@ export async function importXlsx(
       return { inserted: writer.count, failed, errors, ignored };
     } catch (err) {
       await writer.abort();
+      await numbering?.giveBack();
       // exceljs's streaming reader now and then misses the sheet of a valid file (a race in its zip
       // entry iteration, seen under load): one more read before calling the file unreadable.
       if (attempt === 1 && !writer.used && err instanceof AppError && err.def === E.IMPORT_NOT_XLSX) continue;
@@ -206,7 +212,17 @@ async function readAndCheck(
   userId: string | null,
   opts: ImportOptions,
   writer: StagedWriter,
+  numbering: ImportNumbering | null,
 ): Promise<Checked> {
+  // Option fields naming a set take the set's options as they are now; cells may hold an option
+  // or its label in any of the project's languages (/system/i18n), stored as the option.
+  const checkedMeta = await withOptionSets(db, meta);
+  const labels = optionLabels(checkedMeta, await projectTranslations(db, meta.entity.project_id));
+  const startedAt = Date.now();
+  const write = async (rows: StagedRow[], bulk: boolean) => {
+    await numbering?.number(writer.columns, rows, startedAt);
+    await writer.push(rows, bulk);
+  };
   const maxRows = opts.maxRows ?? IMPORT_MAX_ROWS;
   const source = Readable.from([file]);
   const reader = new ExcelJS.stream.xlsx.WorkbookReader(source, {
@@ -250,7 +266,17 @@ async function readAndCheck(
       for (const c of cols) {
         const raw = plainCell(r.cells[c.index] as ExcelJS.CellValue);
         try {
-          const v = cellToInput(c.field, raw);
+          let v = cellToInput(c.field, raw);
+          const known = labels.get(c.field.id);
+          if (known && v !== null) {
+            const stored = (Array.isArray(v) ? v : [v]).map((x) => {
+              const hit = known.get(String(x).trim());
+              if (hit === undefined)
+                throw new CellError(`'${String(x).slice(0, 40)}' is not an option of ${c.field.name}`);
+              return hit;
+            });
+            v = Array.isArray(v) ? stored : stored[0];
+          }
           input[c.field.code] = v;
           if (v !== null && (c.field.type === 'relate' || c.field.type === 'collection')) {
             let set = tokens.get(c.field);
@@ -292,7 +318,7 @@ async function readAndCheck(
       }
       if (!err) {
         try {
-          const p = prepare(meta, c.input, false);
+          const p = prepare(checkedMeta, c.input, false);
           const values: unknown[] = new Array(layout.columns.length).fill(null);
           values[0] = newId(now);
           values[1] = now;
@@ -327,7 +353,7 @@ async function readAndCheck(
       started = false;
     } else if (good.length >= (started ? writer.chunk : WORKER_MIN_ROWS)) {
       started = true;
-      await writer.push(good.splice(0, good.length - (good.length % writer.chunk)), true);
+      await write(good.splice(0, good.length - (good.length % writer.chunk)), true);
     }
     await tick();
   };
@@ -375,7 +401,7 @@ async function readAndCheck(
   if (!sawSheet) fail(E.IMPORT_NOT_XLSX, 'the workbook has no sheet');
   await check();
   if (!columns || total === 0) fail(E.IMPORT_EMPTY);
-  if (good.length && (opts.keepGood || failed === 0)) await writer.push(good.splice(0), started);
+  if (good.length && (opts.keepGood || failed === 0)) await write(good.splice(0), started);
   return { failed, errors, ignored };
 }
 
