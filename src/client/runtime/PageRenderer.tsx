@@ -32,6 +32,7 @@ import {
   widgetsScope,
 } from './page-store.ts';
 import { markPageRendered } from './timing.ts';
+import { RuntimeDataView } from './widget-data-view.tsx';
 
 export type { PageMode };
 
@@ -123,9 +124,13 @@ export function PageRenderer(p: PageRendererProps) {
       setPage: (id, page) => setWidgetPage(store, id, page),
       reload: (id) => bumpReload(store, id),
       ...(p.renderPage ? { renderPage: p.renderPage } : {}),
+      // Table kinds bound to a table draw the end user's data view (list menu entries open the same).
+      dataView: (request) => (
+        <RuntimeDataView project={project} pageId={p.pageId} store={store} request={request} />
+      ),
     };
     return rt;
-  }, [store, index, scopeOf, runtimeMode, p.lang, p.renderPage, project]);
+  }, [store, index, scopeOf, runtimeMode, p.lang, p.renderPage, project, p.pageId]);
 
   usePageDataSources(project, doc, store);
 

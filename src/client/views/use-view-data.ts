@@ -20,12 +20,18 @@ export const STAT_FNS = ['sum', 'avg', 'min', 'max'] as const;
 /** A field as the filter and search see it. */
 const asCondField = (f: Field) => ({ key: f._field, type: f._type });
 
-/** The metrics of a summary: the row count, then sum/avg/min/max of each number field while they fit. */
-export function summaryMetrics(fields: readonly Field[]): Metric[] {
+/**
+ * The metrics of a summary: the row count, then `fns` (sum/avg/min/max) of each number field while
+ * they fit. Groups without the statistics row show only counts and sums, so they ask only for those.
+ */
+export function summaryMetrics(
+  fields: readonly Field[],
+  fns: readonly (typeof STAT_FNS)[number][] = STAT_FNS,
+): Metric[] {
   const out: Metric[] = [{ fn: 'count', as: 'm0' }];
   for (const f of fields) {
     if (f._type !== 'number') continue;
-    for (const fn of STAT_FNS) {
+    for (const fn of fns) {
       if (out.length >= METRICS_MAX) return out;
       out.push({ fn, field: f._field, as: `m${out.length}` });
     }
@@ -128,7 +134,7 @@ export function useViewData(opts: {
       return;
     }
     let live = true;
-    const metrics = summaryMetrics(fields);
+    const metrics = summaryMetrics(fields, wantStats ? STAT_FNS : ['sum']);
     void tick;
     viewsApi.summary(project, entity, query, { ...(group.length ? { group } : {}), metrics }).then(
       (answer) => live && setStats({ metrics, answer }),
