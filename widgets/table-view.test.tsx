@@ -16,24 +16,8 @@ import {
   type WidgetEvent,
   WidgetRuntimeProvider,
 } from './kit/widget-context.ts';
+import './dom-shims.ts';
 
-(globalThis as { IS_REACT_ACT_ENVIRONMENT?: boolean }).IS_REACT_ACT_ENVIRONMENT = true;
-window.matchMedia ??= (query: string) =>
-  ({
-    matches: false,
-    media: query,
-    onchange: null,
-    addListener() {},
-    removeListener() {},
-    addEventListener() {},
-    removeEventListener() {},
-    dispatchEvent: () => false,
-  }) as MediaQueryList;
-globalThis.ResizeObserver ??= class {
-  observe() {}
-  unobserve() {}
-  disconnect() {}
-};
 
 const KINDS = ['table', 'advanced-table'] as const;
 beforeAll(() => Promise.all(KINDS.map((k) => getWidget(k)!.loadRender())), 120_000);

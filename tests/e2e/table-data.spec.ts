@@ -162,7 +162,7 @@ test('a published table sorts, searches and filters on the server; the count com
   page,
   request,
 }) => {
-  test.setTimeout(180_000);
+  test.setTimeout(360_000);
   const s = await seed(request);
   await page.setViewportSize(DESKTOP);
   await signInWithToken(page, s.token, s.project);

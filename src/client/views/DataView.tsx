@@ -215,6 +215,8 @@ export function DataTableView(props: DataViewProps) {
     pageSize,
     group,
     wantStats: on.summary && settings.summary,
+    // The first page goes out with the field meta unless a kept grouping will sort it.
+    early: !(on.group && settings.group.length),
   });
   const { reload } = data;
   const onData = useRef(props.onData);

@@ -58,8 +58,15 @@ export function useViewData(opts: {
   /** The role's default filter is applied by the server; nothing here can lift it. */
   group: string[];
   wantStats: boolean;
+  /**
+   * The first page may be asked before the fields are known (nothing narrows or sorts it yet): the
+   * rows and the field meta travel at once instead of one after the other. False when a stored
+   * grouping will sort the rows once the fields are known.
+   */
+  early?: boolean;
 }) {
   const { project, entity, fields, pageSize, group, wantStats } = opts;
+  const early = opts.early ?? false;
   const [page, setPage] = useState(1);
   const [sort, setSort] = useState<Sort>(undefined);
   const [search, setSearch] = useState('');
@@ -72,6 +79,15 @@ export function useViewData(opts: {
   const [tick, setTick] = useState(0);
   const known = useRef<KnownCount | null>(null);
   const quietNext = useRef(false);
+  // The request last sent: the same one again (the fields arriving after an early first page) is not
+  // sent, and the one in flight is kept; a different one makes the older answer stale.
+  const current = useRef<{ key: string; live: boolean } | null>(null);
+  useEffect(
+    () => () => {
+      if (current.current) current.current.live = false;
+    },
+    [],
+  );
 
   const query = useMemo(() => {
     if (!fields) return undefined;
@@ -87,23 +103,27 @@ export function useViewData(opts: {
   }, [group, sort]);
 
   useEffect(() => {
-    if (!fields) return;
-    let live = true;
+    if (!fields && !early) return;
+    const pageReq = { index: page, size: pageSize };
+    const body = {
+      ...(query === undefined ? {} : { query }),
+      page: pageReq,
+      ...(sortList.length ? { sort: sortList } : {}),
+    };
+    const key = JSON.stringify([project, entity, body, tick]);
+    if (current.current?.key === key) return;
+    if (current.current) current.current.live = false;
+    const req = { key, live: true };
+    current.current = req;
     const quiet = quietNext.current;
     quietNext.current = false;
     // A live reload keeps what is on screen until the new rows arrive (no spinner, no jump).
     if (!quiet) setLoading(true);
-    void tick;
-    const pageReq = { index: page, size: pageSize };
     viewsApi
-      .rows(project, entity, {
-        ...(query === undefined ? {} : { query }),
-        page: pageReq,
-        ...(sortList.length ? { sort: sortList } : {}),
-      })
+      .rows(project, entity, body)
       .then(
         (answer) => {
-          if (!live) return;
+          if (!req.live) return;
           setRows(answer.data);
           setError(null);
           const key = JSON.stringify(query ?? null);
@@ -113,20 +133,17 @@ export function useViewData(opts: {
           if (after.ask)
             viewsApi.rows(project, entity, countBody(query)).then(
               (c) => {
-                if (!live || c.count === undefined) return;
+                if (!req.live || c.count === undefined) return;
                 known.current = { key, n: c.count };
                 setTotal({ n: c.count, exact: true });
               },
               () => undefined,
             );
         },
-        (err: unknown) => live && setError(err),
+        (err: unknown) => req.live && setError(err),
       )
-      .finally(() => live && setLoading(false));
-    return () => {
-      live = false;
-    };
-  }, [project, entity, fields, query, sortList, page, pageSize, tick]);
+      .finally(() => req.live && setLoading(false));
+  }, [project, entity, fields, early, query, sortList, page, pageSize, tick]);
 
   useEffect(() => {
     if (!fields || (!wantStats && group.length === 0)) {
