@@ -2,9 +2,9 @@
 import { Suspense } from 'react';
 import { prerenderToNodeStream } from 'react-dom/static';
 import { beforeAll, describe, expect, it } from 'vitest';
+import { FEATURE_PROPS, VIEW_FEATURES } from '../src/shared/view-features.ts';
 import { CATEGORIES, type WidgetDef } from './define.ts';
 import { getWidget, loadPage, pageValidator, palette, WIDGETS } from './index.ts';
-import { FEATURE_PROPS, VIEW_FEATURES } from '../src/shared/view-features.ts';
 import { staticRuntime, type WidgetData, WidgetRuntimeProvider } from './kit/widget-context.ts';
 
 const SPEC_KINDS = [

@@ -18,7 +18,6 @@ import {
 } from './kit/widget-context.ts';
 import './dom-shims.ts';
 
-
 const KINDS = ['table', 'advanced-table'] as const;
 beforeAll(() => Promise.all(KINDS.map((k) => getWidget(k)!.loadRender())), 120_000);
 

@@ -19,7 +19,7 @@ describe.each(dialects)('boolean-as-text migration on %s', (dialect) => {
   let owner: string;
   let project: string;
   const data = (path: string) => `/api/admin/data/${project}/${path}`;
-  const P = () => `/api/admin/project/${project}`;
+  const adminProject = () => `/api/admin/project/${project}`;
 
   async function rows(): Promise<Row[]> {
     const r = await call<{ data: Row[] }>(t.app, 'POST', data('chore/query'), {
@@ -57,14 +57,14 @@ describe.each(dialects)('boolean-as-text migration on %s', (dialect) => {
         body: { name: 'B' },
       })
     ).data._id;
-    await call(t.app, 'POST', `${P()}/entity/create`, {
+    await call(t.app, 'POST', `${adminProject()}/entity/create`, {
       token: owner,
       body: { name: 'Chore', code: 'chore' },
     });
     for (const field of ['title', 'done', 'mixed', 'shouting', 'untouched'])
       expect(
         (
-          await call(t.app, 'POST', `${P()}/chore/field/create`, {
+          await call(t.app, 'POST', `${adminProject()}/chore/field/create`, {
             token: owner,
             body: { name: field, type: 'string', field },
           })

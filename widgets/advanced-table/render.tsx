@@ -1,8 +1,8 @@
 import { Table } from 'antd';
 import { PAGE_SIZE_DEFAULT } from '../../src/shared/constants.ts';
 import { bool, list, num, obj, str } from '../../src/shared/props.ts';
-import type { WidgetRenderProps } from '../define.ts';
 import { widgetViewOptions } from '../../src/shared/view-features.ts';
+import type { WidgetRenderProps } from '../define.ts';
 import { dataColumns, rowKey, sortable } from '../kit/table-columns.ts';
 import { totalText, useTableView } from '../kit/table-view.ts';
 import { useDispatch, useRuntime, useWidgetData, type ViewColumn } from '../kit/widget-context.ts';

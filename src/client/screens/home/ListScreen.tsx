@@ -3,6 +3,7 @@ import { useCallback, useEffect, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { useNavigate, useParams } from 'react-router';
 import { PAGE_SIZE_DEFAULT } from '../../../shared/constants.ts';
+import { allFeatures } from '../../../shared/view-features.ts';
 import { currentNoticeApi, setNoticeApi } from '../../runtime/notices.ts';
 import { findEntry } from '../../shell/menu.ts';
 import { withPrefix } from '../../shell/navigation.ts';
@@ -11,7 +12,6 @@ import { useShellProject } from '../../shell/use-app-project.ts';
 import { useShell } from '../../stores/shell.ts';
 import { DataTableView } from '../../views/DataView.tsx';
 import { useGrantedPrograms } from '../../views/use-granted-programs.ts';
-import { allFeatures } from '../../../shared/view-features.ts';
 import { DatasetList } from './DatasetList.tsx';
 
 /** Codes meaning "your role may not read this": the user is sent to /no-authority. */
