@@ -190,6 +190,8 @@ export function useViewData(opts: {
     /** Load again; `quiet` keeps the rows on screen (a live change), counting again either way. */
     reload: useCallback((quiet = false) => {
       quietNext.current = quiet;
+      // Rows may have come or gone: the count is asked again.
+      known.current = null;
       setTick((n) => n + 1);
     }, []),
   };
