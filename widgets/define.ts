@@ -142,6 +142,11 @@ export interface WidgetDef<P extends Props = Props> {
   /** Events the render fires, in the order the events editor lists them. */
   events: readonly EventDef[];
   data: DataRole;
+  /**
+   * A table kind drawn as the end user's data view when bound to a table (not a dataset) in the
+   * runtime (`WidgetRuntime.dataView`): the view loads its own rows, so the runtime loads none for it.
+   */
+  dataView?: boolean;
   /** A live kind joins the page to the socket channel so saves through it show to everyone at once. */
   live?: (props: P) => boolean;
   /** The custom property panel (designer only: loaded lazily, never by the runtime). */
@@ -172,6 +177,11 @@ export interface WidgetInput<P extends Props> {
   events?: readonly EventDef[];
   /** Default `none`. */
   data?: DataRole;
+  /**
+   * A table kind drawn as the end user's data view when bound to a table (not a dataset) in the
+   * runtime (`WidgetRuntime.dataView`): the view loads its own rows, so the runtime loads none for it.
+   */
+  dataView?: boolean;
   live?: (props: P) => boolean;
   form?: FormBehaviour<P>;
   defaultActions?: DefaultActions;
@@ -245,6 +255,7 @@ export function defineWidget<P extends Props>(input: WidgetInput<P>): WidgetDef<
     loadedRender: view.loaded,
     events,
     data: input.data ?? 'none',
+    ...(input.dataView ? { dataView: true } : {}),
     ...(input.live ? { live: input.live } : {}),
     ...(input.panel ? { panel: lazyView(input.panel) } : {}),
     ...(input.form ? { form: input.form } : {}),

@@ -13,25 +13,9 @@ import type { WidgetDef } from './define.ts';
 import type { Gestures, KindFixture } from './fixture.ts';
 import { staticRuntime, type WidgetData, WidgetRuntimeProvider } from './kit/widget-context.ts';
 import { WIDGETS } from './registry.ts';
+import './dom-shims.ts';
 
-(globalThis as { IS_REACT_ACT_ENVIRONMENT?: boolean }).IS_REACT_ACT_ENVIRONMENT = true;
-// What jsdom lacks and antd uses: media queries, resize observers; a link's new tab opens nowhere.
-window.matchMedia ??= (query: string) =>
-  ({
-    matches: false,
-    media: query,
-    onchange: null,
-    addListener() {},
-    removeListener() {},
-    addEventListener() {},
-    removeEventListener() {},
-    dispatchEvent: () => false,
-  }) as MediaQueryList;
-globalThis.ResizeObserver ??= class {
-  observe() {}
-  unobserve() {}
-  disconnect() {}
-};
+// (What jsdom lacks and antd uses: dom-shims.ts.) A link's new tab opens nowhere.
 window.open = () => null;
 // A 2D context that accepts every call (echarts draws the chart kinds; jsdom has no canvas).
 const context2d: unknown = new Proxy(

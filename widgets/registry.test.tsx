@@ -2,6 +2,7 @@
 import { Suspense } from 'react';
 import { prerenderToNodeStream } from 'react-dom/static';
 import { beforeAll, describe, expect, it } from 'vitest';
+import { FEATURE_PROPS, VIEW_FEATURES } from '../src/shared/view-features.ts';
 import { CATEGORIES, type WidgetDef } from './define.ts';
 import { getWidget, loadPage, pageValidator, palette, WIDGETS } from './index.ts';
 import { staticRuntime, type WidgetData, WidgetRuntimeProvider } from './kit/widget-context.ts';
@@ -249,12 +250,19 @@ describe('spec defaults', () => {
     expect(s('print-form', 'columns').enum).toEqual([2, 3, 4]);
     expect(s('program', 'sort').enum).toEqual(['auto', 'singleLine', 'eachLine']);
   });
-  it('designer table has the 18 toggles, all off', () => {
+  it("designer table has its 18 toggles and the spec's other 7 features, all off", () => {
     const toggles = Object.entries(getWidget('table')!.schema.properties).filter(
       ([, p]) => p.type === 'boolean',
     );
-    expect(toggles).toHaveLength(18);
+    expect(toggles).toHaveLength(25);
     for (const [k] of toggles) expect(d('table')[k]).toBe(false);
+  });
+  it.each(['table', 'advanced-table'])("%s has a prop for each of the spec's 17 view features", (kind) => {
+    const props = getWidget(kind)!.schema.properties;
+    for (const f of VIEW_FEATURES) {
+      const name = kind === 'table' && f === 'summary' ? 'stat' : FEATURE_PROPS[f];
+      expect(props[name]?.type, `${kind}.${name}`).toBe('boolean');
+    }
   });
   it('default sizes follow the spec', () => {
     expect(getWidget('qrcode')!.meta.size).toEqual({ width: 80, height: 80 });

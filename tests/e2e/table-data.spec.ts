@@ -1,9 +1,12 @@
 /**
- * A published list page as an end user (a member, not the builder) uses it: a column header sorts on
- * the server (ascending, descending, off) with the pager starting again, the search box narrows the
- * rows to those whose text fields hold the words (server-side, once typing pauses, back on page 1),
- * and the filter control narrows by field, operator and value. The first data request asks for no
- * count; the count follows in a request of its own, and until it answers the table says "at least n".
+ * A published page's table widget as an end user (a member, not the builder) uses it: the same data
+ * view list menu entries open (src/client/views/DataView.tsx), with the widget's toggles as its
+ * features. A column header sorts on the server (ascending, descending, off) with the pager starting
+ * again, the search box narrows the rows to those whose text fields hold the words (server-side, back
+ * on page 1), and the filter control narrows by field, operator and value. The first data request asks
+ * for no count; the count follows in a request of its own, and until it answers the view says "at
+ * least n". Then: group by a field with counts, drag a column wider (kept after a reload), select two
+ * rows and run the widget's bound program on them; the advanced table shows its declared columns.
  */
 import { expect, type Page, type Request, test } from '@playwright/test';
 import { open } from '../../src/shared/envelope.ts';
@@ -18,6 +21,7 @@ const pad = (n: number) => String(n).padStart(2, '0');
 /** A permutation of 1..25 unlike the insertion order: Item 22 has the least, Item 04 the most. */
 const qtyOf = (i: number) => ((i * 7 + 3) % ROWS) + 1;
 const COLOURS = ['red', 'blue', 'green'];
+const at = (y: number, h = 60) => ({ pc: { x: 0, y, w: 120, h }, mobile: { x: 0, y, w: 38, h } });
 
 interface QueryBody {
   query?: unknown;
@@ -47,6 +51,21 @@ async function seed(request: Parameters<typeof adminApi>[0]) {
       colour: COLOURS[i % 3],
       qty: qtyOf(i),
     });
+  // A program of the table, run on the selected rows: it marks them "sold" and says so.
+  const sell = await call<{ _id: string }>(`/api/admin/flow/${p}/create`, {
+    name: 'Mark sold',
+    _option: { _entity: code },
+    _process: [
+      {
+        _type: 'update',
+        _handle: 'sell',
+        _entity: code,
+        _procedure: { id: 'record._id', values: { colour: "'sold'" } },
+      },
+      { _type: 'display', _handle: 'done', _procedure: { message: '{{record.name}} sold' } },
+    ],
+  });
+  await call(`/api/admin/flow/${p}/${sell._id}/release`, {});
   const document = {
     id: 'draft',
     title: 'Products',
@@ -57,7 +76,8 @@ async function seed(request: Parameters<typeof adminApi>[0]) {
         id: 'products',
         kind: 'table',
         version: 1,
-        // What the List-page template gives a table, with pages of 10 and a refresh button.
+        // What the List-page template gives a table, with pages of 10, a refresh button, grouping,
+        // multiple selection and a bound program.
         props: {
           entity: entity._id,
           pageSize: 10,
@@ -66,37 +86,83 @@ async function seed(request: Parameters<typeof adminApi>[0]) {
           sort: true,
           index: true,
           refresh: true,
+          group: true,
+          select: true,
+          multiple: true,
+          programs: [sell._id],
         },
-        layout: { pc: { x: 0, y: 0, w: 120, h: 60 }, mobile: { x: 0, y: 0, w: 38, h: 60 } },
+        layout: at(0, 80),
       },
     ],
   };
   const page = await call<{ _id: string }>(`/api/admin/page/${p}/create`, { name: 'Products', document });
   await call(`/api/admin/page/${p}/${page._id}/publish`, {});
+  // A second page: an advanced table with declared columns.
+  const stockDoc = {
+    ...document,
+    title: 'Stock',
+    widgets: [
+      {
+        id: 'stock',
+        kind: 'advanced-table',
+        version: 1,
+        props: {
+          entity: entity._id,
+          pageSize: 5,
+          columns: [
+            { field: 'qty', title: 'Stock', sortable: true },
+            { field: 'name', title: 'Product' },
+          ],
+        },
+        layout: at(0),
+      },
+    ],
+  };
+  const stockPage = await call<{ _id: string }>(`/api/admin/page/${p}/create`, {
+    name: 'Stock',
+    document: stockDoc,
+  });
+  await call(`/api/admin/page/${p}/${stockPage._id}/publish`, {});
   const role = await call<{ _id: string }>(`/api/admin/auth/${p}/main/role/create`, {
     name: 'Clerk',
     type: 'common',
   });
-  await call(`/api/admin/auth/${p}/main/role/${role._id}/bind`, { page: [page._id], entity: [entity._id] });
+  await call(`/api/admin/auth/${p}/main/role/${role._id}/bind`, {
+    page: [page._id, stockPage._id],
+    entity: [entity._id],
+    program: [sell._id],
+  });
   const account = uniqueAccount('shop');
   await call(`/api/admin/user/${p}/create`, { role: role._id, account, pwd: 'secret123', name: 'Sam' });
   const member = await adminApi(request, { user: account, pwd: 'secret123' });
-  return { project: p, code, entity: entity._id, page: page._id, token: member.token, call };
+  return {
+    project: p,
+    code,
+    entity: entity._id,
+    page: page._id,
+    stockPage: stockPage._id,
+    token: member.token,
+    call,
+  };
 }
 
 /** The input of a box marked `id`, whether antd put the mark on the input or on its wrapper. */
 const inputOf = (scope: Page | ReturnType<Page['locator']>, id: string) =>
   scope.locator(`input[data-testid="${id}"], [data-testid="${id}"] input`).first();
 
-/** The names in the table's rows, top to bottom. */
-const names = (page: Page) =>
-  page.locator('.ant-table-tbody tr.ant-table-row td:nth-child(2)').allInnerTexts();
+/** The rows of the table widget's view (group heads left out). */
+const rowsOf = (page: Page) =>
+  page.locator(
+    '[data-wid="products"] [data-testid="data-view"] .ant-table-tbody tr.ant-table-row:not(.dv-group-row)',
+  );
+/** The names in the table's rows, top to bottom (after the selection and index columns). */
+const names = (page: Page) => rowsOf(page).locator('td:nth-child(3)').allInnerTexts();
 
 test('a published table sorts, searches and filters on the server; the count comes after the rows', async ({
   page,
   request,
 }) => {
-  test.setTimeout(180_000);
+  test.setTimeout(360_000);
   const s = await seed(request);
   await page.setViewportSize(DESKTOP);
   await signInWithToken(page, s.token, s.project);
@@ -122,8 +188,9 @@ test('a published table sorts, searches and filters on the server; the count com
   });
 
   await page.goto(`/page/${s.page}`);
-  const table = page.locator('.lc-page .ant-table');
-  const total = page.getByTestId('table-total');
+  const view = page.locator('[data-wid="products"] [data-testid="data-view"]');
+  const table = view.locator('.ant-table');
+  const total = view.getByTestId('view-total');
   await expect(table.getByText('Item 01', { exact: true })).toBeVisible();
   await expect(total).toHaveText('at least 10 rows');
   // The first request asks for the first page and no count; the count is a request of its own.
@@ -133,30 +200,30 @@ test('a published table sorts, searches and filters on the server; the count com
   expect(queries.find((q) => q.count)).toMatchObject({ page: { index: 1, size: 1 }, count: true });
   await shot(page, 'table-data-first-paint');
   release();
-  await expect(total).toHaveText('25 rows');
+  await expect(total).toHaveText('Rows: 25');
   await page.unroute(`**${url}`);
   expect(await names(page)).toEqual(Array.from({ length: 10 }, (_, i) => `Item ${pad(i + 1)}`));
 
   // Sort by Qty: ascending, descending, off — each a server round trip that starts at page 1.
-  await page.locator('.ant-pagination-item-2').click();
+  await view.locator('.ant-pagination-item-2').click();
   await expect(table.getByText('Item 11', { exact: true })).toBeVisible();
   // The index column counts on from the rows of the pages before.
-  await expect(table.locator('.ant-table-tbody tr.ant-table-row td:nth-child(1)').first()).toHaveText('11');
+  await expect(rowsOf(page).locator('td:nth-child(2)').first()).toHaveText('11');
   const qty = table.locator('.ant-table-thead th', { hasText: /^Qty$/ });
   await qty.click();
   await expect.poll(() => names(page).then((n) => n[0])).toBe('Item 22');
   expect(queries.at(-1)?.sort).toEqual([{ field: 'qty', order: 'asc' }]);
-  await expect(page.locator('.ant-pagination-item-active')).toHaveText('1');
-  const ascending = await table.locator('.ant-table-tbody tr.ant-table-row td:nth-child(4)').allInnerTexts();
+  await expect(view.locator('.ant-pagination-item-active')).toHaveText('1');
+  const ascending = await rowsOf(page).locator('td:nth-child(5)').allInnerTexts();
   expect(ascending).toEqual(['1', '2', '3', '4', '5', '6', '7', '8', '9', '10']);
   await shot(page, 'table-data-sorted');
   await qty.click();
   await expect.poll(() => names(page).then((n) => n[0])).toBe('Item 04');
   expect(queries.at(-1)?.sort).toEqual([{ field: 'qty', order: 'desc' }]);
   // Page 2 of the descending order holds quantities 15..6, from the server.
-  await page.locator('.ant-pagination-item-2').click();
+  await view.locator('.ant-pagination-item-2').click();
   await expect
-    .poll(() => table.locator('.ant-table-tbody tr.ant-table-row td:nth-child(4)').allInnerTexts())
+    .poll(() => rowsOf(page).locator('td:nth-child(5)').allInnerTexts())
     .toEqual(['15', '14', '13', '12', '11', '10', '9', '8', '7', '6']);
   expect(queries.at(-1)).toMatchObject({
     page: { index: 2, size: 10 },
@@ -167,14 +234,16 @@ test('a published table sorts, searches and filters on the server; the count com
   expect(queries.at(-1)?.sort).toBeUndefined();
 
   // Search from page 2: only the rows whose text holds the words, on page 1, counted exactly.
-  await page.locator('.ant-pagination-item-2').click();
+  await view.locator('.ant-pagination-item-2').click();
   await expect(table.getByText('Item 11', { exact: true })).toBeVisible();
-  await inputOf(page, 'table-search').pressSequentially('Item 2');
+  const search = inputOf(view, 'view-search');
+  await search.fill('Item 2');
+  await search.press('Enter');
   await expect
     .poll(() => names(page))
     .toEqual(['Item 20', 'Item 21', 'Item 22', 'Item 23', 'Item 24', 'Item 25']);
-  await expect(total).toHaveText('6 rows');
-  await expect(page.locator('.ant-pagination-item-active')).toHaveText('1');
+  await expect(total).toHaveText('Rows: 6');
+  await expect(view.locator('.ant-pagination-item-active')).toHaveText('1');
   expect(queries.at(-1)).toMatchObject({
     page: { index: 1, size: 10 },
     query: {
@@ -185,18 +254,21 @@ test('a published table sorts, searches and filters on the server; the count com
     },
   });
   // Text fields only: the colour matches too, and a search is literal (no wildcards).
-  await inputOf(page, 'table-search').fill('green');
+  await search.fill('green');
+  await search.press('Enter');
   await expect
     .poll(() => names(page))
     .toEqual(['Item 03', 'Item 06', 'Item 09', 'Item 12', 'Item 15', 'Item 18', 'Item 21', 'Item 24']);
-  await inputOf(page, 'table-search').fill('%');
+  await search.fill('%');
+  await search.press('Enter');
   await expect.poll(() => names(page)).toEqual([]);
   await shot(page, 'table-data-search-none');
-  await inputOf(page, 'table-search').fill('');
-  await expect(total).toHaveText('25 rows');
+  await search.fill('');
+  await search.press('Enter');
+  await expect(total).toHaveText('Rows: 25');
 
   // Filter: Qty greater than 20, then also Colour equals red.
-  await page.getByTestId('table-filter-open').click();
+  await view.getByTestId('view-filter').click();
   const filter = page.getByTestId('table-filter');
   await filter.getByTestId('table-filter-add').click();
   await pick(page, filter.getByTestId('table-filter-field'), 'Qty');
@@ -204,12 +276,12 @@ test('a published table sorts, searches and filters on the server; the count com
   await inputOf(filter, 'table-filter-value').fill('20');
   await shot(page, 'table-data-filter');
   await filter.getByTestId('table-filter-apply').click();
-  await expect(total).toHaveText('5 rows');
-  const big = await table.locator('.ant-table-tbody tr.ant-table-row td:nth-child(4)').allInnerTexts();
+  await expect(total).toHaveText('Rows: 5');
+  const big = await rowsOf(page).locator('td:nth-child(5)').allInnerTexts();
   expect(big.map(Number).sort((a, b) => a - b)).toEqual([21, 22, 23, 24, 25]);
   expect(queries.at(-1)?.query).toEqual({ $and: [{ field: 'qty', type: 'number', opt: 'gt', value: 20 }] });
-  await expect(page.getByTestId('table-filter-open')).toHaveText('Filter (1)');
-  await page.getByTestId('table-filter-open').click();
+  await expect(view.getByTestId('view-filter')).toHaveText('Filter (1)');
+  await view.getByTestId('view-filter').click();
   await filter.getByTestId('table-filter-add').click();
   const second = filter.getByTestId('table-filter-row').nth(1);
   await pick(page, second.getByTestId('table-filter-field'), 'Colour');
@@ -221,7 +293,7 @@ test('a published table sorts, searches and filters on the server; the count com
     .filter((i) => i % 3 === 0 && qtyOf(i) > 20)
     .map((i) => `Item ${pad(i + 1)}`);
   expect(expected).toEqual(['Item 04', 'Item 07', 'Item 25']);
-  await expect(total).toHaveText(`${expected.length} rows`);
+  await expect(total).toHaveText(`Rows: ${expected.length}`);
   expect(await names(page)).toEqual(expected);
   await shot(page, 'table-data-filtered');
   // Cleared, every row is back.
@@ -229,16 +301,75 @@ test('a published table sorts, searches and filters on the server; the count com
   // and swallow the click: open it again until Clear is taken, as a user would.)
   await expect(async () => {
     if (!(await filter.getByTestId('table-filter-clear').isVisible()))
-      await page.getByTestId('table-filter-open').click();
+      await view.getByTestId('view-filter').click();
     await filter.getByTestId('table-filter-clear').click({ timeout: 5000 });
-    await expect(total).toHaveText('25 rows', { timeout: 5000 });
+    await expect(total).toHaveText('Rows: 25', { timeout: 5000 });
   }).toPass({ timeout: 60_000 });
 
   // Someone adds a row: the refresh button loads the page and its count again.
   await s.call(`/api/admin/data/${s.project}/${s.code}/save`, { name: 'Item 26', colour: 'red', qty: 26 });
-  await page.locator('.ant-pagination-item-3').click();
+  await view.locator('.ant-pagination-item-3').click();
   await expect(table.getByText('Item 21', { exact: true })).toBeVisible();
-  await page.getByTestId('table-refresh').click();
+  await view.getByTestId('view-refresh').click();
   await expect(table.getByText('Item 26', { exact: true })).toBeVisible();
-  await expect(total).toHaveText('26 rows');
+  await expect(total).toHaveText('Rows: 26');
+  await view.locator('.ant-pagination-item-1').click();
+  await expect(table.getByText('Item 01', { exact: true })).toBeVisible();
+
+  // Group by colour: the page's rows under a head per colour with the colour's count over all rows
+  // (sorted by the group: blue's 8 and green's first 2 on page 1).
+  await pick(page, view.getByTestId('view-group'), 'Colour');
+  await page.keyboard.press('Escape');
+  const heads = view.getByTestId('group-head');
+  await expect(heads).toHaveCount(2);
+  await expect(heads.first()).toContainText('blue');
+  await expect(heads.first()).toContainText('8');
+  await view.locator('.ant-pagination-item-3').click();
+  await expect(heads).toHaveCount(1);
+  await expect(heads.first()).toContainText('red');
+  await expect(heads.first()).toContainText('10');
+  await view.locator('.ant-pagination-item-1').click();
+  await shot(page, 'table-widget-grouped');
+  await view.getByTestId('view-group').locator('.ant-select-clear').click({ force: true });
+  await expect(heads).toHaveCount(0);
+
+  // Drag the Name column's edge 120 px to the right: wider, and still so after a reload.
+  const nameHead = view.locator('.ant-table-thead th', { hasText: /^Name$/ });
+  const before = await nameHead.evaluate((th) => th.getBoundingClientRect().width);
+  const edge = await nameHead.getByTestId('col-resize').boundingBox();
+  if (!edge) throw new Error('no resize handle');
+  await page.mouse.move(edge.x + edge.width / 2, edge.y + edge.height / 2);
+  await page.mouse.down();
+  await page.mouse.move(edge.x + 60, edge.y + edge.height / 2, { steps: 4 });
+  await page.mouse.move(edge.x + edge.width / 2 + 120, edge.y + edge.height / 2, { steps: 4 });
+  await page.mouse.up();
+  await expect
+    .poll(() => nameHead.evaluate((th) => th.getBoundingClientRect().width))
+    .toBeGreaterThan(before + 100);
+  await page.reload();
+  await expect(table.getByText('Item 01', { exact: true })).toBeVisible();
+  expect(await nameHead.evaluate((th) => th.getBoundingClientRect().width)).toBeGreaterThan(before + 100);
+
+  // Select two rows and run the widget's bound program on them: one run per row, both rows change.
+  const run = view.getByTestId('view-program');
+  await expect(run).toHaveText(/Mark sold/);
+  await expect(run).toBeDisabled();
+  for (const n of ['Item 01', 'Item 02'])
+    await rowsOf(page).filter({ hasText: n }).locator('.ant-checkbox-input').check();
+  await expect(run).toHaveText(/Mark sold \(2\)/);
+  await run.click();
+  await expect(rowsOf(page).filter({ hasText: 'Item 01' })).toContainText('sold');
+  await expect(rowsOf(page).filter({ hasText: 'Item 02' })).toContainText('sold');
+  await expect(rowsOf(page).filter({ hasText: 'Item 03' })).toContainText('green');
+  await shot(page, 'table-widget-program');
+
+  // The advanced table draws the same view with its declared columns, titles and sortable column.
+  await page.goto(`/page/${s.stockPage}`);
+  const stock = page.locator('[data-wid="stock"] [data-testid="data-view"]');
+  await expect(stock.locator('.ant-table-thead th').first()).toHaveText('Stock');
+  await expect(stock.locator('.ant-table-thead th').nth(1)).toHaveText('Product');
+  await stock.locator('.ant-table-thead th', { hasText: /^Stock$/ }).click();
+  await expect
+    .poll(() => stock.locator('.ant-table-tbody tr.ant-table-row td:nth-child(1)').allInnerTexts())
+    .toEqual(['1', '2', '3', '4', '5']);
 });

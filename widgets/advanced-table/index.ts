@@ -16,6 +16,8 @@ export default defineWidget({
     },
   ],
   data: 'rows',
+  // Bound to a table, end users get the data view list menu entries open (it loads its own rows).
+  dataView: true,
   meta: {
     title: { zh: '高级表格', en: 'Advanced table' },
     icon: 'InsertRowBelowOutlined',

@@ -1,13 +1,62 @@
 import { Table } from 'antd';
 import { PAGE_SIZE_DEFAULT } from '../../src/shared/constants.ts';
 import { bool, list, num, obj, str } from '../../src/shared/props.ts';
+import { widgetViewOptions } from '../../src/shared/view-features.ts';
 import type { WidgetRenderProps } from '../define.ts';
 import { dataColumns, rowKey, sortable } from '../kit/table-columns.ts';
 import { totalText, useTableView } from '../kit/table-view.ts';
-import { useDispatch, useRuntime, useWidgetData } from '../kit/widget-context.ts';
+import { useDispatch, useRuntime, useWidgetData, type ViewColumn } from '../kit/widget-context.ts';
 
-/** Declared columns (or every field); sortable columns and the pager ask the server (kit/table-view.ts). */
-export function AdvancedTableWidget({ id, props }: WidgetRenderProps) {
+/** A declared column as the data view takes it (`fixed: none` is no side). */
+function viewColumn(c: Record<string, unknown>): ViewColumn {
+  const width = num(c.width, 0);
+  return {
+    field: str(c.field),
+    ...(str(c.title) ? { title: str(c.title) } : {}),
+    ...(width ? { width } : {}),
+    ...(c.fixed === 'left' || c.fixed === 'right' ? { fixed: c.fixed } : {}),
+    ...(bool(c.sortable) ? { sortable: true } : {}),
+  };
+}
+
+/**
+ * Declared columns (or every field). Bound to a table, end users get the data view list menu entries
+ * open (the runtime's `dataView`) with the declared columns and the 17 toggles; on the designer canvas,
+ * in tests and over a dataset it draws its picture from the runtime's rows.
+ */
+export function AdvancedTableWidget(p: WidgetRenderProps) {
+  const rt = useRuntime();
+  const entity = str(p.props.entity).trim();
+  if (rt.dataView && entity && !str(p.props.dataset).trim())
+    return <AdvancedTableView {...p} entity={entity} />;
+  return <AdvancedTablePicture {...p} />;
+}
+
+function AdvancedTableView({ id, props, entity }: WidgetRenderProps & { entity: string }) {
+  const rt = useRuntime();
+  const dispatch = useDispatch(id);
+  const declared = list(props.columns)
+    .map(obj)
+    .map(viewColumn)
+    .filter((c) => c.field);
+  return rt.dataView?.({
+    widget: id,
+    entity,
+    options: widgetViewOptions(props, num(props.pageSize, PAGE_SIZE_DEFAULT)),
+    ...(declared.length ? { columns: declared } : {}),
+    bordered: bool(props.bordered),
+    onEvent: (e) => {
+      if (e.type === 'page') dispatch('onChange', { page: e.index, sort: null });
+      else if (e.type === 'sort')
+        dispatch('onChange', {
+          page: 1,
+          sort: e.field ? { field: e.field, order: e.order === 'asc' ? 'ascend' : 'descend' } : null,
+        });
+    },
+  });
+}
+
+function AdvancedTablePicture({ id, props }: WidgetRenderProps) {
   const rt = useRuntime();
   const data = useWidgetData(id);
   const dispatch = useDispatch(id);

@@ -32,11 +32,21 @@ export function dateText(v: unknown, type: 'date' | 'time', timeZone = TIME_ZONE
   if (v === null || v === undefined || v === '') return '';
   const ms = new Date(typeof v === 'number' ? v : String(v)).getTime();
   if (Number.isNaN(ms)) return cellText(v);
+  // Rows scrolling into view repeat the same days: each text is worked out (Intl) once.
+  const key = `${type}|${timeZone}|${ms}`;
+  const hit = dateTexts.get(key);
+  if (hit !== undefined) return hit;
   const w = wallAt(ms, timeZone);
   const p = (n: number) => String(n).padStart(2, '0');
   const day = `${w.y}-${p(w.m)}-${p(w.d)}`;
-  return type === 'date' ? day : `${day} ${p(w.h)}:${p(w.mi)}`;
+  const text = type === 'date' ? day : `${day} ${p(w.h)}:${p(w.mi)}`;
+  if (dateTexts.size >= DATE_TEXTS_MAX) dateTexts.clear();
+  dateTexts.set(key, text);
+  return text;
 }
+
+const DATE_TEXTS_MAX = 10_000;
+const dateTexts = new Map<string, string>();
 
 export function rowKey(row: Record<string, unknown>): string {
   return String(row._id ?? JSON.stringify(row));

@@ -6,6 +6,7 @@
 import { createContext, createElement, type ReactNode, useContext, useEffect, useRef, useState } from 'react';
 import type { ExprScope } from '../../src/shared/expr/index.ts';
 import type { Condition, Match } from '../../src/shared/query/conditions.ts';
+import type { ViewOptions } from '../../src/shared/view-features.ts';
 
 export interface FieldMeta {
   key: string;
@@ -35,6 +36,41 @@ export interface WidgetView {
   sort?: { field: string; order: 'asc' | 'desc' };
   search?: string;
   filter?: { conditions: Condition[]; match: Match };
+}
+
+/** A column a table kind declares (the advanced table's `columns`): which field, and how it shows. */
+export interface ViewColumn {
+  field: string;
+  title?: string;
+  width?: number;
+  fixed?: 'left' | 'right';
+  sortable?: boolean;
+}
+
+/** What the end user does in a data view that a table kind turns into its declared events. */
+export type DataViewEvent =
+  | { type: 'rowClick'; row: Record<string, unknown> }
+  | { type: 'search'; text: string }
+  | { type: 'refresh' }
+  | { type: 'export' }
+  | { type: 'page'; index: number; size: number }
+  | { type: 'sort'; field: string | null; order: 'asc' | 'desc' | null };
+
+/**
+ * A table kind asks the runtime for the end user's data view (the one list menu entries open): the
+ * view loads, filters, groups and saves through the end-user data calls itself.
+ */
+export interface DataViewRequest {
+  widget: string;
+  /** The table's code or `_id`. */
+  entity: string;
+  options: ViewOptions;
+  /** Programs bound to the table (ids): the ones the user is granted show as toolbar buttons. */
+  programs?: string[];
+  /** Declared columns (in order); absent, every field the user may see. */
+  columns?: ViewColumn[];
+  bordered?: boolean;
+  onEvent?: (event: DataViewEvent) => void;
 }
 
 export type NoticeLevel = 'success' | 'error' | 'info' | 'warning';
@@ -79,6 +115,11 @@ export interface WidgetRuntime {
    * whatever is shown). Absent (the designer canvas), every program button shows.
    */
   grantedPrograms?: () => Promise<ReadonlySet<string>>;
+  /**
+   * Renders the end user's data view for a table kind (runtime and preview); absent on the designer
+   * canvas and in tests, where the kind draws its picture from `data` instead.
+   */
+  dataView?: (request: DataViewRequest) => ReactNode;
 }
 
 const EMPTY: WidgetData = { rows: [], meta: {}, loading: false };

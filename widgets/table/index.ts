@@ -20,6 +20,8 @@ export default defineWidget({
     },
   ],
   data: 'rows',
+  // Bound to a table, end users get the data view list menu entries open (it loads its own rows).
+  dataView: true,
   // The designer's panel, loaded only there (the runtime never fetches it).
   panel: () => import('./panel.tsx').then((m) => m.TablePanel),
   meta: {

@@ -1,12 +1,29 @@
-/** The table widget's 18 on/off toggles, grouped (toolbar, rows, display) in a compact grid. */
+/** The table widget's 25 on/off toggles (its 18 and the rest of the spec's 17 features), grouped in a compact grid. */
 import { Collapse, Switch } from 'antd';
 import { isBinding } from '../../src/shared/expr/index.ts';
 import type { PanelProps } from '../define.ts';
 
 export const TABLE_GROUPS: { key: 'toolbar' | 'rows' | 'paging'; props: string[] }[] = [
-  { key: 'toolbar', props: ['search', 'filter', 'stat', 'refresh', 'export', 'label', 'contentFilter'] },
-  { key: 'rows', props: ['select', 'multiple', 'index', 'option', 'remove', 'sort', 'group', 'tree'] },
-  { key: 'paging', props: ['simplePage', 'pageIndex', 'cardMode'] },
+  {
+    key: 'toolbar',
+    props: [
+      'search',
+      'filter',
+      'stat',
+      'refresh',
+      'export',
+      'label',
+      'contentFilter',
+      'print',
+      'chart',
+      'share',
+    ],
+  },
+  {
+    key: 'rows',
+    props: ['select', 'multiple', 'index', 'option', 'remove', 'sort', 'group', 'tree', 'pin', 'more'],
+  },
+  { key: 'paging', props: ['simplePage', 'pageIndex', 'cardMode', 'view', 'rowHeight'] },
 ];
 
 const GROUP_TITLES = {

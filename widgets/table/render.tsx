@@ -2,16 +2,48 @@ import { ExportOutlined, FilterOutlined, ReloadOutlined } from '@ant-design/icon
 import { Button, Input, Popover, Space, Table } from 'antd';
 import { useState } from 'react';
 import { PAGE_SIZE_DEFAULT } from '../../src/shared/constants.ts';
-import { bool, num } from '../../src/shared/props.ts';
+import { bool, list, num, str } from '../../src/shared/props.ts';
 import { completeConditions } from '../../src/shared/query/conditions.ts';
+import { widgetViewOptions } from '../../src/shared/view-features.ts';
 import type { WidgetRenderProps } from '../define.ts';
 import { FILTER_TEXT, FilterControl, type FilterValue } from '../kit/FilterControl.tsx';
 import { dataColumns, rowKey } from '../kit/table-columns.ts';
 import { totalText, useTableView } from '../kit/table-view.ts';
 import { useDispatch, useRuntime, useWidgetData } from '../kit/widget-context.ts';
 
-/** The designer table: columns from the entity's field meta; each of the 18 toggles switches a feature on. */
-export function TableWidget({ id, props }: WidgetRenderProps) {
+/**
+ * The designer's table. Bound to a table, end users get the data view list menu entries open (the
+ * runtime's `dataView`): each of the spec's 17 toggles switches its feature on, and the bound programs
+ * the user is granted are toolbar buttons acting on the selected rows. On the designer canvas, in
+ * tests and over a dataset it draws its picture from the runtime's rows (`TablePicture`).
+ */
+export function TableWidget(p: WidgetRenderProps) {
+  const rt = useRuntime();
+  const entity = str(p.props.entity).trim();
+  if (rt.dataView && entity && !str(p.props.dataset).trim()) return <TableView {...p} entity={entity} />;
+  return <TablePicture {...p} />;
+}
+
+function TableView({ id, props, entity }: WidgetRenderProps & { entity: string }) {
+  const rt = useRuntime();
+  const dispatch = useDispatch(id);
+  return rt.dataView?.({
+    widget: id,
+    entity,
+    options: widgetViewOptions(props, num(props.pageSize, PAGE_SIZE_DEFAULT), { summary: 'stat' }),
+    programs: list(props.programs).filter((x): x is string => typeof x === 'string'),
+    onEvent: (e) => {
+      if (e.type === 'rowClick') dispatch('onRowClick', e.row);
+      else if (e.type === 'search') dispatch('onSearch', e.text);
+      else if (e.type === 'refresh') dispatch('onRefresh');
+      else if (e.type === 'export') dispatch('onExport');
+      else if (e.type === 'page') dispatch('onPageChange', { index: e.index, size: e.size });
+    },
+  });
+}
+
+/** The table drawn from the runtime's rows: the designer canvas, tests, a dataset's rows. */
+function TablePicture({ id, props }: WidgetRenderProps) {
   const rt = useRuntime();
   const data = useWidgetData(id);
   const dispatch = useDispatch(id);

@@ -33,6 +33,7 @@ import {
 } from './page-store.ts';
 import { grantedPrograms } from './program-calls.ts';
 import { markPageRendered } from './timing.ts';
+import { RuntimeDataView } from './widget-data-view.tsx';
 
 export type { PageMode };
 
@@ -130,9 +131,13 @@ export function PageRenderer(p: PageRendererProps) {
         granted ??= grantedPrograms(project, true).then((list) => new Set(list.map((x) => x._id)));
         return granted;
       },
+      // Table kinds bound to a table draw the end user's data view (list menu entries open the same).
+      dataView: (request) => (
+        <RuntimeDataView project={project} pageId={p.pageId} store={store} request={request} />
+      ),
     };
     return rt;
-  }, [store, index, scopeOf, runtimeMode, p.lang, p.renderPage, project]);
+  }, [store, index, scopeOf, runtimeMode, p.lang, p.renderPage, project, p.pageId]);
 
   usePageDataSources(project, doc, store);
 

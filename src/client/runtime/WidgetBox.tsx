@@ -77,8 +77,12 @@ export function WidgetBox({ w, children }: { w: WidgetInstance; children?: React
   // A dataset source (the `dataset` prop of tables and charts) takes the place of the table.
   const dataset =
     def && !hidden && def.data !== 'none' && typeof props.dataset === 'string' ? props.dataset.trim() : '';
+  // A table kind the runtime draws as the data view loads its own rows (widget-data-view.tsx).
+  const asView = Boolean(def?.dataView && rt.dataView);
   const query =
-    def && !hidden && !dataset ? widgetQuery(def.data, props, ctx.params, slice.page, slice.view) : null;
+    def && !hidden && !dataset && !asView
+      ? widgetQuery(def.data, props, ctx.params, slice.page, slice.view)
+      : null;
   const datasetKey = dataset
     ? JSON.stringify([dataset, props.pageSize ?? null, slice.page ?? null, slice.view?.sort ?? null])
     : '';

@@ -3,7 +3,7 @@
  * filters), sort, grouping with counts, statistics, row labels, row height, fixed and arranged
  * columns, records (add, edit, detail, remove, bulk remove), import / export / print, live reloads
  * and card mode on phones. List menu entries and designer tables both render it; what it shows is
- * switched by `options` (features.ts). Every read and write goes through the end-user data calls,
+ * switched by `options` (src/shared/view-features.ts). Every read and write goes through the end-user data calls,
  * so the server applies the user's grants and the role's default filter.
  */
 import {
@@ -12,11 +12,9 @@ import {
   BgColorsOutlined,
   ColumnHeightOutlined,
   DeleteOutlined,
-  EditOutlined,
   FilterOutlined,
   LinkOutlined,
   LockOutlined,
-  MoreOutlined,
   PlusOutlined,
   PrinterOutlined,
   ReloadOutlined,
@@ -26,7 +24,6 @@ import {
   App,
   Button,
   Card,
-  Dropdown,
   Grid,
   Input,
   List,
@@ -40,24 +37,35 @@ import {
   Tag,
   Tooltip,
 } from 'antd';
-import { type ReactNode, useCallback, useEffect, useMemo, useRef, useState } from 'react';
+import {
+  type HTMLAttributes,
+  type ReactNode,
+  useCallback,
+  useEffect,
+  useMemo,
+  useRef,
+  useState,
+} from 'react';
 import { useTranslation } from 'react-i18next';
 import { FILTER_TEXT, FilterControl } from '../../../widgets/kit/FilterControl.tsx';
 import { cellText, dateText, sortable } from '../../../widgets/kit/table-columns.ts';
 import { sortOf } from '../../../widgets/kit/table-view.ts';
+import type { DataViewEvent, ViewColumn } from '../../../widgets/kit/widget-context.ts';
 import type { Field } from '../../shared/api/fields.ts';
 import { mergePrintOption, type PrintOption } from '../../shared/print.ts';
 import type { GrantedProgram } from '../../shared/program/index.ts';
 import { completeConditions } from '../../shared/query/conditions.ts';
 import { pagerTotal } from '../../shared/query/page-total.ts';
+import type { ViewOptions } from '../../shared/view-features.ts';
 import { type FilterSpec, type SavedFilter, viewsApi } from '../api/views.ts';
 import { PrintModal } from '../print/PrintModal.tsx';
 import { lastPrintOption } from '../print/print-settings.ts';
 import { removeRecord, saveRecord } from '../runtime/data-source.ts';
 import { programFailed, runProgramFlow } from '../runtime/program-runner.tsx';
-import type { ViewOptions } from './features.ts';
 import { ViewProjectContext } from './project-context.ts';
 import { RecordForm } from './RecordForm.tsx';
+import { ResizableHeaderCell } from './ResizableHeader.tsx';
+import { RowActions } from './RowActions.tsx';
 import { SavedFilters } from './SavedFilters.tsx';
 import { useLiveTable } from './use-live-table.ts';
 import { readStats, STAT_FNS, useViewData } from './use-view-data.ts';
@@ -109,6 +117,17 @@ export interface DataViewProps {
   programs?: GrantedProgram[];
   /** Where the programs are started from (the menu entry's id): the spec's `key`. */
   programKey?: string;
+  /** Keeps this view's local arrangement apart from other views of the table (a page widget's id). */
+  settingsId?: string;
+  /** Declared columns, in order (a page's advanced table); absent, every field the user may see. */
+  columns?: ViewColumn[];
+  bordered?: boolean;
+  /** What the user does, for a page widget's events (search, refresh, export, page, sort). */
+  onEvent?(event: DataViewEvent): void;
+  /** The rows on screen and the total, each time they change (a page widget shows them to expressions). */
+  onData?(rows: Record<string, unknown>[], total: { n: number; exact: boolean }, loading: boolean): void;
+  /** A change loads the rows again (a page's refreshWidget action). */
+  reloadSignal?: number;
 }
 
 export function DataTableView(props: DataViewProps) {
@@ -125,7 +144,9 @@ export function DataTableView(props: DataViewProps) {
 
   const [fields, setFields] = useState<Field[] | null>(null);
   const [table, setTable] = useState<{ entity: string; code: string; name: string } | null>(null);
-  const key = settingsKey(project, entity);
+  const key = settingsKey(project, entity, props.settingsId);
+  const emit = useRef(props.onEvent);
+  emit.current = props.onEvent;
   const [settings, setSettings] = useState<ViewSettings>(() => loadSettings(key));
   const set = useCallback(
     (patch: Partial<ViewSettings>) =>
@@ -136,6 +157,10 @@ export function DataTableView(props: DataViewProps) {
       }),
     [key],
   );
+  // A column being resized follows the pointer; its width is kept when the drag ends.
+  const [dragging, setDragging] = useState<{ field: string; width: number } | null>(null);
+  const settingsRef = useRef(settings);
+  settingsRef.current = settings;
   const [pageSize, setPageSize] = useState(options.pageSize);
   const [saved, setSaved] = useState<SavedFilter[]>([]);
   const [roleFilter, setRoleFilter] = useState<FilterSpec | null>(null);
@@ -190,8 +215,20 @@ export function DataTableView(props: DataViewProps) {
     pageSize,
     group,
     wantStats: on.summary && settings.summary,
+    // The first page goes out with the field meta unless a kept grouping will sort it.
+    early: !(on.group && settings.group.length),
   });
   const { reload } = data;
+  const onData = useRef(props.onData);
+  onData.current = props.onData;
+  useEffect(
+    () => onData.current?.(data.rows, data.total, data.loading),
+    [data.rows, data.total, data.loading],
+  );
+  const reloadSignal = props.reloadSignal ?? 0;
+  useEffect(() => {
+    if (reloadSignal) reload();
+  }, [reloadSignal, reload]);
   useEffect(() => {
     if (data.error && typeof (data.error as { code?: unknown }).code === 'number')
       denied.current?.((data.error as { code: number }).code);
@@ -205,17 +242,21 @@ export function DataTableView(props: DataViewProps) {
     onChange: () => reload(true),
   });
 
+  const declared = useMemo(
+    () => (props.columns?.length ? new Map(props.columns.map((c) => [c.field, c])) : null),
+    [props.columns],
+  );
   const visible = useMemo(() => {
     if (!fields) return [];
     const byKey = new Map(fields.map((f) => [f._field, f]));
     return orderedKeys(
-      fields.map((f) => f._field),
+      declared ? [...declared.keys()].filter((k) => byKey.has(k)) : fields.map((f) => f._field),
       settings,
     )
       .filter((k) => !(on.view && settings.hidden.includes(k)))
       .map((k) => byKey.get(k)!)
       .filter(Boolean);
-  }, [fields, settings, on.view]);
+  }, [fields, settings, on.view, declared]);
 
   const stats = data.stats ? readStats(data.stats.metrics, data.stats.answer.total) : null;
   const metricOf = (field: string, fn: string) =>
@@ -282,14 +323,30 @@ export function DataTableView(props: DataViewProps) {
   const rowHeight = ROW_HEIGHT_PX[settings.rowHeight];
   const columns: TableColumnType<ViewRow>[] = visible.map((f, i) => {
     const order = data.sort?.field === f._field ? (data.sort.order === 'asc' ? 'ascend' : 'descend') : null;
+    const d = declared?.get(f._field);
+    const fixed = (on.pin ? settings.fixed[f._field] : undefined) ?? d?.fixed;
     return {
       key: f._field,
       dataIndex: f._field,
-      title: f._option.alias || f._name,
-      width: settings.widths[f._field] ?? 160,
+      title: d?.title || f._option.alias || f._name,
+      width:
+        (dragging?.field === f._field ? dragging.width : undefined) ??
+        settings.widths[f._field] ??
+        d?.width ??
+        160,
       ellipsis: true,
-      ...(on.pin && settings.fixed[f._field] ? { fixed: settings.fixed[f._field] } : {}),
-      ...(on.sort && sortable(f._type) ? { sorter: true, sortOrder: order } : {}),
+      ...(fixed ? { fixed } : {}),
+      onHeaderCell: () =>
+        ({
+          resizeLabel: t('views.resizeColumn', { name: d?.title || f._option.alias || f._name }),
+          onResize: (w: number, done: boolean) => {
+            if (done) {
+              setDragging(null);
+              set({ widths: { ...settingsRef.current.widths, [f._field]: w } });
+            } else setDragging({ field: f._field, width: w });
+          },
+        }) as HTMLAttributes<HTMLElement>,
+      ...((on.sort || d?.sortable) && sortable(f._type) ? { sorter: true, sortOrder: order } : {}),
       render: (_v: unknown, row: ViewRow): ReactNode => {
         const g = row.__group;
         if (g) {
@@ -317,6 +374,11 @@ export function DataTableView(props: DataViewProps) {
       fixed: 'left',
       render: (_v, row, i) => (row.__group ? null : (data.page - 1) * pageSize + i + 1),
     });
+  const actionLabels = { edit: t('common.edit'), remove: t('views.remove'), more: t('views.more') };
+  const moreItems = [
+    { key: 'detail', label: t('views.detail') },
+    ...(canWrite ? [{ key: 'copy', label: t('views.copy') }] : []),
+  ];
   if (canWrite || on.more)
     columns.push({
       key: '__actions',
@@ -325,46 +387,22 @@ export function DataTableView(props: DataViewProps) {
       fixed: 'right',
       render: (_v, row) =>
         row.__group ? null : (
-          <Space size={4} onClick={(e) => e.stopPropagation()}>
-            {canWrite ? (
-              <Button
-                size="small"
-                type="text"
-                icon={<EditOutlined />}
-                aria-label={t('common.edit')}
-                data-testid="row-edit"
-                onClick={() => setEditing({ record: row })}
-              />
-            ) : null}
-            {canWrite && options.remove ? (
-              <Button
-                size="small"
-                type="text"
-                danger
-                icon={<DeleteOutlined />}
-                aria-label={t('views.remove')}
-                data-testid="row-remove"
-                onClick={() => confirmRemove([row._id])}
-              />
-            ) : null}
-            {on.more ? (
-              <Dropdown
-                trigger={['click']}
-                menu={{
-                  items: [
-                    { key: 'detail', label: t('views.detail') },
-                    ...(canWrite ? [{ key: 'copy', label: t('views.copy') }] : []),
-                  ],
-                  onClick: ({ key }) => {
-                    if (key === 'detail') setDetail(row);
-                    else setEditing({ record: { ...row, _id: undefined } });
-                  },
-                }}
-              >
-                <Button size="small" type="text" icon={<MoreOutlined />} data-testid="row-more" />
-              </Dropdown>
-            ) : null}
-          </Space>
+          <RowActions
+            labels={actionLabels}
+            onEdit={canWrite ? () => setEditing({ record: row }) : undefined}
+            onRemove={canWrite && options.remove ? () => confirmRemove([row._id]) : undefined}
+            more={
+              on.more
+                ? {
+                    items: moreItems,
+                    onPick: (key) => {
+                      if (key === 'detail') setDetail(row);
+                      else setEditing({ record: { ...row, _id: undefined } });
+                    },
+                  }
+                : undefined
+            }
+          />
         ),
     });
 
@@ -461,7 +499,10 @@ export function DataTableView(props: DataViewProps) {
           placeholder={t('views.search')}
           data-testid="view-search"
           style={{ width: 200 }}
-          onSearch={(q) => data.setSearch(q)}
+          onSearch={(q) => {
+            data.setSearch(q);
+            emit.current?.({ type: 'search', text: q });
+          }}
         />
       ) : null}
       {on.filter ? (
@@ -576,7 +617,10 @@ export function DataTableView(props: DataViewProps) {
           icon={<ReloadOutlined />}
           aria-label={t('views.refresh')}
           data-testid="view-refresh"
-          onClick={() => reload()}
+          onClick={() => {
+            reload();
+            emit.current?.({ type: 'refresh' });
+          }}
         />
       ) : null}
       {on.chart ? (
@@ -612,6 +656,7 @@ export function DataTableView(props: DataViewProps) {
       ) : null}
       {on.export ? (
         <XlsxTools
+          onExported={() => emit.current?.({ type: 'export' })}
           project={project}
           entity={entity}
           query={data.query}
@@ -676,6 +721,7 @@ export function DataTableView(props: DataViewProps) {
           setPageSize(size);
           data.setPage(1);
         } else data.setPage(index);
+        emit.current?.({ type: 'page', index: size !== pageSize ? 1 : index, size });
       }}
     />
   );
@@ -715,7 +761,8 @@ export function DataTableView(props: DataViewProps) {
           <Table<ViewRow>
             size="small"
             rowKey="_id"
-            bordered
+            bordered={props.bordered ?? true}
+            components={HEADER_COMPONENTS}
             loading={data.loading}
             columns={columns}
             dataSource={viewRows}
@@ -758,11 +805,15 @@ export function DataTableView(props: DataViewProps) {
               onClick: () => {
                 if (row.__group) return;
                 if (props.onRowClick) props.onRowClick(row);
+                else if (emit.current) emit.current({ type: 'rowClick', row });
                 else setDetail(row);
               },
             })}
             onChange={(_p, _f, sorter, extra) => {
-              if (extra.action === 'sort') data.setSort(sortOf(sorter));
+              if (extra.action !== 'sort') return;
+              const s = sortOf(sorter);
+              data.setSort(s);
+              emit.current?.({ type: 'sort', field: s?.field ?? null, order: s?.order ?? null });
             }}
             locale={{ emptyText: t('views.empty') }}
           />
@@ -827,6 +878,8 @@ export function DataTableView(props: DataViewProps) {
     </ViewProjectContext.Provider>
   );
 }
+
+const HEADER_COMPONENTS = { header: { cell: ResizableHeaderCell } };
 
 const CARD_COLORS: Record<string, string> = {
   red: '#f5222d',

@@ -1,13 +1,15 @@
 /**
  * Add or edit a record in a form generated from the table's fields: one input per field, chosen by
- * its type through FieldInput (new field types plug in there). Server validation messages are put
- * beside the input they name.
+ * its type through FieldInput (new field types plug in there), checked by type as the server checks
+ * (fields/rules.ts). Server validation messages are put beside the input they name. The one record
+ * form: the end user's data view and the builder's rows grid both open it.
  */
 import { Form, Modal } from 'antd';
 import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import type { Field } from '../../shared/api/fields.ts';
 import type { DataRecord } from '../api/workbench.ts';
+import { valueRules } from '../fields/rules.ts';
 import { FieldInput } from '../screens/workbench/FieldInput.tsx';
 import { relatedChoices } from '../screens/workbench/field-values.ts';
 import { showServerError } from '../screens/workbench/server-errors.ts';
@@ -39,7 +41,7 @@ export function RecordForm({
   onSave(values: Record<string, unknown>): Promise<void>;
   onClose(): void;
 }) {
-  const { t } = useTranslation();
+  const { t, i18n } = useTranslation();
   const [form] = Form.useForm<Record<string, unknown>>();
   const [busy, setBusy] = useState(false);
   const inputs = Object.fromEntries(fields.map((f) => [f._field, f._field]));
@@ -82,7 +84,12 @@ export function RecordForm({
         initialValues={formValues(fields, record)}
       >
         {fields.map((f) => (
-          <Form.Item key={f._id} name={f._field} label={f._option.alias || f._name}>
+          <Form.Item
+            key={f._id}
+            name={f._field}
+            label={f._option.alias || f._name}
+            rules={valueRules(f, i18n.language)}
+          >
             <FieldInput field={f} known={record ? relatedChoices(f, record as DataRecord) : undefined} />
           </Form.Item>
         ))}

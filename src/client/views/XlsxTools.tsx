@@ -24,6 +24,8 @@ interface Props {
   /** Which of the two buttons show (both by default): an end user's view may allow one. */
   canImport?: boolean;
   canExport?: boolean;
+  /** Told after a file was exported (a page table's onExport event). */
+  onExported?: () => void;
 }
 
 /**
@@ -40,6 +42,7 @@ export function XlsxTools({
   onImported,
   canImport = true,
   canExport = true,
+  onExported,
 }: Props) {
   const { t } = useTranslation();
   const { message } = App.useApp();
@@ -89,6 +92,7 @@ export function XlsxTools({
             : { mode, query, sort, page };
       const name = await exportXlsx(project, entity, body);
       message.success(t('xlsx.exported', { name }));
+      onExported?.();
     } catch {
       // The error notice was shown.
     } finally {

@@ -20,12 +20,18 @@ export const STAT_FNS = ['sum', 'avg', 'min', 'max'] as const;
 /** A field as the filter and search see it. */
 const asCondField = (f: Field) => ({ key: f._field, type: f._type });
 
-/** The metrics of a summary: the row count, then sum/avg/min/max of each number field while they fit. */
-export function summaryMetrics(fields: readonly Field[]): Metric[] {
+/**
+ * The metrics of a summary: the row count, then `fns` (sum/avg/min/max) of each number field while
+ * they fit. Groups without the statistics row show only counts and sums, so they ask only for those.
+ */
+export function summaryMetrics(
+  fields: readonly Field[],
+  fns: readonly (typeof STAT_FNS)[number][] = STAT_FNS,
+): Metric[] {
   const out: Metric[] = [{ fn: 'count', as: 'm0' }];
   for (const f of fields) {
     if (f._type !== 'number') continue;
-    for (const fn of STAT_FNS) {
+    for (const fn of fns) {
       if (out.length >= METRICS_MAX) return out;
       out.push({ fn, field: f._field, as: `m${out.length}` });
     }
@@ -52,8 +58,15 @@ export function useViewData(opts: {
   /** The role's default filter is applied by the server; nothing here can lift it. */
   group: string[];
   wantStats: boolean;
+  /**
+   * The first page may be asked before the fields are known (nothing narrows or sorts it yet): the
+   * rows and the field meta travel at once instead of one after the other. False when a stored
+   * grouping will sort the rows once the fields are known.
+   */
+  early?: boolean;
 }) {
   const { project, entity, fields, pageSize, group, wantStats } = opts;
+  const early = opts.early ?? false;
   const [page, setPage] = useState(1);
   const [sort, setSort] = useState<Sort>(undefined);
   const [search, setSearch] = useState('');
@@ -66,6 +79,15 @@ export function useViewData(opts: {
   const [tick, setTick] = useState(0);
   const known = useRef<KnownCount | null>(null);
   const quietNext = useRef(false);
+  // The request last sent: the same one again (the fields arriving after an early first page) is not
+  // sent, and the one in flight is kept; a different one makes the older answer stale.
+  const current = useRef<{ key: string; live: boolean } | null>(null);
+  useEffect(
+    () => () => {
+      if (current.current) current.current.live = false;
+    },
+    [],
+  );
 
   const query = useMemo(() => {
     if (!fields) return undefined;
@@ -81,23 +103,27 @@ export function useViewData(opts: {
   }, [group, sort]);
 
   useEffect(() => {
-    if (!fields) return;
-    let live = true;
+    if (!fields && !early) return;
+    const pageReq = { index: page, size: pageSize };
+    const body = {
+      ...(query === undefined ? {} : { query }),
+      page: pageReq,
+      ...(sortList.length ? { sort: sortList } : {}),
+    };
+    const key = JSON.stringify([project, entity, body, tick]);
+    if (current.current?.key === key) return;
+    if (current.current) current.current.live = false;
+    const req = { key, live: true };
+    current.current = req;
     const quiet = quietNext.current;
     quietNext.current = false;
     // A live reload keeps what is on screen until the new rows arrive (no spinner, no jump).
     if (!quiet) setLoading(true);
-    void tick;
-    const pageReq = { index: page, size: pageSize };
     viewsApi
-      .rows(project, entity, {
-        ...(query === undefined ? {} : { query }),
-        page: pageReq,
-        ...(sortList.length ? { sort: sortList } : {}),
-      })
+      .rows(project, entity, body)
       .then(
         (answer) => {
-          if (!live) return;
+          if (!req.live) return;
           setRows(answer.data);
           setError(null);
           const key = JSON.stringify(query ?? null);
@@ -107,20 +133,17 @@ export function useViewData(opts: {
           if (after.ask)
             viewsApi.rows(project, entity, countBody(query)).then(
               (c) => {
-                if (!live || c.count === undefined) return;
+                if (!req.live || c.count === undefined) return;
                 known.current = { key, n: c.count };
                 setTotal({ n: c.count, exact: true });
               },
               () => undefined,
             );
         },
-        (err: unknown) => live && setError(err),
+        (err: unknown) => req.live && setError(err),
       )
-      .finally(() => live && setLoading(false));
-    return () => {
-      live = false;
-    };
-  }, [project, entity, fields, query, sortList, page, pageSize, tick]);
+      .finally(() => req.live && setLoading(false));
+  }, [project, entity, fields, early, query, sortList, page, pageSize, tick]);
 
   useEffect(() => {
     if (!fields || (!wantStats && group.length === 0)) {
@@ -128,7 +151,7 @@ export function useViewData(opts: {
       return;
     }
     let live = true;
-    const metrics = summaryMetrics(fields);
+    const metrics = summaryMetrics(fields, wantStats ? STAT_FNS : ['sum']);
     void tick;
     viewsApi.summary(project, entity, query, { ...(group.length ? { group } : {}), metrics }).then(
       (answer) => live && setStats({ metrics, answer }),
@@ -167,6 +190,8 @@ export function useViewData(opts: {
     /** Load again; `quiet` keeps the rows on screen (a live change), counting again either way. */
     reload: useCallback((quiet = false) => {
       quietNext.current = quiet;
+      // Rows may have come or gone: the count is asked again.
+      known.current = null;
       setTick((n) => n + 1);
     }, []),
   };

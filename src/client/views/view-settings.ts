@@ -92,7 +92,9 @@ export function parseSettings(raw: unknown): ViewSettings {
   };
 }
 
-export const settingsKey = (project: string, entity: string) => `lc_view:${project}:${entity}`;
+/** Where a view's arrangement is kept: per project and table, and per page widget when it is one. */
+export const settingsKey = (project: string, entity: string, view?: string) =>
+  `lc_view:${project}:${entity}${view ? `:${view}` : ''}`;
 
 export function loadSettings(key: string): ViewSettings {
   try {

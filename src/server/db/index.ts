@@ -17,6 +17,7 @@ import * as m011 from './migrations/011-schedules.ts';
 import * as m012 from './migrations/012-data-indexes.ts';
 import * as m015 from './migrations/015-member-paging.ts';
 import * as m016 from './migrations/016-print.ts';
+import * as m018 from './migrations/018-boolean-text.ts';
 import type { DB } from './schema.ts';
 import { GatedSqliteDialect, gateOf } from './sqlite-gate.ts';
 
@@ -128,6 +129,7 @@ const MIGRATIONS: Record<string, { up(db: Kysely<unknown>, dialect: Dialect): Pr
   '012-data-indexes': m012,
   '015-member-paging': m015,
   '016-print': m016,
+  '018-boolean-text': m018,
 };
 
 async function migrate(database: Database, configuredSchema: string | undefined): Promise<void> {

@@ -24,7 +24,7 @@ export interface TableConfig {
   sort: { field: string; order: 'asc' | 'desc' } | null;
   rowHeight: (typeof TABLE_ROW_HEIGHTS)[number];
   pageSize: (typeof TABLE_PAGE_SIZES)[number];
-  /** View features (views/features.ts names) switched off on this table. */
+  /** View features (src/shared/view-features.ts names) switched off on this table. */
   off: string[];
   labels: TableLabel[];
 }

@@ -3,7 +3,7 @@ import { ArrowDownOutlined, ArrowUpOutlined, DeleteOutlined, PlusOutlined } from
 import { Button, ColorPicker, Image, Input, InputNumber, Segmented, Select, Space, Switch } from 'antd';
 import { useTranslation } from 'react-i18next';
 import { usePanel } from './context.ts';
-import { DatasetPicker, EntityPicker, FieldPicker, PagePicker } from './pickers.tsx';
+import { DatasetPicker, EntityPicker, FieldPicker, PagePicker, ProgramsPicker } from './pickers.tsx';
 import {
   type EditorKind,
   editorOf,
@@ -387,6 +387,18 @@ export function FieldEditor(props: EditorProps) {
       control = (
         <PagePicker
           value={str(props.value)}
+          onChange={props.onChange}
+          status={status}
+          testId={props.testId}
+        />
+      );
+      break;
+    case 'programs':
+      control = (
+        <ProgramsPicker
+          value={
+            Array.isArray(props.value) ? props.value.filter((x): x is string => typeof x === 'string') : []
+          }
           onChange={props.onChange}
           status={status}
           testId={props.testId}

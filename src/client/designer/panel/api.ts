@@ -17,6 +17,14 @@ export const panelApi = {
       `/api/admin/dataset/${encodeURIComponent(project)}/list`,
       { share: false },
     ),
+  /** The project's programs (a table binds some as toolbar buttons); datasets are left out. */
+  programs: async (project: string) =>
+    (
+      await get<{ _id: string; _name: string; _type: string }[]>(
+        `/api/admin/project/${encodeURIComponent(project)}/flow`,
+        { share: false },
+      )
+    ).filter((f) => f._type === 'program'),
   fields: (project: string, entity: string): Promise<Field[]> => wb.fields(project, entity),
   /** The project's setup script: `custom.code` of the project (admin read). */
   setupScript: async (project: string): Promise<string> => {

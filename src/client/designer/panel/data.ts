@@ -49,6 +49,10 @@ export function useDatasets(project: string) {
   return useLoad(project ? `d:${project}` : null, () => panelApi.datasets(project));
 }
 
+export function usePrograms(project: string) {
+  return useLoad(project ? `g:${project}` : null, () => panelApi.programs(project));
+}
+
 export function useFields(project: string, entity: string | undefined) {
   return useLoad<Field[]>(project && entity ? `f:${project}:${entity}` : null, () =>
     panelApi.fields(project, entity!),

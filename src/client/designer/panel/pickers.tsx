@@ -2,7 +2,7 @@
 import { Select } from 'antd';
 import { useTranslation } from 'react-i18next';
 import { usePanel } from './context.ts';
-import { useDatasets, useEntities, useFields, usePages } from './data.ts';
+import { useDatasets, useEntities, useFields, usePages, usePrograms } from './data.ts';
 
 interface PickerProps {
   value: string | undefined;
@@ -116,6 +116,40 @@ export function WidgetPicker(props: PickerProps & { kinds?: string[] }) {
         value: w.id,
         label: w.name ? `${w.name} · ${w.id}` : `${w.kind} · ${w.id}`,
       }))}
+    />
+  );
+}
+
+/** Programs of the project, several at once (a table's toolbar buttons); ids no longer listed stay removable. */
+export function ProgramsPicker(props: {
+  value: string[];
+  onChange: (v: string[]) => void;
+  status?: 'error';
+  testId?: string;
+}) {
+  const { t } = useTranslation();
+  const { project } = usePanel();
+  const { data, loading } = usePrograms(project);
+  const listed = data ?? [];
+  return (
+    <Select
+      mode="multiple"
+      allowClear
+      showSearch={{ optionFilterProp: 'label' }}
+      loading={loading}
+      value={props.value}
+      onChange={(v: string[]) => props.onChange(v)}
+      placeholder={t('panel.pickPrograms')}
+      status={props.status}
+      data-testid={props.testId}
+      notFoundContent={loading ? t('panel.loading') : t('panel.noPrograms')}
+      options={[
+        ...listed.map((f) => ({ value: f._id, label: f._name })),
+        ...props.value
+          .filter((id) => !listed.some((f) => f._id === id))
+          .map((id) => ({ value: id, label: id })),
+      ]}
+      style={{ width: '100%' }}
     />
   );
 }

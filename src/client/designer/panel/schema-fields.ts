@@ -21,6 +21,7 @@ export type EditorKind =
   | 'dataset'
   | 'field'
   | 'page'
+  | 'programs'
   | 'tags'
   | 'numbers'
   | 'tuple'
@@ -42,6 +43,7 @@ export const X_WIDGETS = [
   'dataset',
   'field',
   'page',
+  'programs',
 ] as const;
 
 function typesOf(s: Json): string[] {

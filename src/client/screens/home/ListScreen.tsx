@@ -3,16 +3,15 @@ import { useCallback, useEffect, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { useNavigate, useParams } from 'react-router';
 import { PAGE_SIZE_DEFAULT } from '../../../shared/constants.ts';
-import type { GrantedProgram } from '../../../shared/program/index.ts';
+import { allFeatures } from '../../../shared/view-features.ts';
 import { currentNoticeApi, setNoticeApi } from '../../runtime/notices.ts';
-import { grantedPrograms } from '../../runtime/program-calls.ts';
 import { findEntry } from '../../shell/menu.ts';
 import { withPrefix } from '../../shell/navigation.ts';
 import { PageLoading } from '../../shell/PageLoading.tsx';
 import { useShellProject } from '../../shell/use-app-project.ts';
 import { useShell } from '../../stores/shell.ts';
 import { DataTableView } from '../../views/DataView.tsx';
-import { allFeatures } from '../../views/features.ts';
+import { useGrantedPrograms } from '../../views/use-granted-programs.ts';
 import { DatasetList } from './DatasetList.tsx';
 
 /** Codes meaning "your role may not read this": the user is sent to /no-authority. */
@@ -40,8 +39,7 @@ export default function ListScreen() {
   const [dataset, setDataset] = useState<string | null>(null);
   // The entry's bound programs the user's role is granted (builder spec: list entries bind programs).
   const bound = ((entry as { _program?: unknown } | undefined)?._program ?? []) as string[];
-  const boundKey = bound.join(',');
-  const [programs, setPrograms] = useState<GrantedProgram[]>([]);
+  const programs = useGrantedPrograms(projectId, bound);
   // Programs run from this list show their messages and errors as notices (pages lend theirs too).
   const { notification } = App.useApp();
   useEffect(() => {
@@ -49,21 +47,6 @@ export default function ListScreen() {
     setNoticeApi({ open: (n) => notification.open({ ...n, placement: 'topRight' }) });
     return () => setNoticeApi(before);
   }, [notification]);
-  useEffect(() => {
-    const ids = boundKey ? boundKey.split(',') : [];
-    if (!projectId || !ids.length) {
-      setPrograms([]);
-      return;
-    }
-    let live = true;
-    grantedPrograms(projectId, true).then(
-      (list) => live && setPrograms(ids.flatMap((id) => list.filter((p) => p._id === id))),
-      () => live && setPrograms([]),
-    );
-    return () => {
-      live = false;
-    };
-  }, [projectId, boundKey]);
   const onDenied = useCallback(
     (code: number) => {
       if (code === NOT_A_TABLE && dataset !== page) setDataset(page);

@@ -39,11 +39,11 @@ import {
   type TableLabel,
   tableConfigKey,
 } from '../../../shared/admin/table-config.ts';
+import { VIEW_FEATURES } from '../../../shared/view-features.ts';
 import { menusApi } from '../../api/pages.ts';
 import { fetchShare, forgetShare, setShare } from '../../api/share.ts';
 import { type Role, rolesApi, type TableIndex, tableIndexesApi } from '../../api/system.ts';
 import { type Entity, type Field, wb } from '../../api/workbench.ts';
-import { VIEW_FEATURES } from '../../views/features.ts';
 import { useProject } from '../workbench/workbench-context.ts';
 import { RoleTableModal } from './RoleTableConfig.tsx';
 

@@ -1,5 +1,5 @@
 import { DeleteOutlined, FilterOutlined, PlusOutlined, ReloadOutlined } from '@ant-design/icons';
-import { App, Button, Empty, Form, Modal, Popover, Table, type TableProps, Tag } from 'antd';
+import { App, Button, Empty, Modal, Popover, Table, type TableProps, Tag } from 'antd';
 import dayjs from 'dayjs';
 import { useCallback, useEffect, useMemo, useRef, useState } from 'react';
 import { useTranslation } from 'react-i18next';
@@ -13,7 +13,7 @@ import {
 import { type DataRecord, type Entity, type Field, type SortKey, wb } from '../../api/workbench.ts';
 import { FieldContext } from '../../fields/context.ts';
 import { fieldKind } from '../../fields/registry.ts';
-import { valueRules } from '../../fields/rules.ts';
+import { RecordForm } from '../../views/RecordForm.tsx';
 import { XlsxTools } from '../../views/XlsxTools.tsx';
 import { DATE_FORMAT, FieldInput } from './FieldInput.tsx';
 import { FilterBuilder } from './FilterBuilder.tsx';
@@ -40,7 +40,7 @@ interface Editing {
 
 /**
  * The rows of a table: server paging (large pages drawn by a virtual list), sort, filter, inline
- * edit by field type, add, delete and bulk delete.
+ * edit by field type, add (the one record form, views/RecordForm.tsx), delete and bulk delete.
  */
 export default function RowsGrid({ entity, fields }: Props) {
   const { t } = useTranslation();
@@ -347,7 +347,7 @@ export default function RowsGrid({ entity, fields }: Props) {
           }}
         />
         {adding ? (
-          <AddRow
+          <RecordForm
             fields={fields}
             onClose={() => setAdding(false)}
             onSave={async (values) => {
@@ -391,56 +391,4 @@ function CellView({ field: f, record: r }: { field: Field; record: DataRecord })
     default:
       return optionList(f) ? <Tag>{String(v)}</Tag> : <span>{String(v)}</span>;
   }
-}
-
-function AddRow({
-  fields,
-  onSave,
-  onClose,
-}: {
-  fields: Field[];
-  onSave(v: Record<string, unknown>): Promise<void>;
-  onClose(): void;
-}) {
-  const { t, i18n } = useTranslation();
-  const [form] = Form.useForm<Record<string, unknown>>();
-  const [busy, setBusy] = useState(false);
-  async function finish(values: Record<string, unknown>) {
-    setBusy(true);
-    try {
-      const out: Record<string, unknown> = {};
-      for (const [k, v] of Object.entries(values)) if (v !== undefined && v !== '') out[k] = v;
-      await onSave(out);
-      onClose();
-    } catch {
-      // The request wrapper showed the error; the form stays open.
-    } finally {
-      setBusy(false);
-    }
-  }
-  return (
-    <Modal
-      open
-      title={t('grid.addTitle')}
-      onCancel={onClose}
-      onOk={() => form.submit()}
-      okText={t('common.save')}
-      cancelText={t('common.cancel')}
-      confirmLoading={busy}
-      destroyOnHidden
-    >
-      <Form form={form} layout="vertical" onFinish={finish} name="row-form" data-testid="row-form">
-        {fields.map((f) => (
-          <Form.Item
-            key={f._id}
-            name={f._field}
-            label={f._option.alias || f._name}
-            rules={valueRules(f, i18n.language)}
-          >
-            <FieldInput field={f} />
-          </Form.Item>
-        ))}
-      </Form>
-    </Modal>
-  );
 }

@@ -61,23 +61,30 @@ export function allFeatures(pageSize = 20): ViewOptions {
   };
 }
 
-/** The designer table's 18 toggles as view options (its props, all off by default). */
-export function tableWidgetOptions(props: Record<string, unknown>, pageSize: number): ViewOptions {
+/**
+ * The prop naming each of the 17 toggles on the table kinds (`table`, `advanced-table`): the feature's
+ * own name, except `row-height` (`rowHeight`, a prop name without a dash).
+ */
+export const FEATURE_PROPS: Record<ViewFeature, string> = Object.fromEntries(
+  VIEW_FEATURES.map((f) => [f, f === 'row-height' ? 'rowHeight' : f]),
+) as Record<ViewFeature, string>;
+
+/**
+ * A table kind's props as view options (every toggle off by default). `aliases` names a prop a kind
+ * stored a feature under before the 17 were complete (the table's `stat` is `summary`).
+ */
+export function widgetViewOptions(
+  props: Record<string, unknown>,
+  pageSize: number,
+  aliases: Partial<Record<ViewFeature, string>> = {},
+): ViewOptions {
   const on = (k: string) => props[k] === true;
-  const features = Object.fromEntries(VIEW_FEATURES.map((f) => [f, false])) as Record<ViewFeature, boolean>;
-  features.search = on('search');
-  features.filter = on('filter');
-  features.summary = on('stat');
-  features.option = on('option');
-  features.sort = on('sort');
-  features.group = on('group');
-  features.export = on('export');
-  features.refresh = on('refresh');
-  features.label = on('label');
-  features.index = on('index');
+  const features = Object.fromEntries(
+    VIEW_FEATURES.map((f) => [f, on(aliases[f] ?? FEATURE_PROPS[f])]),
+  ) as Record<ViewFeature, boolean>;
   return {
     features,
-    programAuth: true,
+    programAuth: props.programAuth !== false,
     select: on('select') || on('multiple'),
     multiple: on('multiple'),
     remove: on('remove'),
