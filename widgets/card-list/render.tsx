@@ -3,16 +3,10 @@ import { type CSSProperties, Fragment } from 'react';
 import { num, str } from '../../src/shared/props.ts';
 import { safeUrl } from '../../src/shared/sanitize.ts';
 import type { WidgetRenderProps } from '../define.ts';
+import { priceText } from '../kit/price.ts';
 import { useDispatch, useWidgetData } from '../kit/widget-context.ts';
 
 const text = (v: unknown) => (v === null || v === undefined ? '' : String(v));
-
-/** A price as the shop shows it: the sign, two decimals (none for whole amounts over 999). */
-export function priceText(v: unknown, sign: string): string {
-  const n = Number(v);
-  if (v === null || v === undefined || v === '' || !Number.isFinite(n)) return '';
-  return `${sign}${n >= 1000 && Number.isInteger(n) ? n.toString() : n.toFixed(2)}`;
-}
 
 /** Rows of the bound table as cards; a click on a card fires `onItemClick` with its row. */
 export function CardListWidget({ id, props }: WidgetRenderProps) {

@@ -1,8 +1,8 @@
 import { Empty, Skeleton } from 'antd';
 import { bool, num, str } from '../../src/shared/props.ts';
 import { safeUrl } from '../../src/shared/sanitize.ts';
-import { priceText } from '../card-list/render.tsx';
 import type { WidgetRenderProps } from '../define.ts';
+import { priceText } from '../kit/price.ts';
 import { useRuntime, useWidgetData } from '../kit/widget-context.ts';
 
 const text = (v: unknown) => (v === null || v === undefined ? '' : String(v));

@@ -36,6 +36,9 @@ async function holdings(request: FastifyRequest, only?: { app?: string; project?
     .where('m.status', '=', 'active');
   if (only?.app) q = q.where('g.app', '=', only.app);
   if (only?.project) q = q.where('g.project_id', '=', only.project);
+  // A child token acts only in the project it was issued for (as everywhere, access/decide.ts).
+  const session = request.session;
+  if (session?.kind === 'child') q = q.where('g.project_id', '=', session.projectId ?? '');
   const rows = await q.orderBy('p.created_at').orderBy('g.created_at').execute();
   return rows.map((r) => ({ project: r.project_id, app: r.app, loaded: JSON.parse(r.content) as LoadedApp }));
 }
