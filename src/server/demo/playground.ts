@@ -101,6 +101,21 @@ export interface LoadedApp {
 
 type Call = <T = Record<string, unknown>>(url: string, body?: unknown) => Promise<T>;
 
+/** The builder's own admin calls, made in-process with `token`; a coded error throws (`what` names the caller). */
+export function adminCaller(app: FastifyInstance, token: string, what: string): Call {
+  return async <T>(url: string, body?: unknown): Promise<T> => {
+    const res = await app.inject({
+      method: body === undefined ? 'GET' : 'POST',
+      url,
+      headers: { token, ...(body === undefined ? {} : { 'content-type': 'application/json' }) },
+      ...(body === undefined ? {} : { payload: JSON.stringify(body) }),
+    });
+    const answer = JSON.parse(res.body) as { error: number; msg?: string; data: T };
+    if (answer.error !== 0) throw new Error(`${what}: ${url} failed: ${answer.error} ${answer.msg ?? ''}`);
+    return answer.data;
+  };
+}
+
 const REF = /^@(page|program|dataset|entity|row):(?:([a-z0-9-]+)\/)?(.+)$/;
 
 /** Resolves one `@kind:[app/]name` reference against this app's objects and the apps loaded before. */
@@ -271,17 +286,7 @@ export async function ensurePlayground(
   const missing = Object.keys(PLAYGROUND).filter((name) => !loaded[name]);
   if (!missing.length) return loaded;
   const token = await createSession(db, ownerId);
-  const call: Call = async <T>(url: string, body?: unknown): Promise<T> => {
-    const res = await app.inject({
-      method: body === undefined ? 'GET' : 'POST',
-      url,
-      headers: { token, ...(body === undefined ? {} : { 'content-type': 'application/json' }) },
-      ...(body === undefined ? {} : { payload: JSON.stringify(body) }),
-    });
-    const answer = JSON.parse(res.body) as { error: number; msg?: string; data: T };
-    if (answer.error !== 0) throw new Error(`playground: ${url} failed: ${answer.error} ${answer.msg ?? ''}`);
-    return answer.data;
-  };
+  const call = adminCaller(app, token, 'playground');
   try {
     for (const name of missing) {
       const def = PLAYGROUND[name]!;
