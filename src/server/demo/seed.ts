@@ -8,7 +8,7 @@
 import type { FastifyInstance } from 'fastify';
 import { createSession, revokeSession } from '../account/service.ts';
 import { sha256hex } from '../account/tokens.ts';
-import { type LoadedApp, loadPlaygroundApp, PLAYGROUND } from './playground.ts';
+import { adminCaller, ensurePlayground, type LoadedApp } from './playground.ts';
 import { markPaidProgram, orderTotalProgram, PAY_METHODS } from './programs.ts';
 
 export interface DemoContent {
@@ -161,17 +161,7 @@ export function listDocument(detailPage: string): Record<string, unknown> {
 /** Seeds the demo into `project` as its owner. Runs once, on the first start of an empty database. */
 export async function seedDemo(app: FastifyInstance, ownerId: string, project: string): Promise<DemoContent> {
   const token = await createSession(app.database.db, ownerId);
-  const call = async <T = Record<string, unknown>>(url: string, body?: unknown): Promise<T> => {
-    const res = await app.inject({
-      method: body === undefined ? 'GET' : 'POST',
-      url,
-      headers: { token, ...(body === undefined ? {} : { 'content-type': 'application/json' }) },
-      ...(body === undefined ? {} : { payload: JSON.stringify(body) }),
-    });
-    const answer = JSON.parse(res.body) as { error: number; msg?: string; data: T };
-    if (answer.error !== 0) throw new Error(`demo: ${url} failed: ${answer.error} ${answer.msg ?? ''}`);
-    return answer.data;
-  };
+  const call = adminCaller(app, token, 'demo');
   try {
     const P = `/api/admin/project/${project}`;
     const mod = await call<{ _id: string }>(`${P}/module/create`, { name: '客户管理 / CRM' });
@@ -246,9 +236,7 @@ export async function seedDemo(app: FastifyInstance, ownerId: string, project: s
       value: 'order',
     });
     await call(`/api/admin/route/${project}/${ordersRoute._id}/bind`, { programs: [flows[0]] });
-    const playground: Record<string, LoadedApp> = {};
-    for (const [name, app] of Object.entries(PLAYGROUND))
-      playground[name] = await loadPlaygroundApp(call, project, app);
+    const playground = await ensurePlayground(app, ownerId, project);
     return {
       playground,
       module: mod._id,
