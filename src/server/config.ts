@@ -1,5 +1,6 @@
 import fs from 'node:fs';
 import path from 'node:path';
+import { type S3Config, s3Config } from './util/object-store.ts';
 
 /** Server settings, read once from the environment. */
 export interface Config {
@@ -62,6 +63,8 @@ export interface Config {
   };
   /** WeCom (企业微信) apps by corp id: sign-in, JS-SDK; empty when WXWORK_CORPS is unset. */
   wxwork: WxworkConfig | undefined;
+  /** The S3-compatible upload store (`S3_*`, see util/object-store.ts); undefined: the local folder. */
+  s3: S3Config | undefined;
 }
 
 /** One WeCom self-built app: its corp, agent and secret, and the project it opens (if any). */
@@ -269,6 +272,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env, overrides: Part
       timeoutMs: int(env.TRANSLATE_TIMEOUT_MS, 15_000),
     },
     wxwork: wxworkConfig(env),
+    s3: s3Config(env),
     ...overrides,
   };
 }

@@ -406,6 +406,14 @@ export const E = {
     'the print page is not a published page of this project',
     '打印页面不是本系统已发布的页面',
   ),
+  // Files and the rich-text helper (2127–2139): the object store, `ueditor`.
+  UEDITOR_ACTION_UNKNOWN: def(
+    2127,
+    400,
+    'unknown rich-text helper action (config, uploadimage, listimage)',
+    '富文本助手不支持该操作(config、uploadimage、listimage)',
+  ),
+  OBJECT_STORE_FAILED: def(2128, 502, 'the object store refused or could not be reached', '对象存储拒绝请求或无法连接'),
   // Running programs from lists, tables and pages (2040–2059).
   PROGRAM_BULK_LIMIT: def(
     2040,
