@@ -413,7 +413,12 @@ export const E = {
     'unknown rich-text helper action (config, uploadimage, listimage)',
     '富文本助手不支持该操作(config、uploadimage、listimage)',
   ),
-  OBJECT_STORE_FAILED: def(2128, 502, 'the object store refused or could not be reached', '对象存储拒绝请求或无法连接'),
+  OBJECT_STORE_FAILED: def(
+    2128,
+    502,
+    'the object store refused or could not be reached',
+    '对象存储拒绝请求或无法连接',
+  ),
   // Running programs from lists, tables and pages (2040–2059).
   PROGRAM_BULK_LIMIT: def(
     2040,

@@ -35,7 +35,8 @@ function policyAllows(fields: Record<string, string>, size: number, secret: stri
     conditions: unknown[];
   };
   const [, date, region, service] = fields['x-amz-credential']!.split('/');
-  if (signString(secret, date!, region!, service!, fields.policy!) !== fields['x-amz-signature']) return 'signature';
+  if (signString(secret, date!, region!, service!, fields.policy!) !== fields['x-amz-signature'])
+    return 'signature';
   if (Date.parse(policy.expiration) < Date.now()) return 'expired';
   for (const c of policy.conditions) {
     if (Array.isArray(c) && c[0] === 'starts-with') {
@@ -55,8 +56,14 @@ let server: S3rver;
 let endpoint: string;
 const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'lc-s3rver-'));
 beforeAll(async () => {
-  server = new S3rver({ address: '127.0.0.1', port: 0, silent: true, directory: dir, configureBuckets: [{ name: 'lc-files' }] });
-  const addr = (await server.run()) as { port: number };
+  server = new S3rver({
+    address: '127.0.0.1',
+    port: 0,
+    silent: true,
+    directory: dir,
+    configureBuckets: [{ name: 'lc-files' }],
+  });
+  const addr = await server.run();
   endpoint = `http://127.0.0.1:${addr.port}`;
 });
 afterAll(async () => {
@@ -81,10 +88,18 @@ describe.each(dialects)('S3-compatible upload store on %s', (dialect) => {
 
   beforeAll(async () => {
     t = await createTestApp(dialect, { s3: s3() });
-    ({ token: owner } = await registerUser(t.app, { user: 's3owner1', pwd: 'abc12345', phone: '13600000391' }));
+    ({ token: owner } = await registerUser(t.app, {
+      user: 's3owner1',
+      pwd: 'abc12345',
+      phone: '13600000391',
+    }));
     const mk = async (name: string) =>
-      (await call<{ _id: string }>(t.app, 'POST', '/api/common/project/create', { token: owner, body: { name } }))
-        .data._id;
+      (
+        await call<{ _id: string }>(t.app, 'POST', '/api/common/project/create', {
+          token: owner,
+          body: { name },
+        })
+      ).data._id;
     project = await mk('S3');
     otherProject = await mk('S3 other');
   });
@@ -105,7 +120,12 @@ describe.each(dialects)('S3-compatible upload store on %s', (dialect) => {
   it('answers a signed policy; the browser form it describes lands in the bucket', async () => {
     const a = await inject('GET', `/api/app/util/${project}/upload?type=image`);
     expect(a.error, a.msg).toBe(0);
-    expect(a.data).toMatchObject({ oss: true, accessKeyId: 'S3RVER', ossUrl: `${endpoint}/lc-files`, maxSize: 20480 * 1024 });
+    expect(a.data).toMatchObject({
+      oss: true,
+      accessKeyId: 'S3RVER',
+      ossUrl: `${endpoint}/lc-files`,
+      maxSize: 20480 * 1024,
+    });
     const fields = {
       ...(a.data.fields as Record<string, string>),
       key: `${a.data.dir}photo.png`,
@@ -113,10 +133,12 @@ describe.each(dialects)('S3-compatible upload store on %s', (dialect) => {
     };
     expect(policyAllows(fields, png.length, 'S3RVER')).toBeNull();
     // What the policy refuses: another folder, a non-image type, a file over the limit, a forged policy.
-    expect(policyAllows({ ...fields, key: `project/${otherProject}/main/image/x.png` }, png.length, 'S3RVER')).toBe(
-      'starts-with $key',
+    expect(
+      policyAllows({ ...fields, key: `project/${otherProject}/main/image/x.png` }, png.length, 'S3RVER'),
+    ).toBe('starts-with $key');
+    expect(policyAllows({ ...fields, 'Content-Type': 'text/html' }, png.length, 'S3RVER')).toBe(
+      'starts-with $Content-Type',
     );
-    expect(policyAllows({ ...fields, 'Content-Type': 'text/html' }, png.length, 'S3RVER')).toBe('starts-with $Content-Type');
     expect(policyAllows(fields, 20480 * 1024 + 1, 'S3RVER')).toBe('size');
     expect(policyAllows(fields, png.length, 'not-the-secret')).toBe('signature');
 
@@ -131,12 +153,20 @@ describe.each(dialects)('S3-compatible upload store on %s', (dialect) => {
   });
 
   it('stores server-side uploads and the rich-text helper images in the bucket, not the folder', async () => {
-    const up = await inject('POST', `/api/app/util/${project}/upload?type=file`, form('notes.txt', Buffer.from('hello s3'), 'file', 'text/plain'));
+    const up = await inject(
+      'POST',
+      `/api/app/util/${project}/upload?type=file`,
+      form('notes.txt', Buffer.from('hello s3'), 'file', 'text/plain'),
+    );
     expect(up.error, up.msg).toBe(0);
     expect(String(up.data.url).startsWith(`${endpoint}/lc-files/project/${project}/main/file/`)).toBe(true);
     expect(await (await fetch(String(up.data.url))).text()).toBe('hello s3');
 
-    const ue = await inject('POST', `/api/app/util/${project}/ueditor?action=uploadimage`, form('pic.png', png2, 'upfile'));
+    const ue = await inject(
+      'POST',
+      `/api/app/util/${project}/ueditor?action=uploadimage`,
+      form('pic.png', png2, 'upfile'),
+    );
     expect(ue.error, ue.msg).toBe(0);
     expect(ue.data).toMatchObject({ state: 'SUCCESS', type: '.png', size: png2.length, original: 'pic.png' });
     expect(String(ue.data.url).startsWith(`${endpoint}/lc-files/project/${project}/main/image/`)).toBe(true);
@@ -182,7 +212,9 @@ describe.each(dialects)('S3-compatible upload store on %s', (dialect) => {
 
   it('an unreachable store is a coded error, nothing stored', async () => {
     const dead = new S3Store({ ...s3(), endpoint: 'http://127.0.0.1:9' });
-    await expect(dead.put('project/x/main/file/1/a.txt', Buffer.from('x'), 'text/plain')).rejects.toMatchObject({
+    await expect(
+      dead.put('project/x/main/file/1/a.txt', Buffer.from('x'), 'text/plain'),
+    ).rejects.toMatchObject({
       def: { code: 2128 },
     });
   });

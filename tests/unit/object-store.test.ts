@@ -25,7 +25,11 @@ describe('object store signing', () => {
       S3_ACCESS_KEY_ID: 'AK',
       S3_SECRET_ACCESS_KEY: 'SK',
     })!;
-    expect(cfg).toMatchObject({ endpoint: 'http://127.0.0.1:9000', region: 'us-east-1', publicUrl: 'http://127.0.0.1:9000/b' });
+    expect(cfg).toMatchObject({
+      endpoint: 'http://127.0.0.1:9000',
+      region: 'us-east-1',
+      publicUrl: 'http://127.0.0.1:9000/b',
+    });
     const now = Date.UTC(2026, 0, 27, 1, 2, 3);
     const form = new S3Store(cfg).postForm('0123456789abcdef01234567', 'image', now);
     const policy = JSON.parse(Buffer.from(form.policy, 'base64').toString());
@@ -47,7 +51,12 @@ describe('object store signing', () => {
 
   it('maps public URLs back to keys of one project only, refusing traversal', () => {
     const s = new S3Store(
-      s3Config({ S3_ENDPOINT: 'http://h', S3_BUCKET: 'b', S3_ACCESS_KEY_ID: 'a', S3_SECRET_ACCESS_KEY: 's' })!,
+      s3Config({
+        S3_ENDPOINT: 'http://h',
+        S3_BUCKET: 'b',
+        S3_ACCESS_KEY_ID: 'a',
+        S3_SECRET_ACCESS_KEY: 's',
+      })!,
     );
     const p = '0123456789abcdef01234567';
     const key = `project/${p}/main/file/20260127/1_${'a'.repeat(32)}_x.pdf`;

@@ -223,6 +223,9 @@ export const en = {
     failed: 'Upload failed',
     remove: 'Remove',
     compressing: 'Compressing the image…',
+    insertImage: 'Insert image',
+    uploadedImages: 'Uploaded images',
+    noImages: 'No uploaded images yet',
   },
   grid: {
     add: 'Add row',

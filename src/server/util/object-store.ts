@@ -56,18 +56,27 @@ export function signString(
   service: string,
   toSign: string,
 ): string {
-  return crypto.createHmac('sha256', signingKey(secret, date, region, service)).update(toSign).digest('hex');
+  return crypto
+    .createHmac('sha256', signingKey(secret, date, region, service))
+    .update(toSign)
+    .digest('hex');
 }
 
 /** `20260127T093000Z` and `20260127` of a time. */
 function amzDate(now: number): { stamp: string; date: string } {
-  const stamp = new Date(now).toISOString().replace(/[-:]/g, '').replace(/\.\d{3}/, '');
+  const stamp = new Date(now)
+    .toISOString()
+    .replace(/[-:]/g, '')
+    .replace(/\.\d{3}/, '');
   return { stamp, date: stamp.slice(0, 8) };
 }
 
 /** RFC 3986 encoding, as S3's canonical requests want it (`/` kept in paths). */
 function enc(s: string, keepSlash = false): string {
-  const out = encodeURIComponent(s).replace(/[!'()*]/g, (c) => `%${c.charCodeAt(0).toString(16).toUpperCase()}`);
+  const out = encodeURIComponent(s).replace(
+    /[!'()*]/g,
+    (c) => `%${c.charCodeAt(0).toString(16).toUpperCase()}`,
+  );
   return keepSlash ? out.replace(/%2F/g, '/') : out;
 }
 
@@ -134,7 +143,10 @@ export class S3Store {
   }
 
   urlOf(key: string): string {
-    return `${this.cfg.publicUrl}/${key.split('/').map((p) => enc(p)).join('/')}`;
+    return `${this.cfg.publicUrl}/${key
+      .split('/')
+      .map((p) => enc(p))
+      .join('/')}`;
   }
 
   /**

@@ -260,7 +260,12 @@ async function utilPlugin(app: FastifyInstance): Promise<void> {
             const { list, total } = await store.listImages(project.id, start, size);
             return {
               error: 0,
-              data: { state: 'SUCCESS', list: list.map((f) => ({ url: f.url, mtime: Math.floor(f.mtime / 1000) })), start, total },
+              data: {
+                state: 'SUCCESS',
+                list: list.map((f) => ({ url: f.url, mtime: Math.floor(f.mtime / 1000) })),
+                start,
+                total,
+              },
             };
           }
           fail(E.UEDITOR_ACTION_UNKNOWN, q.action.slice(0, 40));

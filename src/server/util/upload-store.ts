@@ -1,8 +1,8 @@
 import crypto from 'node:crypto';
 import fs from 'node:fs';
 import path from 'node:path';
-import { E, fail } from '../errors.ts';
 import type { Readable } from 'node:stream';
+import { E, fail } from '../errors.ts';
 import { type S3Config, S3Store } from './object-store.ts';
 import { lie, MIME_OF, REFUSED, sniff } from './sniff.ts';
 
