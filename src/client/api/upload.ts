@@ -182,3 +182,23 @@ function send<T>(
     xhr.send(body);
   });
 }
+
+/** The project a stored file's URL belongs to (`…/project/{id}/main/…`, folder or bucket). */
+export function projectOfUpload(url: string): string | undefined {
+  return /(?:^|\/)project\/([0-9a-f]{24})\/main\//.exec(url)?.[1];
+}
+
+/** Several uploaded files of one project as one zip (`POST …/download`, streamed by the server). */
+export async function downloadFiles(project: string, files: { url: string; name?: string }[]): Promise<Blob> {
+  const token = getToken();
+  const res = await fetch(`/api/app/util/${encodeURIComponent(project)}/download`, {
+    method: 'POST',
+    headers: { 'content-type': 'application/json', ...(token ? { token } : {}) },
+    body: JSON.stringify({ files: files.map((f) => (f.name ? { url: f.url, name: f.name } : f.url)) }),
+  });
+  if (res.headers.get('content-type')?.includes('application/zip')) return res.blob();
+  const a = (await res.json().catch(() => ({}))) as { error?: number; msg?: string };
+  const err = new ApiError(a.error ?? res.status, a.msg ?? res.statusText, true);
+  effects.notifyError(err.code, err.message);
+  throw err;
+}

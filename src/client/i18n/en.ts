@@ -226,6 +226,7 @@ export const en = {
     insertImage: 'Insert image',
     uploadedImages: 'Uploaded images',
     noImages: 'No uploaded images yet',
+    downloadAll: 'Download all (zip)',
   },
   grid: {
     add: 'Add row',

@@ -225,6 +225,7 @@ export const zh: Messages = {
     insertImage: '插入图片',
     uploadedImages: '已上传的图片',
     noImages: '还没有上传的图片',
+    downloadAll: '全部下载(zip)',
   },
   grid: {
     add: '新增行',
