@@ -144,10 +144,13 @@ test('a list view of 60 rows prints through the A4 modal: sheets with repeated h
   await signInWithToken(page, s.token, s.project);
   await stubPrint(page);
   await page.setViewportSize(DESKTOP);
+  await page.setViewportSize({ width: DESKTOP.width, height: 1400 });
   await page.goto(`/home/${s.code}`);
   // All 60 rows on one page of the list, then print them.
-  await page.locator('.dv-pager .ant-pagination-options .ant-select').click();
-  await page.locator('.ant-select-item-option[title="100 / page"]').click();
+  await expect(async () => {
+    await page.locator('.dv-pager .ant-pagination-options .ant-select').click({ timeout: 5000 });
+    await page.locator('.ant-select-item-option[title="100 / page"]').click({ timeout: 5000 });
+  }).toPass({ timeout: 60_000 });
   await expect(page.locator('.dv-pager .ant-pagination-options')).toContainText('100 / page');
   await page.waitForLoadState('networkidle');
   const area = page.getByTestId('print-area');
@@ -307,7 +310,9 @@ test('sheet/print joins print pages into one PDF (server mode); client mode answ
   expect(designed.text.join('\n')).toContain('Designed orders');
   expect(designed.text.join('\n')).toContain('Order 1');
   // A designed page numbers its own sheets.
-  designed.text.forEach((t, i) => expect(t).toContain(`Page ${i + 1} / ${designed.pages}`));
+  designed.text.forEach((t, i) => {
+    expect(t).toContain(`Page ${i + 1} / ${designed.pages}`);
+  });
 
   const res = await request.post(url, {
     headers,

@@ -197,7 +197,9 @@ async function printPlugin(app: FastifyInstance): Promise<void> {
         token: requestToken(request) ?? null,
         ...(b.option?.landscape ? { landscape: true } : {}),
         // Designed pages get page numbers in the caller's language (the interface's `lang` header first).
-        lang: /^zh/i.test(String(request.headers.lang ?? request.headers['accept-language'] ?? '')) ? 'zh' : 'en',
+        lang: /^zh/i.test(String(request.headers.lang ?? request.headers['accept-language'] ?? ''))
+          ? 'zh'
+          : 'en',
       });
       const name = (b.option?.name || 'print').replace(/[^\p{L}\p{N}_-]+/gu, '_').slice(0, 80) || 'print';
       reply.header('content-type', 'application/pdf');
