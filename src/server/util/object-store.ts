@@ -14,7 +14,7 @@
 import crypto from 'node:crypto';
 import { Readable } from 'node:stream';
 import { E, fail } from '../errors.ts';
-import { UPLOAD_MAX_BYTES, type UploadType } from './upload-store.ts';
+import { UPLOAD_MAX_BYTES, type UploadType, uploadPath } from './upload-store.ts';
 
 export interface S3Config {
   endpoint: string;
@@ -154,20 +154,7 @@ export class S3Store {
    * the spec's upload paths; `project` limits it to that project's files.
    */
   keyOf(url: string, project?: string): string | null {
-    const prefix = `${this.cfg.publicUrl}/`;
-    if (!url.startsWith(prefix)) return null;
-    let rel: string;
-    try {
-      rel = decodeURIComponent(url.slice(prefix.length).split(/[?#]/)[0]!);
-    } catch {
-      return null;
-    }
-    const parts = rel.split('/');
-    if (parts.length !== 6 || parts[0] !== 'project' || parts[2] !== 'main') return null;
-    if (project !== undefined && parts[1] !== project) return null;
-    if (parts.some((p) => p === '' || p === '.' || p === '..' || p.includes('\\') || p.includes('\0')))
-      return null;
-    return rel;
+    return uploadPath(url, `${this.cfg.publicUrl}/`, project)?.join('/') ?? null;
   }
 
   /** A signed request to the bucket (path style); answers the response, any status. */

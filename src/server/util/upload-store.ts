@@ -65,6 +65,27 @@ export function safeName(name: string): string {
   return clean || 'file';
 }
 
+/**
+ * The parts of a stored file's path after `prefix` (the folder's `/upload/` or a bucket's public URL):
+ * the spec's `project/{project}/main/{type}/{day}/{file}`, decoded; null for any other URL, a path
+ * with empty, dot or backslash parts, or (with `project`) another project's file.
+ */
+export function uploadPath(url: string, prefix: string, project?: string): string[] | null {
+  if (!url.startsWith(prefix)) return null;
+  let decoded: string;
+  try {
+    decoded = decodeURIComponent(url.slice(prefix.length).split(/[?#]/)[0]!);
+  } catch {
+    return null;
+  }
+  const parts = decoded.split('/');
+  if (parts.length !== 6 || parts[0] !== 'project' || parts[2] !== 'main') return null;
+  if (project !== undefined && parts[1] !== project) return null;
+  if (parts.some((p) => p === '' || p === '.' || p === '..' || p.includes('\\') || p.includes('\0')))
+    return null;
+  return parts;
+}
+
 function day(now: number): string {
   const d = new Date(now + 8 * 3600_000); // the project's zone: Beijing
   return `${d.getUTCFullYear()}${String(d.getUTCMonth() + 1).padStart(2, '0')}${String(d.getUTCDate()).padStart(2, '0')}`;
@@ -116,19 +137,8 @@ export class UploadStore {
    * path that leaves the store. `project` limits it to one project's files.
    */
   resolve(url: string, project?: string): string | null {
-    if (!url.startsWith(UPLOAD_URL_PREFIX)) return null;
-    const rel = url.slice(UPLOAD_URL_PREFIX.length).split(/[?#]/)[0]!;
-    let decoded: string;
-    try {
-      decoded = decodeURIComponent(rel);
-    } catch {
-      return null;
-    }
-    const parts = decoded.split('/');
-    if (parts.length !== 6 || parts[0] !== 'project' || parts[2] !== 'main') return null;
-    if (project !== undefined && parts[1] !== project) return null;
-    if (parts.some((p) => p === '' || p === '.' || p === '..' || p.includes('\\') || p.includes('\0')))
-      return null;
+    const parts = uploadPath(url, UPLOAD_URL_PREFIX, project);
+    if (!parts) return null;
     const abs = path.resolve(this.root, ...parts);
     return abs.startsWith(this.root + path.sep) ? abs : null;
   }
