@@ -1,6 +1,7 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import { ADMIN_FEATURES, type AdminFeature } from '../shared/admin/features.ts';
+import { type S3Config, s3Config } from './util/object-store.ts';
 
 /** Server settings, read once from the environment. */
 export interface Config {
@@ -75,6 +76,8 @@ export interface Config {
     debugSecret: string | undefined;
     vendor: boolean;
   };
+  /** The S3-compatible upload store (`S3_*`, see util/object-store.ts); undefined: the local folder. */
+  s3: S3Config | undefined;
 }
 
 /** ADMIN_FEATURES read strictly: a misspelt feature is a start error, not a silently hidden screen. */
@@ -301,6 +304,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env, overrides: Part
       debugSecret: env.DEBUG_SECRET || undefined,
       vendor: env.VENDOR_BUILD !== '0',
     },
+    s3: s3Config(env),
     ...overrides,
   };
 }

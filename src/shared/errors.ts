@@ -447,6 +447,19 @@ export const E = {
     'this playground app has no page of its own',
     '这个示例应用没有自己的页面',
   ),
+  // Files and the rich-text helper (2127–2139): the object store, `ueditor`.
+  UEDITOR_ACTION_UNKNOWN: def(
+    2127,
+    400,
+    'unknown rich-text helper action (config, uploadimage, listimage)',
+    '富文本助手不支持该操作(config、uploadimage、listimage)',
+  ),
+  OBJECT_STORE_FAILED: def(
+    2128,
+    502,
+    'the object store refused or could not be reached',
+    '对象存储拒绝请求或无法连接',
+  ),
   // Running programs from lists, tables and pages (2040–2059).
   PROGRAM_BULK_LIMIT: def(
     2040,
@@ -462,7 +475,12 @@ export const E = {
   ),
   // Administration area: feature flags and debug mode (2100–2109, helper admin3b).
   FEATURES_INVALID: def(2100, 400, 'the feature flags are not valid', '功能开关设置有误'),
-  DEBUG_REFUSED: def(2101, 403, 'debug mode is not available for this project here', '此处不能为该系统开启调试模式'),
+  DEBUG_REFUSED: def(
+    2101,
+    403,
+    'debug mode is not available for this project here',
+    '此处不能为该系统开启调试模式',
+  ),
 } as const satisfies Record<string, ErrorDef>;
 
 export type ErrorName = keyof typeof E;

@@ -37,7 +37,7 @@ async function seed(request: Parameters<typeof adminApi>[0]) {
   await call(`${A}/entity/create`, { name: 'Orders', code });
   await call(`${A}/${code}/field/create`, { name: 'Title', field: 'title', type: 'string' });
   await call(`${A}/${code}/field/create`, { name: 'Qty', field: 'qty', type: 'number' });
-  for (let i = 1; i <= 20; i++)
+  for (let i = 1; i <= 60; i++)
     await call(`/api/admin/data/${p}/${code}/save`, { title: `Order ${i}`, qty: i });
   await call(`/api/admin/route/${p}/create`, { type: 'table', name: 'Order list', value: code });
   const G = `/api/admin/page/${p}`;
@@ -91,7 +91,36 @@ async function seed(request: Parameters<typeof adminApi>[0]) {
     },
   });
   await call(`${G}/${designed._id}/publish`, {});
-  return { call, token: call.token, project: p, code, sheet: sheet._id, designed: designed._id };
+  // A page whose button prints through the designed page: the template print modal.
+  const withTemplate = await call<{ _id: string }>(`${G}/create`, {
+    name: `Template print ${suffix}`,
+    document: {
+      id: 'tpl',
+      title: 'Template print',
+      version: 1,
+      layout,
+      widgets: [
+        {
+          id: 'tp',
+          kind: 'button',
+          version: 1,
+          props: { text: 'Print with template' },
+          layout: at(0),
+          events: { onClick: [{ type: 'print', title: 'Orders', template: designed._id }] },
+        },
+      ],
+    },
+  });
+  await call(`${G}/${withTemplate._id}/publish`, {});
+  return {
+    call,
+    token: call.token,
+    project: p,
+    code,
+    sheet: sheet._id,
+    designed: designed._id,
+    template: withTemplate._id,
+  };
 }
 
 /** window.print records its calls and leaves the print layout on, so page.pdf() captures what would print. */
@@ -107,7 +136,7 @@ async function stubPrint(page: Page) {
 const printed = (page: Page) => page.evaluate(() => (window as unknown as { __printed: number }).__printed);
 const afterPrint = (page: Page) => page.evaluate(() => window.dispatchEvent(new Event('afterprint')));
 
-test('a list view prints through the A4 modal: sheets with repeated headers, page numbers and copies in the PDF', async ({
+test('a list view of 60 rows prints through the A4 modal: sheets with repeated headers, page numbers and copies in the PDF; a record prints as a form', async ({
   page,
   request,
 }) => {
@@ -115,15 +144,28 @@ test('a list view prints through the A4 modal: sheets with repeated headers, pag
   await signInWithToken(page, s.token, s.project);
   await stubPrint(page);
   await page.setViewportSize(DESKTOP);
+  await page.setViewportSize({ width: DESKTOP.width, height: 1400 });
   await page.goto(`/home/${s.code}`);
-  await page.getByTestId('view-print').click();
+  // All 60 rows on one page of the list, then print them.
+  await expect(async () => {
+    await page.locator('.dv-pager .ant-pagination-options .ant-select').click({ timeout: 5000 });
+    await page.locator('.ant-select-item-option[title="100 / page"]').click({ timeout: 5000 });
+  }).toPass({ timeout: 60_000 });
+  await expect(page.locator('.dv-pager .ant-pagination-options')).toContainText('100 / page');
+  await page.waitForLoadState('networkidle');
   const area = page.getByTestId('print-area');
-  await expect(area.locator('tbody tr')).toHaveCount(20);
+  // (Opened again until the 60 rows are in: the bigger page may still be loading.)
+  await expect(async () => {
+    if ((await area.isVisible()) && (await area.locator('tbody tr').count()) !== 60)
+      await page.keyboard.press('Escape');
+    if (!(await area.isVisible())) await page.getByTestId('view-print').click({ timeout: 3000 });
+    await expect(area.locator('tbody tr')).toHaveCount(60, { timeout: 3000 });
+  }).toPass({ timeout: 30_000 });
   await expect
     .poll(() => area.evaluate((a) => a.closest('.ant-modal')?.getBoundingClientRect().width ?? 0))
     .toBeGreaterThan(780);
-  // 8 rows a sheet: 3 sheets, each with the header row and its page number.
-  await page.locator('[data-testid="print-rows"] input, input[data-testid="print-rows"]').first().fill('8');
+  // 25 rows a sheet: 3 sheets, each with the header row and its page number.
+  await page.locator('[data-testid="print-rows"] input, input[data-testid="print-rows"]').first().fill('25');
   await expect(area.locator('section.lcp-sheet')).toHaveCount(3);
   await expect(area.locator('section.lcp-sheet thead')).toHaveCount(3);
   await expect(area.locator('.lcp-foot')).toHaveText(['Page 1 / 3', 'Page 2 / 3', 'Page 3 / 3']);
@@ -145,7 +187,7 @@ test('a list view prints through the A4 modal: sheets with repeated headers, pag
     expect(t).toContain(`Page ${(i % 3) + 1} / 3`);
   });
   expect(text[0]).toContain('Order 1');
-  expect(text.join('\n')).toContain('Order 20');
+  expect(text.join('\n')).toContain('Order 60');
   await page.emulateMedia({ media: 'screen' });
   await afterPrint(page);
   // The choices are remembered for the next print.
@@ -157,6 +199,57 @@ test('a list view prints through the A4 modal: sheets with repeated headers, pag
       timeout: 3000,
     });
   }).toPass({ timeout: 30_000 });
+  await page.locator('.ant-modal:visible .ant-modal-footer').getByRole('button', { name: 'Close' }).click();
+
+  // One record, from its details, prints as a form (2 columns by default) of all its fields.
+  await expect(async () => {
+    await page.getByTestId('row-more').first().click({ timeout: 3000 });
+    await page.getByRole('menuitem', { name: 'Details' }).click({ timeout: 3000 });
+  }).toPass({ timeout: 30_000 });
+  await page.getByTestId('detail-print').click();
+  const form = page.getByTestId('print-area').locator('.lcp-form[data-columns="2"]');
+  await expect(form).toBeVisible();
+  await expect(form).toContainText('Title');
+  await expect(form).toContainText(/Order \d+/);
+  await page.getByTestId('print-now').click();
+  await expect.poll(() => printed(page)).toBe(2);
+  await page.emulateMedia({ media: 'print' });
+  const one = await pdfText(await page.pdf({ format: 'A4' }));
+  expect(one.text.join('\n')).toMatch(/Title[\s\S]*Order \d+/);
+  expect(one.text.join('\n')).toContain('Qty');
+  await page.emulateMedia({ media: 'screen' });
+});
+
+test('the template print modal (400 wide, no footer) exports the designed page as a PDF with page numbers', async ({
+  page,
+  request,
+}) => {
+  const s = await seed(request);
+  await signInWithToken(page, s.token, s.project);
+  await page.setViewportSize(DESKTOP);
+  await page.goto(`/app/${s.project}/${s.template}`);
+  await page.getByRole('button', { name: 'Print with template' }).click();
+  const modal = page.getByRole('dialog', { name: 'Print template: Orders' });
+  await expect(modal.getByTestId('print-template')).toBeVisible();
+  await expect
+    .poll(() =>
+      modal.evaluate((m) => Math.round((m.closest('.ant-modal') ?? m).getBoundingClientRect().width)),
+    )
+    .toBe(400);
+  await expect(modal.locator('.ant-modal-footer')).toHaveCount(0);
+  await shot(page, 'printing-template-modal');
+  const [download] = await Promise.all([
+    page.waitForEvent('download', { timeout: 90_000 }),
+    modal.getByTestId('print-template-pdf').click(),
+  ]);
+  expect(download.suggestedFilename()).toBe('Orders.pdf');
+  const { pages, text } = await pdfText(fs.readFileSync(await download.path()));
+  text.forEach((t, i) => {
+    expect(t).toContain('Title'); // the table's header repeats on every sheet
+    expect(t).toContain(`Page ${i + 1} / ${pages}`);
+  });
+  expect(text[0]).toContain('Designed orders');
+  expect(text[0]).toContain('Order 1');
 });
 
 test("a page's print button prints a form in 3 columns with the page's print option; a new-window key prints once", async ({
@@ -216,6 +309,10 @@ test('sheet/print joins print pages into one PDF (server mode); client mode answ
   const designed = await pdfText(await alone.body());
   expect(designed.text.join('\n')).toContain('Designed orders');
   expect(designed.text.join('\n')).toContain('Order 1');
+  // A designed page numbers its own sheets.
+  designed.text.forEach((t, i) => {
+    expect(t).toContain(`Page ${i + 1} / ${designed.pages}`);
+  });
 
   const res = await request.post(url, {
     headers,

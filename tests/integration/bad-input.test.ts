@@ -77,6 +77,11 @@ let badRole = '';
 let foreignEntity = '';
 let badForeignProject = '';
 
+/** A multipart body with one `upfile` part (the rich-text helper's field), boundary `b`. */
+function uePart(name: string, content: string): string {
+  return `--b\r\nContent-Disposition: form-data; name="upfile"; filename="${name}"\r\nContent-Type: image/png\r\n\r\n${content}\r\n--b--\r\n`;
+}
+
 const ENDPOINTS: Record<string, Endpoint> = {
   login: {
     method: 'POST',
@@ -535,6 +540,69 @@ const ENDPOINTS: Record<string, Endpoint> = {
         1400,
       ],
       ['an empty file', () => ({ payload: '', contentType: 'application/octet-stream' }), 1469],
+    ],
+  },
+  ueditor: {
+    method: 'POST',
+    path: (c) => `/api/app/util/${c.project}/ueditor?action=listimage`,
+    auth: true,
+    ids: [
+      {
+        name: 'project',
+        path: (_c, v) => `/api/app/util/${v}/ueditor?action=listimage`,
+        unknown: 1200,
+        foreign: (c) => c.foreign,
+      },
+    ],
+    extra: [
+      ['an unknown action', (c) => ({ path: `/api/app/util/${c.project}/ueditor?action=catchimage` }), 2127],
+      ['no action', (c) => ({ path: `/api/app/util/${c.project}/ueditor` }), 1000],
+      [
+        'an upload by GET',
+        (c) => ({ method: 'GET', path: `/api/app/util/${c.project}/ueditor?action=uploadimage` }),
+        2127,
+      ],
+      [
+        'a list size that is not a number',
+        (c) => ({ path: `/api/app/util/${c.project}/ueditor?action=listimage&size=ten` }),
+        1000,
+      ],
+      [
+        'an image upload without a file part',
+        (c) => ({
+          path: `/api/app/util/${c.project}/ueditor?action=uploadimage`,
+          payload: '--b\r\nContent-Disposition: form-data; name="x"\r\n\r\nhello\r\n--b--\r\n',
+          contentType: 'multipart/form-data; boundary=b',
+        }),
+        1469,
+      ],
+      [
+        'text sent as an image',
+        (c) => ({
+          path: `/api/app/util/${c.project}/ueditor?action=uploadimage`,
+          payload: uePart('../../etc/passwd.png', 'root:x:0:0'),
+          contentType: 'multipart/form-data; boundary=b',
+        }),
+        1469,
+      ],
+      [
+        'a GIF named .png',
+        (c) => ({
+          path: `/api/app/util/${c.project}/ueditor?action=uploadimage`,
+          payload: uePart('photo.png', `GIF89a${'\u0001'.repeat(20)}`),
+          contentType: 'multipart/form-data; boundary=b',
+        }),
+        1967,
+      ],
+      [
+        'an image over the 20,480 KB limit',
+        (c) => ({
+          path: `/api/app/util/${c.project}/ueditor?action=uploadimage`,
+          payload: uePart('big.gif', `GIF89a${'a'.repeat(20480 * 1024 + 70 * 1024)}`),
+          contentType: 'multipart/form-data; boundary=b',
+        }),
+        1470,
+      ],
     ],
   },
   projectCreate: {

@@ -227,6 +227,10 @@ export const en = {
     failed: 'Upload failed',
     remove: 'Remove',
     compressing: 'Compressing the image…',
+    insertImage: 'Insert image',
+    uploadedImages: 'Uploaded images',
+    noImages: 'No uploaded images yet',
+    downloadAll: 'Download all (zip)',
   },
   grid: {
     add: 'Add row',

@@ -226,6 +226,10 @@ export const zh: Messages = {
     failed: '上传失败',
     remove: '移除',
     compressing: '正在压缩图片…',
+    insertImage: '插入图片',
+    uploadedImages: '已上传的图片',
+    noImages: '还没有上传的图片',
+    downloadAll: '全部下载(zip)',
   },
   grid: {
     add: '新增行',

@@ -57,6 +57,7 @@ import type { GrantedProgram } from '../../shared/program/index.ts';
 import { completeConditions } from '../../shared/query/conditions.ts';
 import { pagerTotal } from '../../shared/query/page-total.ts';
 import type { ViewOptions } from '../../shared/view-features.ts';
+import { shortLink } from '../api/short.ts';
 import { type FilterSpec, type SavedFilter, viewsApi } from '../api/views.ts';
 import { PrintModal } from '../print/PrintModal.tsx';
 import { lastPrintOption } from '../print/print-settings.ts';
@@ -647,10 +648,15 @@ export function DataTableView(props: DataViewProps) {
             const id = activeSaved?.split(':')[1];
             if (id) url.searchParams.set('filter', id);
             else url.searchParams.delete('filter');
-            void navigator.clipboard?.writeText(url.toString()).then(
-              () => message.success(t('views.shared')),
-              () => message.info(url.toString()),
-            );
+            // A short link (/s/{code}) when the server makes one, else the full address.
+            void shortLink(url.toString())
+              .catch(() => url.toString())
+              .then((link) =>
+                (navigator.clipboard?.writeText(link) ?? Promise.reject()).then(
+                  () => message.success(`${t('views.shared')}: ${link}`),
+                  () => message.info(link),
+                ),
+              );
           }}
         />
       ) : null}

@@ -39,6 +39,22 @@ export interface RenderJob {
   /** The caller's session token, so the pages load with the caller's own rights. */
   token: string | null;
   landscape?: boolean;
+  /** The language of the page numbers designed pages get (default en). */
+  lang?: 'zh' | 'en';
+}
+
+/**
+ * Chromium's footer for a designed page: "Page i / n" of that page's own sheets, like the A4 modal's
+ * sheets (those number themselves, so plain print documents get no footer).
+ */
+export function pageFooter(lang: 'zh' | 'en' = 'en'): string {
+  const i = '<span class="pageNumber"></span>';
+  const n = '<span class="totalPages"></span>';
+  return (
+    '<div style="width:100%;font-size:8px;color:#444;text-align:center;font-family:sans-serif">' +
+    (lang === 'zh' ? `第 ${i} / ${n} 页` : `Page ${i} / ${n}`) +
+    '</div>'
+  );
 }
 
 export class PdfRenderer {
@@ -89,11 +105,20 @@ export class PdfRenderer {
             });
             const state = await page.evaluate(() => document.documentElement.dataset.printReady);
             if (state !== '1') fail(E.PRINT_RENDER_FAILED, `${new URL(url).pathname}: ${state}`);
+            const designed = !new URL(url).pathname.endsWith('/print/-');
             const pdf = await page.pdf({
               format: 'A4',
               printBackground: true,
               preferCSSPageSize: true,
               ...(job.landscape ? { landscape: true } : {}),
+              ...(designed
+                ? {
+                    displayHeaderFooter: true,
+                    headerTemplate: '<span></span>',
+                    footerTemplate: pageFooter(job.lang),
+                    margin: { top: '10mm', bottom: '14mm', left: '10mm', right: '10mm' },
+                  }
+                : {}),
             });
             const doc = await PDFDocument.load(pdf);
             for (const p of await out.copyPages(doc, doc.getPageIndices())) out.addPage(p);

@@ -196,6 +196,10 @@ async function printPlugin(app: FastifyInstance): Promise<void> {
         urls: prepared.map((p) => `${base}${p.url}&pdf=1`),
         token: requestToken(request) ?? null,
         ...(b.option?.landscape ? { landscape: true } : {}),
+        // Designed pages get page numbers in the caller's language (the interface's `lang` header first).
+        lang: /^zh/i.test(String(request.headers.lang ?? request.headers['accept-language'] ?? ''))
+          ? 'zh'
+          : 'en',
       });
       const name = (b.option?.name || 'print').replace(/[^\p{L}\p{N}_-]+/gu, '_').slice(0, 80) || 'print';
       reply.header('content-type', 'application/pdf');

@@ -6,7 +6,7 @@ import { optionalUser } from '../access/guard.ts';
 import { findEntity } from '../data/schema-service.ts';
 import { AppError, E, fail } from '../errors.ts';
 import { area } from '../http/plugin-kit.ts';
-import { anyObj, id, obj, ok } from '../http/schemas.ts';
+import { anyObj, id, obj, ok, str } from '../http/schemas.ts';
 import {
   UPLOAD_MAX_BYTES,
   UPLOAD_TYPES,
@@ -79,7 +79,7 @@ async function member(request: FastifyRequest) {
  * action the client posts the file to; files at `project/{project}/main/{type}/{YYYYMMDD}/…`).
  */
 async function utilPlugin(app: FastifyInstance): Promise<void> {
-  const store = new UploadStore(app.config.dataDir);
+  const store = new UploadStore(app.config.dataDir, app.config.s3);
   const limit = UPLOAD_MAX_BYTES + 64 * 1024;
   const typeQuery = obj({
     'type?': { type: 'string', enum: [...UPLOAD_TYPES] },
@@ -115,7 +115,12 @@ async function utilPlugin(app: FastifyInstance): Promise<void> {
             description:
               'Where to post a file: `uploadAction` (POST multipart/form-data with one file part, or the bytes as ' +
               'application/octet-stream with ?name=), `maxSize` in bytes (spec: 20480 KB). type image accepts PNG, JPEG, ' +
-              'GIF and WebP (checked by content).',
+              'GIF and WebP (checked by content). With an S3-compatible store configured (S3_* variables) it answers ' +
+              'the object-store mode instead: `oss: true`, `ossUrl` (POST multipart/form-data there), `fields` (send ' +
+              'them first, then `key` (`dir` + the file name), `Content-Type` and the file part `file`), ' +
+              '`policy`, `signature`, `accessKeyId`, `dir` (every key starts with it), `host` (the file is then at ' +
+              '`{host}/{key}`) and `expire` (ms; the policy lasts 10 minutes, takes 1 byte to maxSize, and image/* ' +
+              'types only for type image).',
           },
           preHandler: optionalUser,
         },
@@ -123,6 +128,14 @@ async function utilPlugin(app: FastifyInstance): Promise<void> {
           const project = await member(request);
           const q = request.query as { type?: UploadType; entity?: string };
           const type = q.type ?? 'file';
+          if (store.s3) {
+            // Object-store mode: the browser posts straight to the bucket with a signed policy.
+            const form = store.s3.postForm(project.id, type);
+            return {
+              error: 0,
+              data: { oss: true, ...form, field: 'file', maxSize: UPLOAD_MAX_BYTES, type },
+            };
+          }
           return {
             error: 0,
             data: {
@@ -174,6 +187,90 @@ async function utilPlugin(app: FastifyInstance): Promise<void> {
           return { error: 0, data: { url, name, size, type, ...(mime ? { mime } : {}) } };
         },
       );
+
+      // The rich-text helper's server protocol (UEditor's actions): config, uploadimage, listimage.
+      uploads.route({
+        method: ['GET', 'POST'],
+        url: '/:project/ueditor',
+        bodyLimit: limit,
+        schema: {
+          tags,
+          params: obj({ project: id() }),
+          querystring: obj({
+            action: str(40),
+            'start?': str(6, { pattern: '^[0-9]{1,6}$' }),
+            'size?': str(3, { pattern: '^[0-9]{1,3}$' }),
+          }),
+          response: { 200: ok(anyObj()) },
+          description:
+            "The rich-text helper's server protocol, UEditor's actions inside the usual answer (`state: " +
+            '"SUCCESS"` with each). `?action=config`: what the editor may send (`imageActionName`, ' +
+            '`imageFieldName`, `imageMaxSize` in bytes, `imageAllowFiles`, `imageManagerActionName`, ' +
+            '`imageManagerListSize`). `?action=uploadimage` (POST multipart/form-data, the file part `upfile`): ' +
+            'stores an image as the upload call does (same checks and codes, folder or object store) and ' +
+            'answers `{url, title, original, type, size}`. `?action=listimage&start=0&size=20`: the ' +
+            "project's uploaded images, newest first: `{list: [{url, mtime}], start, total}`. Another action: " +
+            '2127. Write access to the project (as for uploads) for every action.',
+        },
+        preHandler: optionalUser,
+        handler: async (request) => {
+          const q = request.query as { action: string; start?: string; size?: string };
+          const project = await member(request);
+          if (q.action === 'config') {
+            return {
+              error: 0,
+              data: {
+                state: 'SUCCESS',
+                imageActionName: 'uploadimage',
+                imageFieldName: 'upfile',
+                imageMaxSize: UPLOAD_MAX_BYTES,
+                imageAllowFiles: ['.png', '.jpg', '.jpeg', '.gif', '.webp'],
+                imageUrlPrefix: '',
+                imageManagerActionName: 'listimage',
+                imageManagerListSize: 20,
+                imageManagerUrlPrefix: '',
+                imageManagerAllowFiles: ['.png', '.jpg', '.jpeg', '.gif', '.webp'],
+              },
+            };
+          }
+          if (q.action === 'uploadimage') {
+            if (request.method !== 'POST') fail(E.UEDITOR_ACTION_UNKNOWN, 'uploadimage takes a POST');
+            const body = request.body;
+            const ct = String(request.headers['content-type'] ?? '');
+            if (!Buffer.isBuffer(body) || !ct.startsWith('multipart/')) fail(E.UPLOAD_INVALID, 'no file');
+            const part = multipartFile(body, ct);
+            if (!part) fail(E.UPLOAD_INVALID, 'no file part');
+            const saved = await store.save(project.id, 'image', part.name, part.data, part.type);
+            const ext = saved.url.slice(saved.url.lastIndexOf('.')).toLowerCase();
+            return {
+              error: 0,
+              data: {
+                state: 'SUCCESS',
+                url: saved.url,
+                title: saved.name,
+                original: part.name.slice(0, 200),
+                type: ext,
+                size: saved.size,
+              },
+            };
+          }
+          if (q.action === 'listimage') {
+            const start = Number(q.start ?? 0);
+            const size = Math.min(100, Math.max(1, Number(q.size ?? 20)));
+            const { list, total } = await store.listImages(project.id, start, size);
+            return {
+              error: 0,
+              data: {
+                state: 'SUCCESS',
+                list: list.map((f) => ({ url: f.url, mtime: Math.floor(f.mtime / 1000) })),
+                start,
+                total,
+              },
+            };
+          }
+          fail(E.UEDITOR_ACTION_UNKNOWN, q.action.slice(0, 40));
+        },
+      });
     },
     { prefix: '/api/app/util' },
   );

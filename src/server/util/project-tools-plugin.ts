@@ -3,7 +3,6 @@
  * (`sheet/parse`, service formulas.ts) and a zip of uploaded files (`download`). Signed-in members of
  * the project only.
  */
-import fs from 'node:fs';
 import { Readable } from 'node:stream';
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import { Zip, ZipPassThrough } from 'fflate';
@@ -33,7 +32,7 @@ const cell = { type: ['string', 'number', 'boolean', 'null'], maxLength: 32_768 
 async function projectToolsPlugin(app: FastifyInstance): Promise<void> {
   const formulas = new FormulaRunner();
   app.addHook('onClose', async () => formulas.close());
-  const store = new UploadStore(app.config.dataDir);
+  const store = new UploadStore(app.config.dataDir, app.config.s3);
 
   app.post(
     '/api/app/util/:project/sheet/parse',
@@ -131,7 +130,7 @@ async function projectToolsPlugin(app: FastifyInstance): Promise<void> {
         }),
         response: { 200: anyObj() },
         description:
-          'A zip of uploaded files of this project, streamed as it is written (application/zip). `files` lists ' +
+          'A zip of uploaded files of this project (folder or object store), streamed as it is written (application/zip). `files` lists ' +
           'their `/upload/…` URLs, or `{url, name}` to name an entry. Names are reduced to safe characters (no ' +
           "folders, no traversal) and made unique. A URL outside this project's uploads, or a missing file: " +
           `1406 (nothing is sent). At most ${DOWNLOAD_MAX_FILES} files.`,
@@ -141,18 +140,15 @@ async function projectToolsPlugin(app: FastifyInstance): Promise<void> {
     async (request, reply) => {
       const project = await member(request);
       const { files } = request.body as { files: Array<string | { url: string; name?: string }> };
-      const entries: Array<{ abs: string; name: string }> = [];
+      const entries: Array<{ open(): Promise<Readable>; name: string }> = [];
       const used = new Set<string>();
       for (const f of files) {
         const url = typeof f === 'string' ? f : f.url;
-        const abs = store.resolve(url, project.id);
-        const st = abs ? await fs.promises.stat(abs).catch(() => null) : null;
-        if (!abs || !st?.isFile())
-          fail(E.RECORD_NOT_FOUND, `no such file in this project: ${url.slice(0, 120)}`);
+        const found = await store.find(url, project.id);
+        if (!found) fail(E.RECORD_NOT_FOUND, `no such file in this project: ${url.slice(0, 120)}`);
         // Stored names are {timestamp}_{random}_{name}: the entry is named for the part the user gave.
-        const stored = abs.split(/[\\/]/).pop()!;
         let name = safeName(
-          typeof f === 'string' || !f.name ? stored.replace(/^\d+_[0-9a-f]{32}_/, '') : f.name,
+          typeof f === 'string' || !f.name ? found.stored.replace(/^\d+_[0-9a-f]{32}_/, '') : f.name,
         );
         for (let i = 1; used.has(name.toLowerCase()); i++) {
           const dot = name.lastIndexOf('.');
@@ -160,7 +156,7 @@ async function projectToolsPlugin(app: FastifyInstance): Promise<void> {
           name = `${base} (${i})${dot > 0 ? name.slice(dot) : ''}`;
         }
         used.add(name.toLowerCase());
-        entries.push({ abs, name });
+        entries.push({ open: found.open, name });
       }
       // Backpressure: when the client reads slower than files are read, reading waits for it.
       let wake: (() => void) | undefined;
@@ -187,7 +183,7 @@ async function projectToolsPlugin(app: FastifyInstance): Promise<void> {
           for (const e of entries) {
             const entry = new ZipPassThrough(e.name);
             zip.add(entry);
-            for await (const chunk of fs.createReadStream(e.abs, { highWaterMark: 256 * 1024 })) {
+            for await (const chunk of await e.open()) {
               entry.push(chunk as Buffer);
               if (full && !out.destroyed) await new Promise<void>((r) => (wake = r));
               if (out.destroyed) return;

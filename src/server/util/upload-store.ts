@@ -1,7 +1,9 @@
 import crypto from 'node:crypto';
 import fs from 'node:fs';
 import path from 'node:path';
+import type { Readable } from 'node:stream';
 import { E, fail } from '../errors.ts';
+import { type S3Config, S3Store } from './object-store.ts';
 import { lie, MIME_OF, REFUSED, sniff } from './sniff.ts';
 
 /**
@@ -9,6 +11,8 @@ import { lie, MIME_OF, REFUSED, sniff } from './sniff.ts';
  * `project/{project}/main/{type}/{YYYYMMDD}/{timestamp}_{name}` (the name gets 128 random bits in
  * front of it, so stored URLs cannot be guessed). Files are served from `/upload/…` to whoever holds
  * the URL, like an object store's public links; writing needs a signed-in project member.
+ * With `S3_*` set (object-store.ts) new files go to the bucket instead, at the same keys; files already
+ * in the folder stay readable.
  */
 
 /** Spec: upload size default max 20480 (KB). */
@@ -61,6 +65,27 @@ export function safeName(name: string): string {
   return clean || 'file';
 }
 
+/**
+ * The parts of a stored file's path after `prefix` (the folder's `/upload/` or a bucket's public URL):
+ * the spec's `project/{project}/main/{type}/{day}/{file}`, decoded; null for any other URL, a path
+ * with empty, dot or backslash parts, or (with `project`) another project's file.
+ */
+export function uploadPath(url: string, prefix: string, project?: string): string[] | null {
+  if (!url.startsWith(prefix)) return null;
+  let decoded: string;
+  try {
+    decoded = decodeURIComponent(url.slice(prefix.length).split(/[?#]/)[0]!);
+  } catch {
+    return null;
+  }
+  const parts = decoded.split('/');
+  if (parts.length !== 6 || parts[0] !== 'project' || parts[2] !== 'main') return null;
+  if (project !== undefined && parts[1] !== project) return null;
+  if (parts.some((p) => p === '' || p === '.' || p === '..' || p.includes('\\') || p.includes('\0')))
+    return null;
+  return parts;
+}
+
 function day(now: number): string {
   const d = new Date(now + 8 * 3600_000); // the project's zone: Beijing
   return `${d.getUTCFullYear()}${String(d.getUTCMonth() + 1).padStart(2, '0')}${String(d.getUTCDate()).padStart(2, '0')}`;
@@ -68,8 +93,10 @@ function day(now: number): string {
 
 export class UploadStore {
   readonly root: string;
-  constructor(dataDir: string) {
+  readonly s3: S3Store | undefined;
+  constructor(dataDir: string, s3?: S3Config) {
     this.root = path.join(dataDir, 'upload');
+    this.s3 = s3 ? new S3Store(s3) : undefined;
   }
 
   /** Check and store one file; answers its URL. Images must be PNG, JPEG, GIF or WebP. */
@@ -94,10 +121,14 @@ export class UploadStore {
     if (image && !file.toLowerCase().endsWith(`.${image}`) && !(image === 'jpeg' && /\.jpg$/i.test(file)))
       file += `.${image}`;
     const rel = ['project', project, 'main', type, day(now), file].join('/');
+    const mime = kind ? MIME_OF[kind] : undefined;
+    if (this.s3) {
+      const url = await this.s3.put(rel, data, mime ?? 'application/octet-stream');
+      return { url, name: safeName(name), size: data.length, type, image, mime };
+    }
     const abs = path.join(this.root, ...rel.split('/'));
     await fs.promises.mkdir(path.dirname(abs), { recursive: true });
     await fs.promises.writeFile(abs, data, { flag: 'wx' });
-    const mime = kind ? MIME_OF[kind] : undefined;
     return { url: `${UPLOAD_URL_PREFIX}${rel}`, name: safeName(name), size: data.length, type, image, mime };
   }
 
@@ -106,19 +137,8 @@ export class UploadStore {
    * path that leaves the store. `project` limits it to one project's files.
    */
   resolve(url: string, project?: string): string | null {
-    if (!url.startsWith(UPLOAD_URL_PREFIX)) return null;
-    const rel = url.slice(UPLOAD_URL_PREFIX.length).split(/[?#]/)[0]!;
-    let decoded: string;
-    try {
-      decoded = decodeURIComponent(rel);
-    } catch {
-      return null;
-    }
-    const parts = decoded.split('/');
-    if (parts.length !== 6 || parts[0] !== 'project' || parts[2] !== 'main') return null;
-    if (project !== undefined && parts[1] !== project) return null;
-    if (parts.some((p) => p === '' || p === '.' || p === '..' || p.includes('\\') || p.includes('\0')))
-      return null;
+    const parts = uploadPath(url, UPLOAD_URL_PREFIX, project);
+    if (!parts) return null;
     const abs = path.resolve(this.root, ...parts);
     return abs.startsWith(this.root + path.sep) ? abs : null;
   }
@@ -126,7 +146,13 @@ export class UploadStore {
   /** Read a stored file (at most the upload limit), or null when it is not there. */
   async read(url: string, project?: string): Promise<Buffer | null> {
     const abs = this.resolve(url, project);
-    if (!abs) return null;
+    if (!abs) {
+      const found = project !== undefined && this.s3 ? await this.find(url, project) : null;
+      if (!found || found.size > UPLOAD_MAX_BYTES) return null;
+      const chunks: Buffer[] = [];
+      for await (const c of await found.open()) chunks.push(c as Buffer);
+      return Buffer.concat(chunks);
+    }
     try {
       const st = await fs.promises.stat(abs);
       if (!st.isFile() || st.size > UPLOAD_MAX_BYTES) return null;
@@ -134,5 +160,74 @@ export class UploadStore {
     } catch {
       return null;
     }
+  }
+
+  /**
+   * A stored file of the project (folder or bucket) by its URL: its stored name, size and a way to read
+   * it; null when the URL is not one of this project's files or the file is gone.
+   */
+  async find(
+    url: string,
+    project: string,
+  ): Promise<{ stored: string; size: number; open(): Promise<Readable> } | null> {
+    const abs = this.resolve(url, project);
+    if (abs) {
+      const st = await fs.promises.stat(abs).catch(() => null);
+      if (!st?.isFile()) return null;
+      return {
+        stored: path.basename(abs),
+        size: st.size,
+        open: async () => fs.createReadStream(abs, { highWaterMark: 256 * 1024 }),
+      };
+    }
+    const s3 = this.s3;
+    const key = s3?.keyOf(url, project);
+    if (!s3 || !key) return null;
+    const size = await s3.size(key);
+    if (size === null) return null;
+    return { stored: key.split('/').pop()!, size, open: () => s3.open(key) };
+  }
+
+  /**
+   * The project's uploaded images, newest first (the rich-text helper's listing): from the bucket when
+   * one is set, else from the folder. At most `start + size` are looked at, and never more than 5,000.
+   */
+  async listImages(
+    project: string,
+    start: number,
+    size: number,
+  ): Promise<{ list: { url: string; mtime: number; size: number }[]; total: number }> {
+    const cap = 5000;
+    let all: { url: string; mtime: number; size: number }[];
+    if (this.s3) {
+      const s3 = this.s3;
+      all = (await s3.list(`project/${project}/main/image/`, cap)).map((o) => ({
+        url: s3.urlOf(o.key),
+        mtime: o.mtime,
+        size: o.size,
+      }));
+    } else {
+      all = [];
+      const dir = path.join(this.root, 'project', project, 'main', 'image');
+      const days = (await fs.promises.readdir(dir).catch(() => [] as string[]))
+        .filter((d) => /^\d{8}$/.test(d))
+        .sort()
+        .reverse();
+      for (const d of days) {
+        if (all.length >= cap) break;
+        for (const f of await fs.promises.readdir(path.join(dir, d))) {
+          const st = await fs.promises.stat(path.join(dir, d, f)).catch(() => null);
+          if (!st?.isFile()) continue;
+          all.push({
+            url: `${UPLOAD_URL_PREFIX}project/${project}/main/image/${d}/${f}`,
+            mtime: st.mtimeMs,
+            size: st.size,
+          });
+          if (all.length >= cap) break;
+        }
+      }
+    }
+    all.sort((a, b) => b.mtime - a.mtime);
+    return { list: all.slice(start, start + size), total: all.length };
   }
 }

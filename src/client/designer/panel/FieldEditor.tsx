@@ -4,6 +4,7 @@ import { Button, ColorPicker, Image, Input, InputNumber, Segmented, Select, Spac
 import { useTranslation } from 'react-i18next';
 import { usePanel } from './context.ts';
 import { DatasetPicker, EntityPicker, FieldPicker, PagePicker, ProgramsPicker } from './pickers.tsx';
+import { RichTextImages } from './RichTextImages.tsx';
 import {
   type EditorKind,
   editorOf,
@@ -262,7 +263,7 @@ function TupleEditor(props: EditorProps) {
 /** The control of one value. Errors of scalar values show right below; lists show theirs per row. */
 export function FieldEditor(props: EditorProps) {
   const { t } = useTranslation();
-  const { lang } = usePanel();
+  const { lang, project } = usePanel();
   const own = props.errors?.[''];
   const status = own ? ('error' as const) : undefined;
   const { schema } = props;
@@ -291,8 +292,8 @@ export function FieldEditor(props: EditorProps) {
       );
       break;
     case 'textarea':
-    case 'html':
-      control = (
+    case 'html': {
+      const area = (
         <Input.TextArea
           value={str(props.value)}
           autoSize={{ minRows: 2, maxRows: 10 }}
@@ -302,7 +303,21 @@ export function FieldEditor(props: EditorProps) {
           style={props.editor === 'html' ? { fontFamily: 'monospace' } : undefined}
         />
       );
+      control =
+        props.editor === 'html' ? (
+          <div className="panel-richtext">
+            {area}
+            <RichTextImages
+              project={project}
+              onInsert={(html) => props.onChange(`${str(props.value)}${html}`)}
+              {...(props.testId ? { testId: `${props.testId}-image` } : {})}
+            />
+          </div>
+        ) : (
+          area
+        );
       break;
+    }
     case 'number': {
       const b = numberBounds(schema);
       const range =

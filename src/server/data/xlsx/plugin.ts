@@ -48,7 +48,7 @@ function stamp(now = Date.now()): string {
 async function xlsxPlugin(app: FastifyInstance): Promise<void> {
   const { db, dialect } = app.database;
   const limit = app.config.importLimit;
-  const uploads = new UploadStore(app.config.dataDir);
+  const uploads = new UploadStore(app.config.dataDir, app.config.s3);
 
   app.addContentTypeParser(
     ['application/octet-stream', XLSX_MIME],
