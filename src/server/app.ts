@@ -31,7 +31,7 @@ import { lazyCompilers } from './http/lazy-compilers.ts';
 import { loggerOptions } from './http/log-redact.ts';
 import { installNativeEnvelope } from './http/native-envelope.ts';
 import { schemasPlugin } from './http/schemas.ts';
-import securityHeadersPlugin, { APP_SHELL_HEADERS } from './http/security-headers.ts';
+import securityHeadersPlugin, { appShellHeaders } from './http/security-headers.ts';
 import i18nPlugin from './i18n/plugin.ts';
 import memberPlugin from './member/plugin.ts';
 import { ProjectCaches } from './ops/caches.ts';
@@ -235,6 +235,11 @@ export async function buildApp(config: Config, options: BuildOptions = {}): Prom
 
   const shell = loadAppShell(config.clientDir);
   const hasClient = shell !== null;
+  // The messaging apps' JS-SDK scripts (when configured) may load in the app shell.
+  const shellHeaders = appShellHeaders([
+    ...(config.weixin?.jssdkUrl ? [config.weixin.jssdkUrl] : []),
+    ...(config.wxwork?.jssdkUrls ?? []),
+  ]);
   if (hasClient) {
     await app.register(fastifyStatic, {
       root: config.clientDir,
@@ -262,7 +267,7 @@ export async function buildApp(config: Config, options: BuildOptions = {}): Prom
     ) {
       // History-API fallback: every client route answers the app shell.
       return reply
-        .headers(APP_SHELL_HEADERS)
+        .headers(shellHeaders)
         .header('cache-control', 'no-cache')
         .type('text/html; charset=utf-8')
         .send(shell.html(url.split('?')[0]!));
