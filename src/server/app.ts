@@ -10,7 +10,7 @@ import roleJoinPlugin from './access/role-join-plugin.ts';
 import authPlugin from './account/auth.ts';
 import accountPlugin from './account/plugin.ts';
 import { LogSmsProvider, type OutboxEntry, type SmsProvider } from './account/sms.ts';
-import type { Config } from './config.ts';
+import { type Config, jssdkScripts } from './config.ts';
 import appRecordsPlugin from './data/app-records-plugin.ts';
 import { AutoIndexer, registerAutoIndex } from './data/auto-index.ts';
 import indexPlugin from './data/index-plugin.ts';
@@ -236,10 +236,8 @@ export async function buildApp(config: Config, options: BuildOptions = {}): Prom
   const shell = loadAppShell(config.clientDir);
   const hasClient = shell !== null;
   // The messaging apps' JS-SDK scripts (when configured) may load in the app shell.
-  const shellHeaders = appShellHeaders([
-    ...(config.weixin?.jssdkUrl ? [config.weixin.jssdkUrl] : []),
-    ...(config.wxwork?.jssdkUrls ?? []),
-  ]);
+  const scripts = jssdkScripts(config);
+  const shellHeaders = appShellHeaders([...(scripts.weixin ? [scripts.weixin] : []), ...scripts.wxwork]);
   if (hasClient) {
     await app.register(fastifyStatic, {
       root: config.clientDir,

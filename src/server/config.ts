@@ -146,7 +146,21 @@ function alipayConfig(env: NodeJS.ProcessEnv): AlipayConfig | undefined {
 
 /** The official JS-SDK scripts (WeChat's, and WeCom's which needs WeChat's loaded first). */
 export const WEIXIN_JSSDK_URL = 'https://res.wx.qq.com/open/js/jweixin-1.6.0.js';
-export const WXWORK_JSSDK_URLS = [WEIXIN_JSSDK_URL, 'https://open.work.weixin.qq.com/wwopen/js/jwxwork-1.0.0.js'];
+export const WXWORK_JSSDK_URLS = [
+  WEIXIN_JSSDK_URL,
+  'https://open.work.weixin.qq.com/wwopen/js/jwxwork-1.0.0.js',
+];
+
+/** The JS-SDK scripts pages may load: WeChat's (when WeChat is configured) and WeCom's, in order. */
+export function jssdkScripts(c: Pick<Config, 'weixin' | 'wxwork'>): {
+  weixin: string | null;
+  wxwork: string[];
+} {
+  return {
+    weixin: c.weixin ? (c.weixin.jssdkUrl ?? WEIXIN_JSSDK_URL) : null,
+    wxwork: c.wxwork ? (c.wxwork.jssdkUrls ?? WXWORK_JSSDK_URLS) : [],
+  };
+}
 
 function weixinConfig(env: NodeJS.ProcessEnv): WeixinConfig | undefined {
   if (!env.WEIXIN_APPID) return undefined;
