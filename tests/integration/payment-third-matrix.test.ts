@@ -18,6 +18,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { setCustom } from '../../src/server/project/service.ts';
 import { E, errorByCode } from '../../src/shared/errors.ts';
 import { type FakeAlipay, startFakeAlipay } from '../fakes/alipay-gateway.ts';
+import { alipayConfigOf, weixinConfigOf, wxpayConfigOf, wxworkConfigOf } from '../fakes/configs.ts';
 import { type FakeWeixin, startFakeWeixin } from '../fakes/weixin-server.ts';
 import { type FakeWxpay, startFakeWxpay } from '../fakes/wxpay-server.ts';
 import { type FakeWxwork, startFakeWxwork } from '../fakes/wxwork-server.ts';
@@ -252,37 +253,10 @@ describe.each(dialects)('payment and WeChat/WeCom on %s', (dialect) => {
     const customSecret = wx.addApp(customAppId);
     const t = await createTestApp(dialect, {
       publicUrl: 'http://127.0.0.1:0',
-      alipay: {
-        appId: ali.appId,
-        privateKey: ali.merchant.privateKey,
-        alipayPublicKey: ali.alipayPublicKey,
-        gateway: ali.gateway,
-      },
-      wxpay: {
-        mchId: wxp.mchId,
-        appId: wxp.appId,
-        serialNo: wxp.merchantSerial,
-        privateKey: wxp.merchant.privateKey,
-        apiV3Key: wxp.apiV3Key,
-        platformPublicKey: wxp.platform.publicKey,
-        platformSerial: wxp.platformSerial,
-        baseUrl: wxp.url,
-      },
-      weixin: {
-        appId: wx.appId,
-        secret: wx.secret,
-        apiBase: wx.url,
-        openBase: wx.url,
-        mpAppId: wx.appId,
-        mpSecret: wx.secret,
-        apps: { [customAppId]: customSecret },
-      },
-      wxwork: {
-        corps: [{ corpId: ww.corpId, agentId: ww.agentId, secret: ww.secret, projectId: undefined }],
-        apiBase: ww.url,
-        openBase: ww.url,
-        loginBase: ww.url,
-      },
+      alipay: alipayConfigOf(ali),
+      wxpay: wxpayConfigOf(wxp),
+      weixin: weixinConfigOf(wx, { [customAppId]: customSecret }),
+      wxwork: wxworkConfigOf(ww),
     });
     // The fakes post notifies to this app: it listens on a real port.
     const base = await t.app.listen({ port: 0, host: '127.0.0.1' });

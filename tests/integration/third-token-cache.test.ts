@@ -9,6 +9,7 @@
 import crypto from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { E } from '../../src/shared/errors.ts';
+import { wxworkConfigOf } from '../fakes/configs.ts';
 import { type FakeWeixin, startFakeWeixin } from '../fakes/weixin-server.ts';
 import { type FakeWxwork, startFakeWxwork } from '../fakes/wxwork-server.ts';
 import { call, createTestApp, type TestApp } from '../helpers/app.ts';
@@ -18,13 +19,6 @@ import { Browser, landing } from '../helpers/oauth-browser.ts';
 const redisUrl = process.env.TEST_REDIS_URL;
 
 const dialects = await testDialects();
-
-const wxworkConfig = (ww: FakeWxwork) => ({
-  corps: [{ corpId: ww.corpId, agentId: ww.agentId, secret: ww.secret, projectId: undefined }],
-  apiBase: ww.url,
-  openBase: ww.url,
-  loginBase: ww.url,
-});
 
 /** A WeCom sign-in through `t` (the provider answers getuserinfo with the cached token). */
 async function wecomSignIn(t: TestApp) {
@@ -60,7 +54,7 @@ describe.skipIf(!redisUrl)('provider tokens shared through Redis', () => {
             mpSecret,
             apps: {},
           },
-          wxwork: wxworkConfig(ww),
+          wxwork: wxworkConfigOf(ww),
         }),
       );
   });
@@ -143,7 +137,7 @@ describe.each(dialects)('a refused provider token on %s (one process, no Redis)'
   let ww: FakeWxwork;
   beforeAll(async () => {
     ww = await startFakeWxwork();
-    t = await createTestApp(dialect, { publicUrl: 'http://app.test', wxwork: wxworkConfig(ww) });
+    t = await createTestApp(dialect, { publicUrl: 'http://app.test', wxwork: wxworkConfigOf(ww) });
   });
   afterAll(async () => {
     await t?.close();

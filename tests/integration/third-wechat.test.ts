@@ -8,12 +8,13 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { setCustom } from '../../src/server/project/service.ts';
 import { E } from '../../src/shared/errors.ts';
+import { weixinConfigOf, wxworkConfigOf } from '../fakes/configs.ts';
 import { type FakeWeixin, startFakeWeixin } from '../fakes/weixin-server.ts';
 import { type FakeWxwork, startFakeWxwork } from '../fakes/wxwork-server.ts';
 import { seedProject, seedUser } from '../helpers/access.ts';
 import { call, createTestApp, type TestApp } from '../helpers/app.ts';
-import { Browser, landing } from '../helpers/oauth-browser.ts';
 import { testDialects } from '../helpers/db.ts';
+import { Browser, landing } from '../helpers/oauth-browser.ts';
 
 const dialects = await testDialects();
 const base = 'http://app.test';
@@ -32,21 +33,8 @@ describe.each(dialects)('WeChat and WeCom on %s', (dialect) => {
     customSecret = wx.addApp(customAppId);
     t = await createTestApp(dialect, {
       publicUrl: base,
-      weixin: {
-        appId: wx.appId,
-        secret: wx.secret,
-        apiBase: wx.url,
-        openBase: wx.url,
-        mpAppId: wx.appId,
-        mpSecret: wx.secret,
-        apps: { [customAppId]: customSecret },
-      },
-      wxwork: {
-        corps: [{ corpId: ww.corpId, agentId: ww.agentId, secret: ww.secret, projectId: undefined }],
-        apiBase: ww.url,
-        openBase: ww.url,
-        loginBase: ww.url,
-      },
+      weixin: weixinConfigOf(wx, { [customAppId]: customSecret }),
+      wxwork: wxworkConfigOf(ww),
     });
     const owner2 = await seedUser(t.app);
     project = (await seedProject(t.app, owner2.id)).id;

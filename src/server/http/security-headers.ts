@@ -68,7 +68,10 @@ export function appShellHeaders(scriptUrls: readonly string[]): Readonly<Record<
     ),
   ];
   if (!origins.length) return APP_SHELL_HEADERS;
-  const csp = APP_CSP.replace("script-src 'self' 'unsafe-eval'", `script-src 'self' 'unsafe-eval' ${origins.join(' ')}`);
+  const csp = APP_CSP.replace(
+    "script-src 'self' 'unsafe-eval'",
+    `script-src 'self' 'unsafe-eval' ${origins.join(' ')}`,
+  );
   return { ...APP_SHELL_HEADERS, 'content-security-policy': csp };
 }
 
