@@ -8,6 +8,7 @@ import { installAfterNavigate, PAGE_JUMP_EVENT } from './shell/after-navigate.ts
 import { Providers } from './shell/Providers.tsx';
 import { applyStartOptions } from './shell/session.ts';
 import { useSession } from './stores/session.ts';
+import { useShell } from './stores/shell.ts';
 import './styles.css';
 
 initI18n();
@@ -27,6 +28,10 @@ setApiEffects({
   navigate: (to, replace) => void router.navigate(to, { replace: replace === true }),
   setLimited: (limited) => useSession.getState().setLimited(limited),
 });
+
+// Inside WeChat or WeCom: the JS-SDK, and WeCom's entry context (loaded only there).
+if (/micromessenger|wxwork/i.test(navigator.userAgent))
+  void import('./third/jssdk.ts').then((m) => m.startMessagingApp(() => useShell.getState().screenMode));
 
 createRoot(document.getElementById('root')!).render(
   <Providers goHome={goHome}>

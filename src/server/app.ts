@@ -12,7 +12,7 @@ import authPlugin from './account/auth.ts';
 import accountPlugin from './account/plugin.ts';
 import { LogSmsProvider, type OutboxEntry, type SmsProvider } from './account/sms.ts';
 import featuresPlugin from './admin/features-plugin.ts';
-import type { Config } from './config.ts';
+import { type Config, jssdkScripts } from './config.ts';
 import appRecordsPlugin from './data/app-records-plugin.ts';
 import { AutoIndexer, registerAutoIndex } from './data/auto-index.ts';
 import indexPlugin from './data/index-plugin.ts';
@@ -34,7 +34,7 @@ import { lazyCompilers } from './http/lazy-compilers.ts';
 import { loggerOptions } from './http/log-redact.ts';
 import { installNativeEnvelope } from './http/native-envelope.ts';
 import { schemasPlugin } from './http/schemas.ts';
-import securityHeadersPlugin, { APP_SHELL_HEADERS } from './http/security-headers.ts';
+import securityHeadersPlugin, { appShellHeaders } from './http/security-headers.ts';
 import i18nPlugin from './i18n/plugin.ts';
 import memberPlugin from './member/plugin.ts';
 import { ProjectCaches } from './ops/caches.ts';
@@ -241,6 +241,9 @@ export async function buildApp(config: Config, options: BuildOptions = {}): Prom
 
   const shell = loadAppShell(config.clientDir);
   const hasClient = shell !== null;
+  // The messaging apps' JS-SDK scripts (when configured) may load in the app shell.
+  const scripts = jssdkScripts(config);
+  const shellHeaders = appShellHeaders([...(scripts.weixin ? [scripts.weixin] : []), ...scripts.wxwork]);
   if (hasClient) {
     await app.register(fastifyStatic, {
       root: config.clientDir,
@@ -268,7 +271,7 @@ export async function buildApp(config: Config, options: BuildOptions = {}): Prom
     ) {
       // History-API fallback: every client route answers the app shell.
       return reply
-        .headers(APP_SHELL_HEADERS)
+        .headers(shellHeaders)
         .header('cache-control', 'no-cache')
         .type('text/html; charset=utf-8')
         .send(shell.html(url.split('?')[0]!));

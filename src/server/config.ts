@@ -109,6 +109,11 @@ export interface WxworkConfig {
   openBase: string;
   /** Desktop QR sign-in page (login.work.weixin.qq.com/wwlogin/sso/login). */
   loginBase: string;
+  /**
+   * The JS-SDK scripts a page inside WeCom loads, in order (`WXWORK_JSSDK_URL=a,b`): WeChat's
+   * jweixin (wx.config) then WeCom's jwxwork (wx.agentConfig, wx.invoke); the official ones by default.
+   */
+  jssdkUrls?: string[];
 }
 
 export interface WeixinConfig {
@@ -123,6 +128,8 @@ export interface WeixinConfig {
   mpSecret: string;
   /** Custom builds' own apps (`WEIXIN_APPS=appid:secret,…`), chosen by a project's weixinAppid. */
   apps: Record<string, string>;
+  /** The JS-SDK script a page inside WeChat loads (`WEIXIN_JSSDK_URL`; the official one by default). */
+  jssdkUrl?: string;
 }
 
 export interface AlipayConfig {
@@ -166,6 +173,24 @@ function alipayConfig(env: NodeJS.ProcessEnv): AlipayConfig | undefined {
   };
 }
 
+/** The official JS-SDK scripts (WeChat's, and WeCom's which needs WeChat's loaded first). */
+export const WEIXIN_JSSDK_URL = 'https://res.wx.qq.com/open/js/jweixin-1.6.0.js';
+export const WXWORK_JSSDK_URLS = [
+  WEIXIN_JSSDK_URL,
+  'https://open.work.weixin.qq.com/wwopen/js/jwxwork-1.0.0.js',
+];
+
+/** The JS-SDK scripts pages may load: WeChat's (when WeChat is configured) and WeCom's, in order. */
+export function jssdkScripts(c: Pick<Config, 'weixin' | 'wxwork'>): {
+  weixin: string | null;
+  wxwork: string[];
+} {
+  return {
+    weixin: c.weixin ? (c.weixin.jssdkUrl ?? WEIXIN_JSSDK_URL) : null,
+    wxwork: c.wxwork ? (c.wxwork.jssdkUrls ?? WXWORK_JSSDK_URLS) : [],
+  };
+}
+
 function weixinConfig(env: NodeJS.ProcessEnv): WeixinConfig | undefined {
   if (!env.WEIXIN_APPID) return undefined;
   return {
@@ -175,6 +200,7 @@ function weixinConfig(env: NodeJS.ProcessEnv): WeixinConfig | undefined {
     openBase: (env.WEIXIN_OPEN_BASE || 'https://open.weixin.qq.com').replace(/\/+$/, ''),
     mpAppId: env.WEIXIN_MP_APPID || env.WEIXIN_APPID,
     mpSecret: env.WEIXIN_MP_SECRET || env.WEIXIN_SECRET || '',
+    jssdkUrl: env.WEIXIN_JSSDK_URL || WEIXIN_JSSDK_URL,
     apps: Object.fromEntries(
       (env.WEIXIN_APPS ?? '')
         .split(',')
@@ -205,6 +231,11 @@ function wxworkConfig(env: NodeJS.ProcessEnv): WxworkConfig | undefined {
     apiBase: base(env.WXWORK_API_BASE, 'https://qyapi.weixin.qq.com'),
     openBase: base(env.WXWORK_OPEN_BASE, 'https://open.weixin.qq.com'),
     loginBase: base(env.WXWORK_LOGIN_BASE, 'https://login.work.weixin.qq.com'),
+    jssdkUrls: env.WXWORK_JSSDK_URL
+      ? env.WXWORK_JSSDK_URL.split(',')
+          .map((u) => u.trim())
+          .filter(Boolean)
+      : WXWORK_JSSDK_URLS,
   };
 }
 

@@ -6,9 +6,10 @@
  * `/cgi-bin/token` (client_credential) and `/cgi-bin/ticket/getticket` (jsapi_ticket for a live
  * token), and the checker WeChat runs on `wx.config`: `verify()` or `POST /fake/jssdk/verify`
  * `{appId, timestamp, nonceStr, signature, url}` → `{ok}`. Several apps (a custom build's) may be
- * registered with `addApp`.
+ * registered with `addApp`. `/fake/jweixin.js` is a stand-in for the JS-SDK script (tests/fakes/jssdk.ts).
  */
 import crypto from 'node:crypto';
+import { serveScript } from './jssdk.ts';
 import { type Listening, listen, readBody } from './listen.ts';
 
 export interface JsConfig {
@@ -67,6 +68,7 @@ export async function startFakeWeixin(): Promise<FakeWeixin> {
   const server: Listening = await listen(async (req, res) => {
     const url = new URL(req.url ?? '/', 'http://x');
     const q = url.searchParams;
+    if (serveScript(url.pathname, res)) return;
     if (url.pathname === '/connect/qrconnect' || url.pathname === '/connect/oauth2/authorize') {
       const scopes =
         url.pathname === '/connect/qrconnect' ? ['snsapi_login'] : ['snsapi_userinfo', 'snsapi_base'];

@@ -4,9 +4,12 @@
  * the sign-in pages `/connect/oauth2/authorize` (inside WeCom) and `/wwlogin/sso/login` (desktop QR),
  * which redirect back with a fresh single-use code, and `/cgi-bin/auth/getuserinfo` (code → the
  * member's userid, or only an openid for a non-member). `verify()` checks a `wx.config` or
- * `wx.agentConfig` signature as WeCom does.
+ * `wx.agentConfig` signature as WeCom does. `expireTokens()` makes the access tokens handed out so
+ * far invalid (42001, as after a new one or a secret change); `refuseTokens` refuses every token.
+ * `/fake/jweixin.js` and `/fake/jwxwork.js` stand in for the JS-SDK scripts (tests/fakes/jssdk.ts).
  */
 import crypto from 'node:crypto';
+import { serveScript } from './jssdk.ts';
 import { type Listening, listen } from './listen.ts';
 
 export interface FakeWxwork {
@@ -17,6 +20,10 @@ export interface FakeWxwork {
   /** The member who authorises next (their userid; empty: a non-member). */
   member: string;
   tokenFetches: number;
+  /** Calls that answered "access token expired". */
+  tokenRefusals: number;
+  refuseTokens: boolean;
+  expireTokens(): void;
   verify(
     c: { timestamp: number; nonceStr: string; signature: string },
     url: string,
@@ -35,7 +42,10 @@ export async function startFakeWxwork(): Promise<FakeWxwork> {
     secret: crypto.randomBytes(20).toString('base64url'),
     member: 'ZhangSan',
     tokenFetches: 0,
+    tokenRefusals: 0,
+    refuseTokens: false,
   } as FakeWxwork;
+  fake.expireTokens = () => tokens.clear();
   fake.verify = (c, url, kind) => {
     const ticket = tickets[kind];
     if (!ticket) return false;
@@ -49,7 +59,12 @@ export async function startFakeWxwork(): Promise<FakeWxwork> {
   const server: Listening = await listen((req, res) => {
     const url = new URL(req.url ?? '/', 'http://x');
     const q = url.searchParams;
-    const tokenOk = () => tokens.has(q.get('access_token') ?? '');
+    const tokenOk = () => {
+      const ok = !fake.refuseTokens && tokens.has(q.get('access_token') ?? '');
+      if (!ok) fake.tokenRefusals++;
+      return ok;
+    };
+    if (serveScript(url.pathname, res)) return;
     switch (url.pathname) {
       case '/connect/oauth2/authorize':
       case '/wwlogin/sso/login': {

@@ -12,6 +12,9 @@ const TABLES = [
   'short_links',
   'schedules',
   'schedule_fires',
+  'orders',
+  'third_states',
+  'third_identities',
 ] as const;
 
 /** Every row of every platform table, in a stable order: compare before and after to prove nothing changed. */

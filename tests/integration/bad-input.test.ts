@@ -83,6 +83,33 @@ function uePart(name: string, content: string): string {
 }
 
 const ENDPOINTS: Record<string, Endpoint> = {
+  // Payment and messaging-app sign-in (issue 25; protocol-level cases: payment-third-matrix.test.ts).
+  orderPackage: {
+    method: 'POST',
+    path: () => '/api/payment/order/package',
+    auth: true,
+    body: () => ({ type: 'basics' }),
+    extra: [
+      ['unknown package', () => ({ body: { type: 'gold' } }), 1000],
+      ["another user's project", (c) => ({ body: { type: 'basics', project: c.foreign } }), 1201],
+      ['unknown project', () => ({ body: { type: 'basics', project: 'e'.repeat(24) } }), 1200],
+    ],
+  },
+  tradePay: {
+    method: 'POST',
+    path: () => `/api/payment/trade/pay/${'e'.repeat(24)}/alipay`,
+    auth: true,
+    body: () => ({}),
+    ids: [{ name: 'order', path: (_c, v) => `/api/payment/trade/pay/${v}/alipay`, unknown: 1751 }],
+    extra: [['unknown pay type', () => ({ path: `/api/payment/trade/pay/${'e'.repeat(24)}/paypal` }), 1000]],
+  },
+  oauthId: {
+    method: 'POST',
+    path: () => '/api/common/user/oauth/id',
+    auth: false,
+    body: () => ({ token: 'a-sign-in-code' }),
+    extra: [['no messaging app on this server', () => ({ body: { token: 'a-sign-in-code' } }), 1680]],
+  },
   login: {
     method: 'POST',
     path: () => '/api/common/user/login',

@@ -8,6 +8,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ORDER_REUSE_MS, type OrderView, type PayAnswer } from '../../src/shared/api/payment.ts';
 import { E } from '../../src/shared/errors.ts';
 import { type FakeAlipay, startFakeAlipay } from '../fakes/alipay-gateway.ts';
+import { alipayConfigOf, wxpayConfigOf } from '../fakes/configs.ts';
 import { type FakeWxpay, startFakeWxpay } from '../fakes/wxpay-server.ts';
 import { call, createTestApp, registerUser, type TestApp } from '../helpers/app.ts';
 import { testDialects } from '../helpers/db.ts';
@@ -30,22 +31,8 @@ describe.each(dialects)('payment on %s', (dialect) => {
     // The fakes post notifies to this app: it must listen on a real port.
     t = await createTestApp(dialect, {
       publicUrl: 'http://127.0.0.1:0',
-      alipay: {
-        appId: ali.appId,
-        privateKey: ali.merchant.privateKey,
-        alipayPublicKey: ali.alipayPublicKey,
-        gateway: ali.gateway,
-      },
-      wxpay: {
-        mchId: wx.mchId,
-        appId: wx.appId,
-        serialNo: wx.merchantSerial,
-        privateKey: wx.merchant.privateKey,
-        apiV3Key: wx.apiV3Key,
-        platformPublicKey: wx.platform.publicKey,
-        platformSerial: wx.platformSerial,
-        baseUrl: wx.url,
-      },
+      alipay: alipayConfigOf(ali),
+      wxpay: wxpayConfigOf(wx),
     });
     base = await t.app.listen({ port: 0, host: '127.0.0.1' });
     t.app.config.publicUrl = base;

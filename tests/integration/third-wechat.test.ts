@@ -8,42 +8,16 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { setCustom } from '../../src/server/project/service.ts';
 import { E } from '../../src/shared/errors.ts';
+import { weixinConfigOf, wxworkConfigOf } from '../fakes/configs.ts';
 import { type FakeWeixin, startFakeWeixin } from '../fakes/weixin-server.ts';
 import { type FakeWxwork, startFakeWxwork } from '../fakes/wxwork-server.ts';
 import { seedProject, seedUser } from '../helpers/access.ts';
 import { call, createTestApp, type TestApp } from '../helpers/app.ts';
 import { testDialects } from '../helpers/db.ts';
+import { Browser, landing } from '../helpers/oauth-browser.ts';
 
 const dialects = await testDialects();
 const base = 'http://app.test';
-
-/** A browser: its own OAuth cookie, following the app → provider → app redirects. */
-class Browser {
-  jar = '';
-  constructor(
-    private readonly t: () => TestApp,
-    private readonly ua = 'Mozilla/5.0',
-  ) {}
-  async get(url: string) {
-    const headers: Record<string, string> = { 'user-agent': this.ua };
-    if (this.jar) headers.cookie = this.jar;
-    const r = await this.t().app.inject({ method: 'GET', url, headers });
-    const set = r.headers['set-cookie'];
-    if (set) this.jar = String(set).split(';')[0]!;
-    return r;
-  }
-  /** Start at our URL, let the provider authorise, and answer our callback's response. */
-  async trip(url: string) {
-    const start = await this.get(url);
-    if (start.statusCode !== 302) return { start, back: '', end: start };
-    const provider = await fetch(String(start.headers.location), { redirect: 'manual' });
-    const back = new URL(String(provider.headers.get('location')));
-    const end = await this.get(back.pathname + back.search);
-    return { start, back: back.pathname + back.search, end };
-  }
-}
-
-const landing = (r: { headers: Record<string, unknown> }) => new URL(String(r.headers.location), base);
 
 describe.each(dialects)('WeChat and WeCom on %s', (dialect) => {
   let t: TestApp;
@@ -59,21 +33,8 @@ describe.each(dialects)('WeChat and WeCom on %s', (dialect) => {
     customSecret = wx.addApp(customAppId);
     t = await createTestApp(dialect, {
       publicUrl: base,
-      weixin: {
-        appId: wx.appId,
-        secret: wx.secret,
-        apiBase: wx.url,
-        openBase: wx.url,
-        mpAppId: wx.appId,
-        mpSecret: wx.secret,
-        apps: { [customAppId]: customSecret },
-      },
-      wxwork: {
-        corps: [{ corpId: ww.corpId, agentId: ww.agentId, secret: ww.secret, projectId: undefined }],
-        apiBase: ww.url,
-        openBase: ww.url,
-        loginBase: ww.url,
-      },
+      weixin: weixinConfigOf(wx, { [customAppId]: customSecret }),
+      wxwork: wxworkConfigOf(ww),
     });
     const owner2 = await seedUser(t.app);
     project = (await seedProject(t.app, owner2.id)).id;

@@ -5,6 +5,7 @@
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { E } from '../../src/shared/errors.ts';
+import { weixinConfigOf } from '../fakes/configs.ts';
 import { type FakeWeixin, startFakeWeixin } from '../fakes/weixin-server.ts';
 import { call, createTestApp, type TestApp } from '../helpers/app.ts';
 import { testDialects } from '../helpers/db.ts';
@@ -20,15 +21,7 @@ describe.each(dialects)('weixin sign-in on %s', (dialect) => {
     wx = await startFakeWeixin();
     t = await createTestApp(dialect, {
       publicUrl: base,
-      weixin: {
-        appId: wx.appId,
-        secret: wx.secret,
-        apiBase: wx.url,
-        openBase: wx.url,
-        mpAppId: wx.appId,
-        mpSecret: wx.secret,
-        apps: {},
-      },
+      weixin: weixinConfigOf(wx),
     });
   });
   afterAll(async () => {

@@ -115,6 +115,7 @@ export const jp: ShellMessages = {
     inUse: '使用中',
     earlyAccess: '先行公開の言語（日本語、Tiếng Việt、粵語）',
     wechat: 'WeChat 連携',
+    wxwork: 'WeCom 連携',
     wechatBody: 'QR コードでの連携にはメッセージアプリ連携が必要ですが、このサーバーでは設定されていません。',
   },
 };
@@ -223,6 +224,7 @@ export const vie: ShellMessages = {
     inUse: 'Đang dùng',
     earlyAccess: 'Ngôn ngữ dùng thử sớm (日本語, Tiếng Việt, 粵語)',
     wechat: 'Liên kết WeChat',
+    wxwork: 'Liên kết WeCom',
     wechatBody: 'Liên kết bằng mã QR cần tích hợp ứng dụng nhắn tin, máy chủ này chưa cấu hình.',
   },
 };
@@ -329,6 +331,7 @@ export const yue: ShellMessages = {
     inUse: '用緊',
     earlyAccess: '搶先體驗語言（日本語、Tiếng Việt、粵語）',
     wechat: '微信綁定',
+    wxwork: '企業微信綁定',
     wechatBody: '掃碼綁定需要第三方登入整合，呢部伺服器未設定。',
   },
 };

@@ -287,6 +287,15 @@ describe('screen mode', () => {
     expect(wxworkSwitch('single_chat_tools', 'pc')).toBe('mobile');
     expect(wxworkSwitch('single_chat_tools', 'mobile')).toBeNull();
   });
+  it('mode=wxwork is mobile, or pc on a PC wider than 500', () => {
+    const pc = 'Mozilla/5.0 (Windows NT 10.0; Win64; x64) wxwork/4.1.0 MicroMessenger/7.0.1';
+    const phone = 'Mozilla/5.0 (iPhone; CPU iPhone OS 17_0 like Mac OS X) wxwork/4.1.0 MicroMessenger/7.0.1';
+    expect(parseQueryOptions('?mode=wxwork', { userAgent: pc, width: 1280 }).mode).toBe('pc');
+    expect(parseQueryOptions('?mode=wxwork', { userAgent: pc, width: 480 }).mode).toBe('mobile');
+    expect(parseQueryOptions('?mode=wxwork', { userAgent: phone, width: 1024 }).mode).toBe('mobile');
+    // Without the environment the mode cannot be resolved: left alone.
+    expect(parseQueryOptions('?mode=wxwork').mode).toBeNull();
+  });
 });
 
 describe('root styling flags', () => {

@@ -166,7 +166,17 @@ export interface QueryOptions {
   console: boolean;
 }
 
-export function parseQueryOptions(search: string): QueryOptions {
+/**
+ * `mode=wxwork` (the WeCom entry mode, spec §4 "Mode"): mobile, or pc when on a PC (not a phone's
+ * browser) with a window wider than 500.
+ */
+export function wxworkScreenMode(userAgent: string, width: number): ScreenMode {
+  const phone = /android|iphone|ipad|ipod|mobile/i.test(userAgent);
+  return !phone && width > 500 ? 'pc' : 'mobile';
+}
+
+/** `env` resolves `mode=wxwork` (without it that mode is ignored). */
+export function parseQueryOptions(search: string, env?: { userAgent: string; width: number }): QueryOptions {
   const q = new URLSearchParams(search);
   const out: QueryOptions = {
     mode: null,
@@ -179,7 +189,13 @@ export function parseQueryOptions(search: string): QueryOptions {
     console: false,
   };
   for (const [key, value] of q) {
-    if (key === 'mode') out.mode = value === 'pc' || value === 'mobile' ? value : out.mode;
+    if (key === 'mode')
+      out.mode =
+        value === 'pc' || value === 'mobile'
+          ? value
+          : value === 'wxwork' && env
+            ? wxworkScreenMode(env.userAgent, env.width)
+            : out.mode;
     else if (key === 'wx_token' && value) out.wxToken = value;
     else if (key === 'wxapp_token' && value) out.wxappToken = value;
     else if (key.startsWith('bm_')) out.bm[key] = value;

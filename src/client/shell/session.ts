@@ -101,7 +101,10 @@ export function resetLoader(): never {
  * messaging-app tokens, and drop the consumed keys from the address.
  */
 export async function applyStartOptions(location: Location = window.location): Promise<void> {
-  const opts = parseQueryOptions(location.search);
+  const opts = parseQueryOptions(location.search, {
+    userAgent: navigator.userAgent,
+    width: window.innerWidth,
+  });
   const applied = applyQueryOptions(opts, { local: localStorage, session: sessionStorage, setToken });
   if (opts.mode) useShell.getState().setScreenMode(opts.mode);
   if (opts.fullScreen) useShell.setState({ fullScreen: true });

@@ -50,6 +50,31 @@ export const APP_SHELL_HEADERS: Readonly<Record<string, string>> = {
   'x-frame-options': 'SAMEORIGIN',
 };
 
+/**
+ * The app shell's headers when the messaging apps' JS-SDK scripts are configured: their origins
+ * (and only those) join script-src, so a page inside WeChat or WeCom can load `wx` / `ww`.
+ */
+export function appShellHeaders(scriptUrls: readonly string[]): Readonly<Record<string, string>> {
+  const origins = [
+    ...new Set(
+      scriptUrls.flatMap((u) => {
+        try {
+          const o = new URL(u);
+          return o.protocol === 'https:' || o.protocol === 'http:' ? [o.origin] : [];
+        } catch {
+          return [];
+        }
+      }),
+    ),
+  ];
+  if (!origins.length) return APP_SHELL_HEADERS;
+  const csp = APP_CSP.replace(
+    "script-src 'self' 'unsafe-eval'",
+    `script-src 'self' 'unsafe-eval' ${origins.join(' ')}`,
+  );
+  return { ...APP_SHELL_HEADERS, 'content-security-policy': csp };
+}
+
 /** The hash of the sandbox frame's one script, as its policy names it. */
 export const SANDBOX_SCRIPT_HASH = `sha256-${createHash('sha256').update(SANDBOX_FRAME_SCRIPT).digest('base64')}`;
 

@@ -34,7 +34,7 @@ import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { requireUser } from '../account/auth.ts';
 import { createSession, createUser, findUserById, isUniqueViolation } from '../account/service.ts';
 import { newToken, sha256hex } from '../account/tokens.ts';
-import type { WxworkCorp } from '../config.ts';
+import { jssdkScripts, type WxworkCorp } from '../config.ts';
 import { E, fail } from '../errors.ts';
 import { area } from '../http/plugin-kit.ts';
 import { bool, id, int, obj, ok, str } from '../http/schemas.ts';
@@ -529,11 +529,32 @@ async function thirdPlugin(app: FastifyInstance): Promise<void> {
     {
       schema: {
         tags: ['third'],
-        description: 'Which messaging-app sign-ins this server offers (for the sign-in screen; public).',
-        response: { 200: ok(obj({ weixin: bool(), wxwork: bool() })) },
+        description:
+          'Which messaging-app sign-ins this server offers (for the sign-in screen; public), the JS-SDK scripts a page inside WeChat / WeCom loads, and the WeCom corps.',
+        response: {
+          200: ok(
+            obj({
+              weixin: bool(),
+              wxwork: bool(),
+              jssdk: obj({
+                weixin: { type: ['string', 'null'] },
+                wxwork: { type: 'array', items: str() },
+              }),
+              corps: { type: 'array', items: str() },
+            }),
+          ),
+        },
       },
     },
-    async () => ({ error: 0, data: { weixin: !!weixin, wxwork: !!wxwork } }),
+    async () => ({
+      error: 0,
+      data: {
+        weixin: !!weixin,
+        wxwork: !!wxwork,
+        jssdk: jssdkScripts({ weixin, wxwork }),
+        corps: wxwork?.corps.map((c) => c.corpId) ?? [],
+      },
+    }),
   );
 
   app.get(

@@ -37,8 +37,9 @@ export async function issueState(
 }
 
 /**
- * Take a state once: deleted whatever happens, answered only when it is live and of this purpose.
- * Two concurrent uses cannot both win: only the call whose delete removed the row gets it.
+ * Take a state once: deleted (live or expired) when it is of this purpose, answered only when it is
+ * live. A value of another purpose (a bind code offered as a sign-in code) is left alone. Two
+ * concurrent uses cannot both win: only the call whose delete removed the row gets it.
  */
 export async function consumeState(
   db: Kysely<DB>,
@@ -48,10 +49,14 @@ export async function consumeState(
 ): Promise<ThirdStatesTable | undefined> {
   const hash = sha256hex(value);
   const row = await db.selectFrom('third_states').selectAll().where('hash', '=', hash).executeTakeFirst();
-  if (!row) return undefined;
-  const r = await db.deleteFrom('third_states').where('hash', '=', hash).executeTakeFirst();
+  if (!row || row.purpose !== purpose) return undefined;
+  const r = await db
+    .deleteFrom('third_states')
+    .where('hash', '=', hash)
+    .where('purpose', '=', purpose)
+    .executeTakeFirst();
   if (Number(r.numDeletedRows) !== 1) return undefined;
-  if (row.purpose !== purpose || row.expires_at < now) return undefined;
+  if (row.expires_at < now) return undefined;
   return row;
 }
 

@@ -34,10 +34,19 @@ export class TokenCache {
     this.redis?.disconnect();
   }
 
-  /** Drop a value (e.g. the provider said it is no longer valid). */
-  async forget(key: string): Promise<void> {
-    this.local.delete(key);
-    await this.redis?.del(this.prefix + key);
+  /**
+   * The provider refused `value` as invalid or expired: drop it, unless it was already replaced
+   * (another call or process refused it first and fetched a new one), so that one refusal seen by
+   * many callers leads to one new fetch, not one each. With Redis the compare-and-delete is atomic.
+   */
+  async reject(key: string, value: string): Promise<void> {
+    if (this.local.get(key)?.value === value) this.local.delete(key);
+    await this.redis?.eval(
+      "if redis.call('get', KEYS[1]) == ARGV[1] then return redis.call('del', KEYS[1]) else return 0 end",
+      1,
+      this.prefix + key,
+      value,
+    );
   }
 
   /** The cached value of `key`, else one fetched (once per process at a time, once overall with Redis). */

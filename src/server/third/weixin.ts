@@ -74,19 +74,21 @@ export async function weixinJsapiTicket(
       return { value: j.access_token, expiresIn: Number(j.expires_in) || 7200 };
     });
   return cache.get(`weixin:jsapi:${appId}`, async () => {
-    const ask = async () => {
-      const q = new URLSearchParams({ access_token: await token(), type: 'jsapi' });
+    const ask = (accessToken: string) => {
+      const q = new URLSearchParams({ access_token: accessToken, type: 'jsapi' });
       return providerJson<{ ticket?: string; expires_in?: number }>(
         `${c.apiBase}/cgi-bin/ticket/getticket?${q.toString()}`,
       );
     };
+    const used = await token();
     let j: { ticket?: string; expires_in?: number };
     try {
-      j = await ask();
+      j = await ask(used);
     } catch (e) {
+      // The cached token was refused: drop it (unless already replaced) and try once more.
       if (!isStaleToken(e)) throw e;
-      await cache.forget(tokenKey);
-      j = await ask();
+      await cache.reject(tokenKey, used);
+      j = await ask(await token());
     }
     if (!j.ticket) throw new WeixinError('provider: no ticket');
     return { value: j.ticket, expiresIn: Number(j.expires_in) || 7200 };

@@ -56,11 +56,13 @@ async function withToken<T>(
       if (!j.access_token) throw new WeixinError('provider: no access_token');
       return { value: j.access_token, expiresIn: Number(j.expires_in) || 7200 };
     });
+  const used = await token();
   try {
-    return await call(await token());
+    return await call(used);
   } catch (e) {
+    // The cached token was refused: drop it (unless already replaced) and try once more.
     if (!isStaleToken(e)) throw e;
-    await cache.forget(key);
+    await cache.reject(key, used);
     return call(await token());
   }
 }

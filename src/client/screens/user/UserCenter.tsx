@@ -37,7 +37,7 @@ import { PhoneCodeFields } from '../login/PhoneCodeFields.tsx';
 import { sameAs, shared } from '../login/rules.ts';
 import { Orders } from './Orders.tsx';
 import { RoleChoices } from './RoleChoices.tsx';
-import { WechatBind } from './WechatBind.tsx';
+import { ThirdBind } from './ThirdBind.tsx';
 
 /** The text of a failed call in the current language. */
 function errorText(err: unknown): string {
@@ -192,7 +192,8 @@ function Security() {
       <Space orientation="vertical" size="large" className="user-security">
         <PhoneChange />
         <PasswordChange />
-        <WechatBind />
+        <ThirdBind provider="weixin" />
+        <ThirdBind provider="wxwork" />
       </Space>
     </Card>
   );
