@@ -105,6 +105,8 @@ const rootChildren = (app = false): RouteObject[] => [
   // A dataset on its own: where a role home of kind dataset opens.
   { path: 'dataset/:id', element: screen(() => import('./screens/home/DatasetScreen.tsx')) },
   { path: 'user', element: screen(() => import('./screens/user/UserCenter.tsx')) },
+  // The sample apps (spec route table: /playground/...), opened in the system that holds them.
+  { path: 'playground/:app', element: screen(() => import('./screens/playground/PlaygroundScreen.tsx')) },
   { path: 'upgrade', element: screen(() => import('./screens/home/UpgradeScreen.tsx')) },
   { path: 'no-authority', element: screen(() => import('./screens/home/NoAuthority.tsx')) },
   // Administration area (second document): owners and admins; sections not built yet say so.

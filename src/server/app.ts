@@ -25,6 +25,7 @@ import xlsxPlugin from './data/xlsx/plugin.ts';
 import datasetAdminPlugin from './dataset/admin-plugin.ts';
 import datasetAppPlugin from './dataset/app-plugin.ts';
 import { type Database, openDatabase } from './db/index.ts';
+import playgroundPlugin from './demo/playground-plugin.ts';
 import { loadAppShell } from './http/app-shell.ts';
 import envelopePlugin from './http/envelope.ts';
 import errorsPlugin, { frameworkErrors } from './http/errors.ts';
@@ -230,6 +231,7 @@ export async function buildApp(config: Config, options: BuildOptions = {}): Prom
   await app.register(paymentPlugin);
   await app.register(i18nPlugin);
   await app.register(deployPlugin);
+  await app.register(playgroundPlugin);
   await installRealtime(app, options.realtime);
 
   app.get('/api/health', { schema: { hide: true } }, async () => ({ error: 0, data: { ok: true } }));

@@ -1,6 +1,7 @@
 import { buildApp } from './app.ts';
 import { firstRun } from './bootstrap.ts';
 import { loadConfig } from './config.ts';
+import { ensurePlaygroundAtStart } from './demo/playground.ts';
 import { warmUp } from './http/lazy-compilers.ts';
 
 // Milestones since the process started (ms), logged with "server ready".
@@ -18,6 +19,11 @@ try {
   process.exit(1);
 }
 
+// The demo project gets the playground apps added since it was made (each app loads once).
+if (!created)
+  await ensurePlaygroundAtStart(app).catch((err: unknown) =>
+    app.log.error({ err }, 'playground apps could not be loaded'),
+  );
 startup.firstRun = Math.round(performance.now());
 await app.listen({ port: config.port, host: config.host });
 startup.listening = Math.round(performance.now());

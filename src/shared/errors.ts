@@ -433,6 +433,20 @@ export const E = {
     'the print page is not a published page of this project',
     '打印页面不是本系统已发布的页面',
   ),
+  // The playground's sample apps at /playground/{app} (2180–2189).
+  PLAYGROUND_UNKNOWN: def(2180, 404, 'no such playground app', '没有这个示例应用'),
+  PLAYGROUND_NOT_LOADED: def(
+    2181,
+    404,
+    'this playground app is not loaded in any system you belong to',
+    '您加入的系统中没有加载这个示例应用',
+  ),
+  PLAYGROUND_NO_PAGE: def(
+    2182,
+    404,
+    'this playground app has no page of its own',
+    '这个示例应用没有自己的页面',
+  ),
   // Running programs from lists, tables and pages (2040–2059).
   PROGRAM_BULK_LIMIT: def(
     2040,

@@ -120,6 +120,22 @@ const ENDPOINTS: Record<string, Endpoint> = {
     ],
   },
   userInfo: { method: 'GET', path: () => '/api/common/user/userInfo', auth: true },
+  // The playground: this world holds no sample app, so a well-formed ask finds none (2181).
+  playgroundOpen: {
+    method: 'GET',
+    path: () => '/api/common/playground/kanban',
+    auth: true,
+    extra: [
+      ['an app that does not exist', () => ({ path: '/api/common/playground/nope' }), 2180],
+      ['an app not loaded in my systems', () => ({ path: '/api/common/playground/kanban' }), 2181],
+      ['another system named', (c) => ({ path: `/api/common/playground/kanban?project=${c.foreign}` }), 2181],
+      ['an app name with a slash', () => ({ path: '/api/common/playground/..%2Fkanban' }), 1000],
+      ['an app name in capitals', () => ({ path: '/api/common/playground/Kanban' }), 1000],
+      ['a project that is no id', () => ({ path: '/api/common/playground/kanban?project=xyz' }), 1000],
+      ['a prototype key as the app', () => ({ path: '/api/common/playground/constructor' }), 2180],
+      ['no token', () => ({ token: null }), 1100],
+    ],
+  },
   resetPwd: {
     method: 'POST',
     path: () => '/api/common/user/resetPwd',

@@ -33,7 +33,8 @@ import { testDialects } from '../helpers/db.ts';
 const dialects = await testDialects();
 
 type Standing = 'owner' | 'admin' | 'commonG' | 'commonN' | 'public' | 'none';
-type Level = 'admin' | 'member' | 'ownerTarget' | 'app' | 'grant' | 'grantWrite' | 'hidden';
+/** `joined`: any active member row of the project (owner, admin, common), expired or not; not public visitors. */
+type Level = 'admin' | 'member' | 'ownerTarget' | 'app' | 'grant' | 'grantWrite' | 'hidden' | 'joined';
 type ScopeName = 'own' | 'other' | 'public' | 'expired' | 'foreignIds';
 type ProjectKey = 'A' | 'B' | 'P' | 'E';
 
@@ -125,6 +126,8 @@ function expectedAllow(level: Level, st: Standing, expired: boolean): boolean {
       return manager || st === 'commonG' || st === 'public';
     case 'hidden':
       return manager;
+    case 'joined':
+      return manager || st === 'commonG' || st === 'commonN';
   }
 }
 
@@ -142,6 +145,17 @@ async function freshTarget(app: FastifyInstance, f: Fx): Promise<string> {
 const adminBase = (f: Fx) => `/api/admin/auth/${f.pid}/main/role`;
 
 const ENDPOINTS: Ep[] = [
+  // The playground's sample apps: members of the system holding one learn where it opens.
+  {
+    name: 'playground open',
+    level: 'joined',
+    mutating: false,
+    ids: false,
+    build: async (_a, f) => ({ method: 'GET', url: `/api/common/playground/kanban?project=${f.pid}` }),
+    allowed: (d, f) =>
+      (d as { project?: string; page?: string }).project === f.pid &&
+      (d as { page?: string }).page === f.grantedPage,
+  },
   // Existing project endpoints.
   {
     name: 'admin project get',
@@ -1397,6 +1411,17 @@ async function project(
     dataset: [grantedDataset],
   };
   const grantRoleId = await seedRole(app, p.id, opts.public ? 'public' : 'common', grants);
+  // The project holds a playground app (as the demo project does), opening at the granted page.
+  const loaded = { module: '', entities: {}, pages: { board: grantedPage }, programs: {}, datasets: {} };
+  await app.database.db
+    .insertInto('playground_apps')
+    .values({
+      project_id: p.id,
+      app: 'kanban',
+      content: JSON.stringify({ ...loaded, rows: {}, routes: [], entry: grantedPage }),
+      created_at: Date.now(),
+    })
+    .execute();
   const roleId = await seedRole(app, p.id, 'common');
   return {
     key,

@@ -1,5 +1,6 @@
+import { str } from '../../src/shared/props.ts';
 import type { WidgetRenderProps } from '../define.ts';
-import { cartesianOption, datasetPoints } from '../kit/chart-option.ts';
+import { cartesianOption, chartLabel, datasetPoints } from '../kit/chart-option.ts';
 import { useECharts } from '../kit/use-echarts.ts';
 import { useWidgetData } from '../kit/widget-context.ts';
 
@@ -8,5 +9,12 @@ export function ChartColumnWidget({ id, props }: WidgetRenderProps) {
   const data = useWidgetData(id);
   const points = datasetPoints(props, data.rows, data.meta.fields);
   const ref = useECharts(cartesianOption('bar', props, points));
-  return <div ref={ref} style={{ width: '100%', height: '100%', minHeight: 200 }} />;
+  return (
+    <div
+      ref={ref}
+      role="img"
+      aria-label={chartLabel(str(props.title), points ?? [])}
+      style={{ width: '100%', height: '100%', minHeight: 200 }}
+    />
+  );
 }

@@ -1,6 +1,6 @@
 import { bool, list, num, obj, str } from '../../src/shared/props.ts';
 import type { WidgetRenderProps } from '../define.ts';
-import { datasetPoints } from '../kit/chart-option.ts';
+import { chartLabel, datasetPoints } from '../kit/chart-option.ts';
 import { useECharts } from '../kit/use-echarts.ts';
 import { useWidgetData } from '../kit/widget-context.ts';
 
@@ -36,5 +36,12 @@ export function ChartPieWidget({ id, props }: WidgetRenderProps) {
       },
     ],
   });
-  return <div ref={ref} style={{ width: '100%', height: '100%', minHeight: 200 }} />;
+  return (
+    <div
+      ref={ref}
+      role="img"
+      aria-label={chartLabel(str(props.title), fromDataset ?? [])}
+      style={{ width: '100%', height: '100%', minHeight: 200 }}
+    />
+  );
 }

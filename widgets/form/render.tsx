@@ -1,8 +1,65 @@
-import { Button, Form, Input, Space } from 'antd';
-import { useEffect } from 'react';
+import { PlusOutlined } from '@ant-design/icons';
+import { Avatar, Button, Cascader, Form, Input, InputNumber, Space, Upload } from 'antd';
+import { useEffect, useState } from 'react';
 import { bool, list, num, obj, str } from '../../src/shared/props.ts';
+import { safeUrl } from '../../src/shared/sanitize.ts';
 import type { WidgetRenderProps } from '../define.ts';
-import { useDispatch, useWidgetData } from '../kit/widget-context.ts';
+import { useDispatch, useRuntime, useWidgetData } from '../kit/widget-context.ts';
+import { REGIONS, regionPath, regionText } from './regions.ts';
+
+type InputKind = 'text' | 'textarea' | 'number' | 'phone' | 'region' | 'image';
+const INPUTS: readonly InputKind[] = ['text', 'textarea', 'number', 'phone', 'region', 'image'];
+
+/** A region picker (province / city / district) whose value is the text "省/市/区". */
+function RegionInput({ value, onChange }: { value?: unknown; onChange?: (v: string) => void }) {
+  const rt = useRuntime();
+  return (
+    <Cascader
+      options={REGIONS}
+      value={regionPath(value)}
+      onChange={(path) => onChange?.(regionText((path ?? []) as unknown[]))}
+      placeholder={rt.lang === 'en' ? 'Province / city / district' : '省 / 市 / 区'}
+      style={{ width: '100%' }}
+    />
+  );
+}
+
+/** An image (an avatar) the user uploads; the value is the stored file's URL. */
+function ImageInput({
+  value,
+  onChange,
+  entity,
+}: {
+  value?: unknown;
+  onChange?: (v: string) => void;
+  entity: string;
+}) {
+  const rt = useRuntime();
+  const [busy, setBusy] = useState(false);
+  const src = safeUrl(str(value));
+  return (
+    <Upload
+      accept="image/png,image/jpeg,image/gif,image/webp"
+      showUploadList={false}
+      disabled={!rt.upload || busy}
+      customRequest={({ file }) => {
+        if (!rt.upload) return;
+        setBusy(true);
+        rt.upload(file as File, 'image', entity || undefined)
+          .then((u) => onChange?.(u.url))
+          .catch((e: unknown) => rt.notify?.('error', e instanceof Error ? e.message : String(e)))
+          .finally(() => setBusy(false));
+      }}
+    >
+      <Space>
+        <Avatar size={64} src={src || undefined} icon={src ? undefined : <PlusOutlined />} />
+        <Button loading={busy}>
+          {rt.lang === 'en' ? (src ? 'Change' : 'Upload') : src ? '更换' : '上传'}
+        </Button>
+      </Space>
+    </Upload>
+  );
+}
 
 /** A form over an entity: fields from props, else from the entity's field meta. Submit goes to the runtime. */
 export function FormWidget({ id, props }: WidgetRenderProps) {
@@ -27,9 +84,27 @@ export function FormWidget({ id, props }: WidgetRenderProps) {
       label: str(f.label, str(f.field)),
       required: bool(f.required),
       hide: bool(f.hide),
+      input: (INPUTS as readonly string[]).includes(str(f.input)) ? (str(f.input) as InputKind) : 'text',
     }))
     .filter((f) => f.field && !f.hide);
   const columns = Math.max(1, Math.min(4, Math.trunc(num(props.columns, 1))));
+  const entity = str(props.entity);
+  const control = (input: InputKind) => {
+    switch (input) {
+      case 'textarea':
+        return <Input.TextArea autoSize={{ minRows: 2, maxRows: 6 }} />;
+      case 'number':
+        return <InputNumber style={{ width: '100%' }} />;
+      case 'phone':
+        return <Input inputMode="tel" maxLength={20} />;
+      case 'region':
+        return <RegionInput />;
+      case 'image':
+        return <ImageInput entity={entity} />;
+      default:
+        return <Input />;
+    }
+  };
   return (
     <Form
       form={form}
@@ -46,7 +121,7 @@ export function FormWidget({ id, props }: WidgetRenderProps) {
           label={f.label}
           rules={f.required ? [{ required: true }] : []}
         >
-          <Input />
+          {control(f.input)}
         </Form.Item>
       ))}
       <Form.Item style={{ gridColumn: '1 / -1' }}>

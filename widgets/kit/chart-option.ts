@@ -101,3 +101,12 @@ export function datasetPoints(
     };
   });
 }
+
+/**
+ * What a chart shows, as text for screen readers (a canvas says nothing): its title, then each
+ * point as "name value", e.g. "Sales by month: 2025-06 1200; 2025-07 1350".
+ */
+export function chartLabel(title: string, points: readonly Point[]): string {
+  const body = points.map((p) => `${p.name} ${p.value}`).join('; ');
+  return [title, body].filter(Boolean).join(': ');
+}

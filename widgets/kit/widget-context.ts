@@ -72,6 +72,11 @@ export interface WidgetRuntime {
   reload?: (widgetId: string) => void;
   /** Shows another page of a data widget's rows (loaded from the server). */
   setPage?: (widgetId: string, page: { index: number; size: number }) => void;
+  /**
+   * Stores a file the user picked (an avatar, a photo) with the project's uploads and answers its URL;
+   * absent where nothing may be uploaded (the designer). Rejects with the coded error.
+   */
+  upload?: (file: File, type: 'image' | 'file', entity?: string) => Promise<{ url: string }>;
   /** Renders another page inside this one (page and simple-page kinds). */
   renderPage?: (pageId: string) => ReactNode;
   /**

@@ -488,6 +488,10 @@ export const en = {
     required: 'Required',
     close: 'Close',
   },
+  playground: {
+    failed: 'This sample app could not be opened',
+    home: 'Back to home',
+  },
   runtime: {
     broken: 'Widget {{kind}} cannot be shown',
     loadFailed: 'The page could not be opened',

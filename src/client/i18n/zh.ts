@@ -484,6 +484,10 @@ export const zh: Messages = {
     required: '必填',
     close: '关闭',
   },
+  playground: {
+    failed: '无法打开这个示例应用',
+    home: '返回首页',
+  },
   runtime: {
     broken: '组件 {{kind}} 无法显示',
     loadFailed: '页面打开失败',

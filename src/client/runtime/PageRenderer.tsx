@@ -14,8 +14,9 @@ import { useStore } from 'zustand';
 import { type WidgetRuntime, WidgetRuntimeProvider } from '../../../widgets/kit/widget-context.ts';
 import type { ExprScope } from '../../shared/expr/index.ts';
 import type { PageDocument, WidgetInstance } from '../../shared/page-document.ts';
+import { uploadFile } from '../api/upload.ts';
 import { type ActionHost, runActions } from './actions.ts';
-import { saveRecord } from './data-source.ts';
+import { entityMeta, saveRecord } from './data-source.ts';
 import { pageDispatcher } from './dispatch.ts';
 import { Grid } from './Grid.tsx';
 import { geometryOf, type PageMode } from './geometry.ts';
@@ -122,6 +123,11 @@ export function PageRenderer(p: PageRendererProps) {
         for (const w of writes) await saveRecord(project, entity, w.values, w.id);
       },
       notify,
+      // The upload call names a table by id (a widget may name it by code): the meta says which.
+      upload: async (file, type, entity) => {
+        const id = entity ? (await entityMeta(project, entity)).id : undefined;
+        return uploadFile(project, file, file.name, { type, ...(id ? { entity: id } : {}) });
+      },
       setView: (id, view) => setWidgetView(store, id, view),
       setPage: (id, page) => setWidgetPage(store, id, page),
       reload: (id) => bumpReload(store, id),

@@ -79,8 +79,22 @@ export function WidgetBox({ w, children }: { w: WidgetInstance; children?: React
     def && !hidden && def.data !== 'none' && typeof props.dataset === 'string' ? props.dataset.trim() : '';
   const query =
     def && !hidden && !dataset ? widgetQuery(def.data, props, ctx.params, slice.page, slice.view) : null;
+  // A chart's `paramName` / `paramValue` pass one parameter to its dataset (e.g. a filter's value).
+  const datasetParams: Record<string, unknown> =
+    typeof props.paramName === 'string' &&
+    props.paramName &&
+    props.paramValue !== undefined &&
+    props.paramValue !== ''
+      ? { [props.paramName]: props.paramValue }
+      : {};
   const datasetKey = dataset
-    ? JSON.stringify([dataset, props.pageSize ?? null, slice.page ?? null, slice.view?.sort ?? null])
+    ? JSON.stringify([
+        dataset,
+        props.pageSize ?? null,
+        slice.page ?? null,
+        slice.view?.sort ?? null,
+        datasetParams,
+      ])
     : '';
   // biome-ignore lint/correctness/useExhaustiveDependencies: datasetKey is the show's identity; reload forces a new load
   useEffect(() => {
@@ -93,6 +107,7 @@ export function WidgetBox({ w, children }: { w: WidgetInstance; children?: React
       pageSize: size,
       ...(slice.page ? { page: slice.page } : {}),
       ...(slice.view?.sort ? { sort: slice.view.sort } : {}),
+      params: datasetParams,
     }).then((data) => {
       if (live) setWidgetData(ctx.store, w.id, data);
     });

@@ -163,10 +163,32 @@ export function widgetQuery(
     body.page = { index, size };
   }
   const sort = obj(props.sortBy);
+  const sortField = str(sort.field) || str(props.sortField);
+  const order = (sort.field ? sort.order : props.sortOrder) === 'desc' ? 'desc' : 'asc';
   if (role === 'rows' && view?.sort?.field) body.sort = [{ field: view.sort.field, order: view.sort.order }];
-  else if (str(sort.field))
-    body.sort = [{ field: str(sort.field), order: sort.order === 'desc' ? 'desc' : 'asc' }];
+  else if (sortField) body.sort = [{ field: sortField, order }];
+  const where = propsFilter(props);
+  if (where) body.query = where;
   return { entity, body, counts: true };
+}
+
+/**
+ * The one clause a kind's `filterField` / `filterType` / `filterValue` props ask for (e.g. a card
+ * list of the orders whose status is the tab chosen); none when the value is empty: all rows.
+ */
+export function propsFilter(props: Record<string, unknown>): unknown {
+  const field = str(props.filterField).trim();
+  const raw = props.filterValue;
+  if (!field || raw === undefined || raw === null || raw === '') return undefined;
+  const type = ['number', 'relate', '_id'].includes(str(props.filterType)) ? str(props.filterType) : 'text';
+  const value = typeof raw === 'object' ? '' : String(raw);
+  if (!value) return undefined;
+  return {
+    field,
+    type,
+    opt: type === 'relate' ? 'set' : 'eq',
+    value: type === 'number' ? Number(value) : value,
+  };
 }
 
 /** The query of a search and filter over a table's fields; undefined when the view narrows nothing. */

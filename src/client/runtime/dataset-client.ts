@@ -183,6 +183,8 @@ export async function loadDatasetWidget(
     pageSize: number;
     page?: { index: number; size: number };
     sort?: { field: string; order: 'asc' | 'desc' };
+    /** The dataset's parameters (its `$param` values). */
+    params?: Record<string, unknown>;
   },
 ): Promise<WidgetData> {
   try {
@@ -190,11 +192,16 @@ export async function loadDatasetWidget(
       role === 'aggregate'
         ? { index: 1, size: 1000 }
         : (opts.page ?? { index: 1, size: Math.max(1, opts.pageSize) });
-    const a = await showDataset(project, flow, {
-      page,
-      count: role === 'rows',
-      ...(opts.sort ? { sort: [opts.sort] } : {}),
-    });
+    const a = await showDataset(
+      project,
+      flow,
+      {
+        page,
+        count: role === 'rows',
+        ...(opts.sort ? { sort: [opts.sort] } : {}),
+      },
+      opts.params ?? {},
+    );
     const fields: FieldMeta[] = a.columns.map((c) => ({ key: c.key, name: c.title, type: c.type }));
     // Dataset rows have no record id: their position names them (tables key rows by `_id`).
     const rows = a.rows.map((r, i) => ({ _id: `${page.index}-${i}`, ...r }));

@@ -16,6 +16,7 @@ import * as m010 from './migrations/010-tools.ts';
 import * as m011 from './migrations/011-schedules.ts';
 import * as m012 from './migrations/012-data-indexes.ts';
 import * as m016 from './migrations/016-print.ts';
+import * as m020 from './migrations/020-playground.ts';
 import type { DB } from './schema.ts';
 
 export type Dialect = 'sqlite' | 'postgres';
@@ -125,6 +126,7 @@ const MIGRATIONS: Record<string, { up(db: Kysely<unknown>, dialect: Dialect): Pr
   '011-schedules': m011,
   '012-data-indexes': m012,
   '016-print': m016,
+  '020-playground': m020,
 };
 
 async function migrate(database: Database, configuredSchema: string | undefined): Promise<void> {

@@ -205,6 +205,13 @@ export interface ShareIncrementsTable {
   value: number;
 }
 
+export interface PlaygroundAppsTable {
+  project_id: string;
+  app: string;
+  content: string;
+  created_at: number;
+}
+
 export interface PrintKeysTable {
   key: string;
   project_id: string;
@@ -298,6 +305,7 @@ export interface DB {
   role_applications: RoleApplicationsTable;
   short_links: ShortLinksTable;
   print_keys: PrintKeysTable;
+  playground_apps: PlaygroundAppsTable;
   orders: OrdersTable;
   third_identities: ThirdIdentitiesTable;
   third_states: ThirdStatesTable;

@@ -8,7 +8,7 @@
 import type { FastifyInstance } from 'fastify';
 import { createSession, revokeSession } from '../account/service.ts';
 import { sha256hex } from '../account/tokens.ts';
-import { type LoadedApp, loadPlaygroundApp, PLAYGROUND } from './playground.ts';
+import { ensurePlayground, type LoadedApp } from './playground.ts';
 import { markPaidProgram, orderTotalProgram, PAY_METHODS } from './programs.ts';
 
 export interface DemoContent {
@@ -246,9 +246,7 @@ export async function seedDemo(app: FastifyInstance, ownerId: string, project: s
       value: 'order',
     });
     await call(`/api/admin/route/${project}/${ordersRoute._id}/bind`, { programs: [flows[0]] });
-    const playground: Record<string, LoadedApp> = {};
-    for (const [name, app] of Object.entries(PLAYGROUND))
-      playground[name] = await loadPlaygroundApp(call, project, app);
+    const playground = await ensurePlayground(app, ownerId, project);
     return {
       playground,
       module: mod._id,
