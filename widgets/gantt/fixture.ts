@@ -5,7 +5,13 @@
 import type { KindFixture } from '../fixture.ts';
 
 export default {
-  props: { entity: 'tasks', titleField: 'name', startField: 'start', endField: 'end', dependencyField: 'after' },
+  props: {
+    entity: 'tasks',
+    titleField: 'name',
+    startField: 'start',
+    endField: 'end',
+    dependencyField: 'after',
+  },
   data: {
     rows: [
       { _id: 't1', name: 'Write', start: '2026-03-02', end: '2026-03-04', after: [] },

@@ -43,8 +43,8 @@ describe('gantt arithmetic', () => {
     expect(new Date(week.from * 86_400_000).getUTCDay()).toBe(1);
     const month = axisRange([{ start: day, end: day }], 'month', day);
     expect(dayText(month.from).endsWith('-01')).toBe(true);
-    expect(axisTicks(week.from, week.to, 'week').every((t) => new Date(t.day * 86_400_000).getUTCDay() === 1)).toBe(
-      true,
-    );
+    expect(
+      axisTicks(week.from, week.to, 'week').every((t) => new Date(t.day * 86_400_000).getUTCDay() === 1),
+    ).toBe(true);
   });
 });

@@ -41,7 +41,9 @@ function ids(v: unknown): string[] {
   if (typeof v === 'string' && v) return [v];
   if (!Array.isArray(v)) return [];
   return v
-    .map((x) => (typeof x === 'string' ? x : x && typeof x === 'object' ? (x as { _id?: unknown })._id : null))
+    .map((x) =>
+      typeof x === 'string' ? x : x && typeof x === 'object' ? (x as { _id?: unknown })._id : null,
+    )
     .filter((x): x is string => typeof x === 'string' && x !== '');
 }
 
@@ -108,7 +110,8 @@ export function axisTicks(from: number, to: number, zoom: Zoom): Tick[] {
   for (let day = from; day <= to; day++) {
     const d = new Date(day * DAY);
     const dom = d.getUTCDate();
-    if (zoom === 'day') ticks.push({ day, label: dom === 1 || day === from ? dayText(day).slice(5) : String(dom) });
+    if (zoom === 'day')
+      ticks.push({ day, label: dom === 1 || day === from ? dayText(day).slice(5) : String(dom) });
     else if (zoom === 'week' && d.getUTCDay() === 1) ticks.push({ day, label: dayText(day).slice(5) });
     else if (zoom === 'month' && dom === 1) ticks.push({ day, label: dayText(day).slice(0, 7) });
   }

@@ -70,13 +70,17 @@ export function GanttWidget({ id, props }: WidgetRenderProps) {
   const dispatch = useDispatch(id);
   const t = TEXT[rt.lang] ?? TEXT.en;
   const entity = str(props.entity);
-  const f = {
-    title: str(props.titleField),
-    start: str(props.startField),
-    end: str(props.endField),
-    progress: str(props.progressField),
-    deps: str(props.dependencyField),
-  };
+  const [titleField, startField, endField, progressField, depsField] = [
+    str(props.titleField),
+    str(props.startField),
+    str(props.endField),
+    str(props.progressField),
+    str(props.dependencyField),
+  ];
+  const f = useMemo(
+    () => ({ title: titleField, start: startField, end: endField, progress: progressField, deps: depsField }),
+    [titleField, startField, endField, progressField, depsField],
+  );
   const propZoom = str(props.zoom, 'day');
   const [zoom, setZoom] = useState<Zoom>(propZoom === 'week' || propZoom === 'month' ? propZoom : 'day');
   useEffect(() => setZoom(propZoom === 'week' || propZoom === 'month' ? propZoom : 'day'), [propZoom]);
@@ -96,8 +100,7 @@ export function GanttWidget({ id, props }: WidgetRenderProps) {
         const shown = f.title ? (row[`_${f.title}`] ?? row[f.title]) : undefined;
         return cellText(shown ?? row.__name ?? row._id) || cellText(row._id);
       }),
-    // biome-ignore lint/correctness/useExhaustiveDependencies: f is rebuilt from these props each render
-    [data.rows, f.title, f.start, f.end, f.progress, f.deps],
+    [data.rows, f],
   );
   const tasks = useMemo(
     () => (pending ? base.map((k) => ({ ...k, ...(pending.get(k.id) ?? {}) })) : base),
@@ -195,11 +198,20 @@ export function GanttWidget({ id, props }: WidgetRenderProps) {
       {data.loading && !data.rows.length && <Spin style={{ margin: 24 }} />}
       {!data.loading && !tasks.length && <Empty description={t.empty} />}
       {tasks.length > 0 && (
-        <div style={{ display: 'flex', flex: 1, minHeight: 0, overflow: 'auto', border: '1px solid #f0f0f0' }}>
-          <div style={{ flex: `0 0 ${labelW}px`, position: 'sticky', left: 0, zIndex: 2, background: '#fff' }}>
+        <div
+          style={{ display: 'flex', flex: 1, minHeight: 0, overflow: 'auto', border: '1px solid #f0f0f0' }}
+        >
+          <div
+            style={{ flex: `0 0 ${labelW}px`, position: 'sticky', left: 0, zIndex: 2, background: '#fff' }}
+          >
             <div style={{ ...headCell, height: HEADER }}>{t.task}</div>
             {tasks.map((k) => (
-              <div key={k.id} className="lc-gantt-label" style={{ ...labelCell, height: rowH }} title={k.title}>
+              <div
+                key={k.id}
+                className="lc-gantt-label"
+                style={{ ...labelCell, height: rowH }}
+                title={k.title}
+              >
                 {k.title}
               </div>
             ))}
@@ -228,7 +240,14 @@ export function GanttWidget({ id, props }: WidgetRenderProps) {
               style={{ position: 'absolute', left: 0, top: HEADER, pointerEvents: 'none' }}
             >
               <defs>
-                <marker id={`lc-gantt-arrow-${id}`} markerWidth="8" markerHeight="8" refX="7" refY="4" orient="auto">
+                <marker
+                  id={`lc-gantt-arrow-${id}`}
+                  markerWidth="8"
+                  markerHeight="8"
+                  refX="7"
+                  refY="4"
+                  orient="auto"
+                >
                   <path d="M0,0 L8,4 L0,8 z" fill="#8c8c8c" />
                 </marker>
               </defs>
@@ -266,10 +285,9 @@ export function GanttWidget({ id, props }: WidgetRenderProps) {
               const w = Math.max(px, (s.end - s.start + 1) * px);
               const label = `${k.title}: ${dayText(s.start)} – ${dayText(s.end)}`;
               return (
-                <div
+                <button
+                  type="button"
                   key={k.id}
-                  role="button"
-                  tabIndex={0}
                   aria-label={label}
                   title={label}
                   className="lc-gantt-bar"
@@ -292,7 +310,9 @@ export function GanttWidget({ id, props }: WidgetRenderProps) {
                     touchAction: canEdit ? 'none' : 'auto',
                   }}
                 >
-                  <div style={{ width: `${k.progress}%`, height: '100%', background: color, borderRadius: 3 }} />
+                  <div
+                    style={{ width: `${k.progress}%`, height: '100%', background: color, borderRadius: 3 }}
+                  />
                   <span style={barText}>{k.title}</span>
                   {canEdit && (
                     <>
@@ -310,7 +330,7 @@ export function GanttWidget({ id, props }: WidgetRenderProps) {
                       />
                     </>
                   )}
-                </div>
+                </button>
               );
             })}
           </div>
@@ -320,7 +340,12 @@ export function GanttWidget({ id, props }: WidgetRenderProps) {
   );
 }
 
-const rootStyle: CSSProperties = { display: 'flex', flexDirection: 'column', height: '100%', background: '#fff' };
+const rootStyle: CSSProperties = {
+  display: 'flex',
+  flexDirection: 'column',
+  height: '100%',
+  background: '#fff',
+};
 const headCell: CSSProperties = {
   display: 'flex',
   alignItems: 'center',
@@ -358,6 +383,9 @@ const barStyle: CSSProperties = {
   userSelect: 'none',
   boxSizing: 'border-box',
   zIndex: 1,
+  padding: 0,
+  font: 'inherit',
+  textAlign: 'left',
 };
 const barText: CSSProperties = {
   position: 'absolute',
