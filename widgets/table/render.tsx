@@ -1,6 +1,6 @@
 import { ExportOutlined, FilterOutlined, ReloadOutlined } from '@ant-design/icons';
 import { Button, Input, Popover, Space, Table } from 'antd';
-import { useState } from 'react';
+import { useMemo, useState } from 'react';
 import { PAGE_SIZE_DEFAULT } from '../../src/shared/constants.ts';
 import { bool, num } from '../../src/shared/props.ts';
 import { completeConditions } from '../../src/shared/query/conditions.ts';
@@ -9,6 +9,7 @@ import { FILTER_TEXT, FilterControl, type FilterValue } from '../kit/FilterContr
 import { dataColumns, rowKey } from '../kit/table-columns.ts';
 import { totalText, useTableView } from '../kit/table-view.ts';
 import { useDispatch, useRuntime, useWidgetData } from '../kit/widget-context.ts';
+import { treeField, treeRows } from './tree.ts';
 
 /** The designer table: columns from the entity's field meta; each of the 18 toggles switches a feature on. */
 export function TableWidget({ id, props }: WidgetRenderProps) {
@@ -29,6 +30,12 @@ export function TableWidget({ id, props }: WidgetRenderProps) {
   const fields = data.meta.fields ?? [];
   const active = completeConditions(view.filter.conditions, fields).length;
   const ft = FILTER_TEXT[rt.lang] ?? FILTER_TEXT.en;
+  // Tree: a table relating to itself nests rows under their parent (toggle rows open).
+  const parentField = on('tree') ? treeField(fields, data.rows) : undefined;
+  const rows = useMemo(
+    () => (parentField ? treeRows(data.rows, parentField) : data.rows),
+    [data.rows, parentField],
+  );
   return (
     <div>
       {toolbar && (
@@ -90,7 +97,8 @@ export function TableWidget({ id, props }: WidgetRenderProps) {
         rowKey={rowKey}
         loading={data.loading}
         columns={columns}
-        dataSource={data.rows}
+        dataSource={rows}
+        expandable={parentField ? { indentSize: 20 } : undefined}
         showSorterTooltip={false}
         rowSelection={
           on('select') || on('multiple') ? { type: on('multiple') ? 'checkbox' : 'radio' } : undefined
