@@ -54,7 +54,7 @@ test('the project plan on a gantt: drag a bar and its edge, reload, the dates ar
   expect(await a.page.locator('path.lc-gantt-link').count()).toBeGreaterThanOrEqual(8);
   await shot(a.page, 'playground-gantt');
 
-  const api = bar(a.page, 'Screens');
+  const api = bar(a.page, 'Design');
   const start0 = day(await api.getAttribute('data-start'));
   const end0 = day(await api.getAttribute('data-end'));
   // Day zoom: 36 px a day; three days later.
@@ -65,7 +65,7 @@ test('the project plan on a gantt: drag a bar and its edge, reload, the dates ar
   );
   await expect(api).toHaveAttribute('data-end', new Date((end0 + 3) * 86_400_000).toISOString().slice(0, 10));
   // The other browser sees it without a reload.
-  await expect(bar(b.page, 'Screens')).toHaveAttribute(
+  await expect(bar(b.page, 'Design')).toHaveAttribute(
     'data-start',
     new Date((start0 + 3) * 86_400_000).toISOString().slice(0, 10),
   );
@@ -80,20 +80,20 @@ test('the project plan on a gantt: drag a bar and its edge, reload, the dates ar
   await a.page.keyboard.press('ArrowLeft');
   const start2 = new Date((start0 + 2) * 86_400_000).toISOString().slice(0, 10);
   await expect(api).toHaveAttribute('data-start', start2);
-  await expect(bar(b.page, 'Screens')).toHaveAttribute('data-start', start2);
+  await expect(bar(b.page, 'Design')).toHaveAttribute('data-start', start2);
 
   // Stored: after a reload, and as the data API reads it.
   await a.page.waitForTimeout(500);
   await a.page.reload();
-  await expect(bar(a.page, 'Screens')).toHaveAttribute('data-start', start2);
-  await expect(bar(a.page, 'Screens')).toHaveAttribute(
+  await expect(bar(a.page, 'Design')).toHaveAttribute('data-start', start2);
+  await expect(bar(a.page, 'Design')).toHaveAttribute(
     'data-end',
     new Date((end0 + 4) * 86_400_000).toISOString().slice(0, 10),
   );
   const rows = await call<{ data: { title: string; start: number }[] }>(
     `/api/app/simple/${project}/ptask/query`,
     {
-      query: { field: 'title', type: 'text', opt: 'eq', value: '页面开发 Screens' },
+      query: { field: 'title', type: 'text', opt: 'eq', value: '方案设计 Design' },
     },
   );
   const stored = rows.data[0];
