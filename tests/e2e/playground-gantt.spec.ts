@@ -97,8 +97,9 @@ test('the project plan on a gantt: drag a bar and its edge, reload, the dates ar
     },
   );
   const stored = rows.data[0];
+  expect(stored).toBeDefined();
   // Stored as the day's midnight in the project's zone (UTC+8).
-  expect(new Date(stored.start + 8 * 3_600_000).toISOString().slice(0, 10)).toBe(start2);
+  expect(new Date((stored?.start ?? 0) + 8 * 3_600_000).toISOString().slice(0, 10)).toBe(start2);
 
   // The week and month scales draw the same tasks.
   await a.page.getByText('Week', { exact: true }).click();
@@ -109,4 +110,35 @@ test('the project plan on a gantt: drag a bar and its edge, reload, the dates ar
 
   expect(a.errors, 'console errors').toEqual([]);
   expect(b.errors, 'console errors').toEqual([]);
+});
+
+test('the region playground: provinces open to their cities and districts in the table tree', async ({
+  browser,
+  request,
+}) => {
+  test.setTimeout(120_000);
+  const call = await adminApi(request);
+  const ctx = await browser.newContext({ viewport: DESKTOP, locale: 'en-US' });
+  await signInWithToken(ctx, call.token, (await demoProject(call)).project);
+  const page = await ctx.newPage();
+  const errors: string[] = [];
+  page.on('console', (m) => {
+    if (m.type() === 'error') errors.push(m.text());
+  });
+  page.on('pageerror', (e) => errors.push(e.message));
+  await page.goto('/playground/region');
+  await expect(page.locator('.lc-playground .lc-page')).toBeVisible();
+  const row = (name: string) => page.locator('tr.ant-table-row', { hasText: name });
+  // Three provinces at the root; their cities hidden until opened.
+  await expect(row('广东省 Guangdong')).toBeVisible();
+  await expect(row('浙江省 Zhejiang')).toBeVisible();
+  await expect(row('广州市 Guangzhou')).toHaveCount(0);
+  await row('广东省 Guangdong').locator('.ant-table-row-expand-icon').click();
+  await expect(row('广州市 Guangzhou')).toBeVisible();
+  await expect(row('深圳市 Shenzhen')).toBeVisible();
+  await row('广州市 Guangzhou').locator('.ant-table-row-expand-icon').click();
+  await expect(row('天河区 Tianhe')).toBeVisible();
+  await expect(row('南山区 Nanshan')).toHaveCount(0);
+  await shot(page, 'playground-region');
+  expect(errors, 'console errors').toEqual([]);
 });

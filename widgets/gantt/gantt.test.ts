@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { axisRange, axisTicks, dayOf, dayText, dragDates, ganttTasks } from './gantt.ts';
+import { axisRange, axisTicks, dayOf, dayText, dragDates, type GanttTask, ganttTasks } from './gantt.ts';
 
 describe('gantt arithmetic', () => {
   it('reads stored dates as days of the project zone and writes them back as the same day', () => {
@@ -23,11 +23,12 @@ describe('gantt arithmetic', () => {
       String(r.t),
     );
     expect(tasks.map((t) => t.id)).toEqual(['a', 'b']);
-    expect(tasks[0].end - tasks[0].start).toBe(3);
-    expect(tasks[0].progress).toBe(100);
-    expect(tasks[1].end).toBe(tasks[1].start);
-    expect(tasks[1].progress).toBe(0);
-    expect(tasks[1].deps).toEqual(['a', 'c']);
+    const [a, b] = tasks as [GanttTask, GanttTask];
+    expect(a.end - a.start).toBe(3);
+    expect(a.progress).toBe(100);
+    expect(b.end).toBe(b.start);
+    expect(b.progress).toBe(0);
+    expect(b.deps).toEqual(['a', 'c']);
   });
 
   it('moves and resizes, keeping at least one day', () => {

@@ -256,7 +256,7 @@ export function GanttWidget({ id, props }: WidgetRenderProps) {
                   .filter((d) => rowOf.has(d))
                   .map((d) => {
                     const j = rowOf.get(d) as number;
-                    const pre = shown(tasks[j]);
+                    const pre = shown(tasks[j] as GanttTask);
                     const cur = shown(k);
                     const sx = x0(pre.end + 1);
                     const sy = j * rowH + rowH / 2;

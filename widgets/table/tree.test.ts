@@ -24,8 +24,8 @@ describe('table tree', () => {
   it('nests rows under their parent; a missing parent or a loop makes a root', () => {
     const tree = treeRows(rows, 'parent');
     expect(tree.map((r) => r._id)).toEqual(['p', 'x']);
-    expect(tree[0].children?.[0]._id).toBe('c');
-    expect(tree[0].children?.[0].children?.[0]._id).toBe('d');
+    expect(tree[0]?.children?.[0]?._id).toBe('c');
+    expect(tree[0]?.children?.[0]?.children?.[0]?._id).toBe('d');
     const loop = treeRows(
       [
         { _id: 'a', parent: 'b' },
