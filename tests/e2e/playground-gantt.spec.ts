@@ -9,7 +9,8 @@ import { adminApi, DESKTOP, demoProject, shot, signInWithToken } from './helpers
 
 test.use({ actionTimeout: 20_000 });
 
-async function open(browser: Browser, call: Awaited<ReturnType<typeof adminApi>>) {
+/** A signed-in desktop page at `path` that records console errors and uncaught exceptions. */
+async function openAt(browser: Browser, call: Awaited<ReturnType<typeof adminApi>>, path: string) {
   const ctx = await browser.newContext({ viewport: DESKTOP, locale: 'en-US' });
   await signInWithToken(ctx, call.token, (await demoProject(call)).project);
   const page = await ctx.newPage();
@@ -18,11 +19,16 @@ async function open(browser: Browser, call: Awaited<ReturnType<typeof adminApi>>
     if (m.type() === 'error') errors.push(m.text());
   });
   page.on('pageerror', (e) => errors.push(e.message));
-  await page.goto('/playground/playground-gantt');
+  await page.goto(path);
   await expect(page.locator('.lc-playground .lc-page')).toBeVisible();
-  await expect(page.locator('.lc-page[data-live="live"]')).toBeVisible();
-  await expect(page.locator('.lc-gantt-bar')).toHaveCount(8);
   return { page, errors };
+}
+
+async function open(browser: Browser, call: Awaited<ReturnType<typeof adminApi>>) {
+  const opened = await openAt(browser, call, '/playground/playground-gantt');
+  await expect(opened.page.locator('.lc-page[data-live="live"]')).toBeVisible();
+  await expect(opened.page.locator('.lc-gantt-bar')).toHaveCount(8);
+  return opened;
 }
 
 const bar = (page: Page, title: string) => page.locator('.lc-gantt-bar', { hasText: title });
@@ -118,16 +124,7 @@ test('the region playground: provinces open to their cities and districts in the
 }) => {
   test.setTimeout(120_000);
   const call = await adminApi(request);
-  const ctx = await browser.newContext({ viewport: DESKTOP, locale: 'en-US' });
-  await signInWithToken(ctx, call.token, (await demoProject(call)).project);
-  const page = await ctx.newPage();
-  const errors: string[] = [];
-  page.on('console', (m) => {
-    if (m.type() === 'error') errors.push(m.text());
-  });
-  page.on('pageerror', (e) => errors.push(e.message));
-  await page.goto('/playground/region');
-  await expect(page.locator('.lc-playground .lc-page')).toBeVisible();
+  const { page, errors } = await openAt(browser, call, '/playground/region');
   const row = (name: string) => page.locator('tr.ant-table-row', { hasText: name });
   // Three provinces at the root; their cities hidden until opened.
   await expect(row('广东省 Guangdong')).toBeVisible();
