@@ -16,6 +16,7 @@ export { default as datepicker } from './datepicker/index.ts';
 export { default as detailCard } from './detail-card/index.ts';
 export { default as dropdown } from './dropdown/index.ts';
 export { default as form } from './form/index.ts';
+export { default as gantt } from './gantt/index.ts';
 export { default as graph } from './graph/index.ts';
 export { default as html } from './html/index.ts';
 export { default as iframe } from './iframe/index.ts';

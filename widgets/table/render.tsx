@@ -1,6 +1,6 @@
 import { ExportOutlined, FilterOutlined, ReloadOutlined } from '@ant-design/icons';
 import { Button, Input, Popover, Space, Table } from 'antd';
-import { useState } from 'react';
+import { useMemo, useState } from 'react';
 import { PAGE_SIZE_DEFAULT } from '../../src/shared/constants.ts';
 import { bool, list, num, str } from '../../src/shared/props.ts';
 import { completeConditions } from '../../src/shared/query/conditions.ts';
@@ -10,6 +10,7 @@ import { FILTER_TEXT, FilterControl, type FilterValue } from '../kit/FilterContr
 import { dataColumns, rowKey } from '../kit/table-columns.ts';
 import { totalText, useTableView } from '../kit/table-view.ts';
 import { useDispatch, useRuntime, useWidgetData } from '../kit/widget-context.ts';
+import { treeField, treeRows } from './tree.ts';
 
 /**
  * The designer's table. Bound to a table, end users get the data view list menu entries open (the
@@ -61,6 +62,12 @@ function TablePicture({ id, props }: WidgetRenderProps) {
   const fields = data.meta.fields ?? [];
   const active = completeConditions(view.filter.conditions, fields).length;
   const ft = FILTER_TEXT[rt.lang] ?? FILTER_TEXT.en;
+  // Tree: a table relating to itself nests rows under their parent (toggle rows open).
+  const parentField = on('tree') ? treeField(fields, data.rows) : undefined;
+  const rows = useMemo(
+    () => (parentField ? treeRows(data.rows, parentField) : data.rows),
+    [data.rows, parentField],
+  );
   return (
     <div>
       {toolbar && (
@@ -122,7 +129,8 @@ function TablePicture({ id, props }: WidgetRenderProps) {
         rowKey={rowKey}
         loading={data.loading}
         columns={columns}
-        dataSource={data.rows}
+        dataSource={rows}
+        expandable={parentField ? { indentSize: 20 } : undefined}
         showSorterTooltip={false}
         rowSelection={
           on('select') || on('multiple') ? { type: on('multiple') ? 'checkbox' : 'radio' } : undefined

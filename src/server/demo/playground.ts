@@ -23,6 +23,8 @@ import logistics from '../../../playground/logistics/app.json' with { type: 'jso
 import mallIndex from '../../../playground/mall-index/app.json' with { type: 'json' };
 import orderList from '../../../playground/order-list/app.json' with { type: 'json' };
 import platformIndex from '../../../playground/platform-index/app.json' with { type: 'json' };
+import playgroundGantt from '../../../playground/playground-gantt/app.json' with { type: 'json' };
+import region from '../../../playground/region/app.json' with { type: 'json' };
 import service from '../../../playground/service/app.json' with { type: 'json' };
 import shop from '../../../playground/shop/app.json' with { type: 'json' };
 import userPage from '../../../playground/user-page/app.json' with { type: 'json' };
@@ -82,6 +84,8 @@ export const PLAYGROUND: Record<string, PlaygroundApp> = {
   'user-page': userPage as PlaygroundApp,
   userinfo: userinfo as PlaygroundApp,
   'platform-index': platformIndex as PlaygroundApp,
+  'playground-gantt': playgroundGantt as PlaygroundApp,
+  region: region as PlaygroundApp,
 };
 
 export interface LoadedApp {
