@@ -421,7 +421,12 @@ export const E = {
   ),
   // Administration area: feature flags and debug mode (2100–2109, helper admin3b).
   FEATURES_INVALID: def(2100, 400, 'the feature flags are not valid', '功能开关设置有误'),
-  DEBUG_REFUSED: def(2101, 403, 'debug mode is not available for this project here', '此处不能为该系统开启调试模式'),
+  DEBUG_REFUSED: def(
+    2101,
+    403,
+    'debug mode is not available for this project here',
+    '此处不能为该系统开启调试模式',
+  ),
 } as const satisfies Record<string, ErrorDef>;
 
 export type ErrorName = keyof typeof E;
