@@ -14,7 +14,7 @@
 import crypto from 'node:crypto';
 import { Readable } from 'node:stream';
 import { E, fail } from '../errors.ts';
-import { UPLOAD_MAX_BYTES, type UploadType, uploadPath } from './upload-store.ts';
+import { UPLOAD_MAX_BYTES, type UploadType, uploadPath } from './upload-paths.ts';
 
 export interface S3Config {
   endpoint: string;

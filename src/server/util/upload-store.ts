@@ -5,6 +5,15 @@ import type { Readable } from 'node:stream';
 import { E, fail } from '../errors.ts';
 import { type S3Config, S3Store } from './object-store.ts';
 import { lie, MIME_OF, REFUSED, sniff } from './sniff.ts';
+import { UPLOAD_MAX_BYTES, UPLOAD_URL_PREFIX, type UploadType, uploadPath } from './upload-paths.ts';
+
+export {
+  UPLOAD_MAX_BYTES,
+  UPLOAD_TYPES,
+  UPLOAD_URL_PREFIX,
+  type UploadType,
+  uploadPath,
+} from './upload-paths.ts';
 
 /**
  * Uploaded files under `DATA_DIR/upload`, at the spec's path pattern
@@ -16,10 +25,6 @@ import { lie, MIME_OF, REFUSED, sniff } from './sniff.ts';
  */
 
 /** Spec: upload size default max 20480 (KB). */
-export const UPLOAD_MAX_BYTES = 20480 * 1024;
-export const UPLOAD_URL_PREFIX = '/upload/';
-export const UPLOAD_TYPES = ['image', 'file'] as const;
-export type UploadType = (typeof UPLOAD_TYPES)[number];
 
 export type ImageKind = 'png' | 'jpeg' | 'gif' | 'webp';
 
@@ -63,27 +68,6 @@ export function safeName(name: string): string {
     .replace(/^[._]+/, '')
     .slice(-80);
   return clean || 'file';
-}
-
-/**
- * The parts of a stored file's path after `prefix` (the folder's `/upload/` or a bucket's public URL):
- * the spec's `project/{project}/main/{type}/{day}/{file}`, decoded; null for any other URL, a path
- * with empty, dot or backslash parts, or (with `project`) another project's file.
- */
-export function uploadPath(url: string, prefix: string, project?: string): string[] | null {
-  if (!url.startsWith(prefix)) return null;
-  let decoded: string;
-  try {
-    decoded = decodeURIComponent(url.slice(prefix.length).split(/[?#]/)[0]!);
-  } catch {
-    return null;
-  }
-  const parts = decoded.split('/');
-  if (parts.length !== 6 || parts[0] !== 'project' || parts[2] !== 'main') return null;
-  if (project !== undefined && parts[1] !== project) return null;
-  if (parts.some((p) => p === '' || p === '.' || p === '..' || p.includes('\\') || p.includes('\0')))
-    return null;
-  return parts;
 }
 
 function day(now: number): string {
