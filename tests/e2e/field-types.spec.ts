@@ -2,7 +2,7 @@
  * Field types in the workbench, as a builder uses them: a yes/no, a single option and an attachment
  * field added through the field editor; a row added with an image uploaded from disk (its preview
  * shown before saving, its thumbnail in the grid after); an out-of-list option in an imported sheet
- * refused with its message, nothing written.
+ * refused with its message, nothing written; the uploaded image drawn by a table widget on a published page.
  */
 import fs from 'node:fs';
 import os from 'node:os';
@@ -10,7 +10,7 @@ import path from 'node:path';
 import { expect, type Page, test } from '@playwright/test';
 import ExcelJS from 'exceljs';
 import { grayPng } from '../../src/server/data/xlsx/images.ts';
-import { ADMIN, pick, shot, signInUi } from './helpers.ts';
+import { ADMIN, adminApi, pick, shot, signInUi } from './helpers.ts';
 
 async function okModal(page: Page): Promise<void> {
   await page.locator('.ant-modal:visible .ant-modal-footer .ant-btn-primary').last().click();
@@ -55,7 +55,8 @@ test('builder adds yes/no, option and attachment fields; a row with an uploaded 
   await page.getByTestId('manage-mode').click();
   await expect(page).toHaveURL(/\/dev\/data$/);
   await page.getByTestId('new-project').click();
-  await page.locator('#wb-create-project_name').fill(`FT ${Date.now().toString(36)}`);
+  const projectName = `FT ${Date.now().toString(36)}`;
+  await page.locator('#wb-create-project_name').fill(projectName);
   await okModal(page);
   await page.getByTestId('new-table').click();
   await page.locator('#entity-form_name').fill('Tasks');
@@ -121,4 +122,41 @@ test('builder adds yes/no, option and attachment fields; a row with an uploaded 
   await imp.getByTestId('xlsx-import-close').click();
   await expect(page.getByTestId('row-count')).toHaveText('Rows: 1');
   await shot(page, 'field-types-grid');
+
+  // The same image on a published page: a table widget over Tasks draws the uploaded thumbnail.
+  const call = await adminApi(page.request);
+  const projects = await call<{ _id: string; _name: string }[]>('/api/common/project/list');
+  const pid = projects.find((p) => p._name === projectName)!._id;
+  const entities = await call<{ _id: string; _code?: string; code?: string }[]>(
+    `/api/admin/project/${pid}/entity`,
+  );
+  const tasks = entities.find((e) => (e._code ?? e.code) === 'tasks')!._id;
+  const document = {
+    id: 'draft',
+    title: 'Task photos',
+    version: 1,
+    layout: {
+      pc: { cols: 120, rowHeight: 10, width: 1200 },
+      mobile: { cols: 38, rowHeight: 10, width: 375 },
+    },
+    widgets: [
+      {
+        id: 'photos',
+        kind: 'table',
+        version: 1,
+        props: { entity: tasks, pageSize: 10 },
+        layout: { pc: { x: 0, y: 0, w: 120, h: 60 }, mobile: { x: 0, y: 0, w: 38, h: 60 } },
+      },
+    ],
+  };
+  const created = await call<{ _id: string }>(`/api/admin/page/${pid}/create`, {
+    name: 'Task photos',
+    document,
+  });
+  await call(`/api/admin/page/${pid}/${created._id}/publish`, {});
+  await page.goto(`/page/${created._id}`);
+  const onPage = page.locator('.ant-table-row', { hasText: 'First' }).locator('img');
+  await expect(onPage).toHaveAttribute('src', /\/upload\/project\/[0-9a-f]{24}\/main\/image\//);
+  await expect.poll(() => onPage.evaluate((img: HTMLImageElement) => img.naturalWidth)).toBeGreaterThan(0);
+  await shot(page, 'field-types-image-on-page');
 });
