@@ -3,7 +3,7 @@
  * bus of runtime/data-source.ts) and saves by others, told on the socket channel's project room as an
  * `action` of type `records` that carries the table's id and code, never row data (each viewer then
  * reloads through the data API with their own grants). After each (re)connect the view reloads once,
- * so a change made while offline is not missed.
+ * so a change made while offline is not missed. The views of one project share one socket.
  */
 import { useEffect, useRef } from 'react';
 import { getToken } from '../api/storage.ts';
@@ -44,29 +44,25 @@ export function useLiveTable(opts: {
   useEffect(() => {
     const token = getToken();
     if (!enabled || !id || !token) return;
-    const ch = new SocketChannel({ project, platform: 'app', token });
-    channel.current = ch;
-    let open = true;
-    let first = true;
-    ch.socket.on('connect', () => {
-      ch.call('join', {})
-        .then(() => {
-          // The first join follows the first load; later ones may have missed changes.
-          if (open && !first) onChange.current();
-          first = false;
-        })
-        .catch(() => undefined);
+    const shared = acquireChannel(project, token);
+    channel.current = shared.ch;
+    // Joined already (another view of this project opened the channel): every later join is a rejoin.
+    let first = !shared.joined;
+    const offJoin = shared.onJoin(() => {
+      // The first join follows the first load; later ones may have missed changes.
+      if (!first) onChange.current();
+      first = false;
     });
-    const off = ch.on<{ page: string | null; type: unknown; data: unknown }>('action', (a) => {
+    const offAction = shared.onAction((a) => {
       const c = a.data as Partial<RecordsChange> | null;
       if (a.page === null && a.type === RECORDS_ACTION && c && (c.entity === id || c.code === code))
         onChange.current();
     });
     return () => {
-      open = false;
-      off();
-      ch.close();
-      if (channel.current === ch) channel.current = null;
+      offJoin();
+      offAction();
+      shared.release();
+      if (channel.current === shared.ch) channel.current = null;
     };
   }, [project, id, code, enabled]);
 
@@ -81,4 +77,65 @@ export function useLiveTable(opts: {
     },
   });
   return live.current;
+}
+
+interface ActionMessage {
+  page: string | null;
+  type: unknown;
+  data: unknown;
+}
+
+interface SharedChannel {
+  ch: SocketChannel;
+  joined: boolean;
+  refs: number;
+  joins: Set<() => void>;
+  actions: Set<(a: ActionMessage) => void>;
+}
+
+/** One socket per project and token, however many data views a page shows (ref-counted). */
+const channels = new Map<string, SharedChannel>();
+
+function acquireChannel(project: string, token: string) {
+  const key = `${project}\n${token}`;
+  let entry = channels.get(key);
+  if (!entry) {
+    const ch = new SocketChannel({ project, platform: 'app', token });
+    const e: SharedChannel = { ch, joined: false, refs: 0, joins: new Set(), actions: new Set() };
+    ch.socket.on('connect', () => {
+      ch.call('join', {})
+        .then(() => {
+          e.joined = true;
+          for (const f of [...e.joins]) f();
+        })
+        .catch(() => undefined);
+    });
+    ch.on<ActionMessage>('action', (a) => {
+      for (const f of [...e.actions]) f(a);
+    });
+    channels.set(key, e);
+    entry = e;
+  }
+  const e = entry;
+  e.refs++;
+  let released = false;
+  return {
+    ch: e.ch,
+    joined: e.joined,
+    onJoin(f: () => void) {
+      e.joins.add(f);
+      return () => e.joins.delete(f);
+    },
+    onAction(f: (a: ActionMessage) => void) {
+      e.actions.add(f);
+      return () => e.actions.delete(f);
+    },
+    release() {
+      if (released) return;
+      released = true;
+      if (--e.refs > 0) return;
+      channels.delete(key);
+      e.ch.close();
+    },
+  };
 }

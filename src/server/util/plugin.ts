@@ -189,88 +189,105 @@ async function utilPlugin(app: FastifyInstance): Promise<void> {
       );
 
       // The rich-text helper's server protocol (UEditor's actions): config, uploadimage, listimage.
-      uploads.route({
-        method: ['GET', 'POST'],
-        url: '/:project/ueditor',
-        bodyLimit: limit,
-        schema: {
-          tags,
-          params: obj({ project: id() }),
-          querystring: obj({
-            action: str(40),
-            'start?': str(6, { pattern: '^[0-9]{1,6}$' }),
-            'size?': str(3, { pattern: '^[0-9]{1,3}$' }),
-          }),
-          response: { 200: ok(anyObj()) },
-          description:
-            "The rich-text helper's server protocol, UEditor's actions inside the usual answer (`state: " +
-            '"SUCCESS"` with each). `?action=config`: what the editor may send (`imageActionName`, ' +
-            '`imageFieldName`, `imageMaxSize` in bytes, `imageAllowFiles`, `imageManagerActionName`, ' +
-            '`imageManagerListSize`). `?action=uploadimage` (POST multipart/form-data, the file part `upfile`): ' +
-            'stores an image as the upload call does (same checks and codes, folder or object store) and ' +
-            'answers `{url, title, original, type, size}`. `?action=listimage&start=0&size=20`: the ' +
-            "project's uploaded images, newest first: `{list: [{url, mtime}], start, total}`. Another action: " +
-            '2127. Write access to the project (as for uploads) for every action.',
+      const ueditorSchema = {
+        tags,
+        params: obj({ project: id() }),
+        querystring: obj({
+          action: str(40),
+          'start?': str(6, { pattern: '^[0-9]{1,6}$' }),
+          'size?': str(3, { pattern: '^[0-9]{1,3}$' }),
+        }),
+        response: { 200: ok(anyObj()) },
+        description:
+          "The rich-text helper's server protocol, UEditor's actions inside the usual answer (`state: " +
+          '"SUCCESS"` with each). `?action=config`: what the editor may send (`imageActionName`, ' +
+          '`imageFieldName`, `imageMaxSize` in bytes, `imageAllowFiles`, `imageManagerActionName`, ' +
+          '`imageManagerListSize`). `?action=uploadimage` (POST multipart/form-data, the file part `upfile`): ' +
+          'stores an image as the upload call does (same checks and codes, folder or object store) and ' +
+          'answers `{url, title, original, type, size}`. `?action=listimage&start=0&size=20`: the ' +
+          "project's uploaded images, newest first: `{list: [{url, mtime}], start, total}`. Another action: " +
+          '2127. Write access to the project (as for uploads) for every action.',
+      };
+      const ueditor = async (request: FastifyRequest) => {
+        const q = request.query as { action: string; start?: string; size?: string };
+        const project = await member(request);
+        if (q.action === 'config') {
+          return {
+            error: 0,
+            data: {
+              state: 'SUCCESS',
+              imageActionName: 'uploadimage',
+              imageFieldName: 'upfile',
+              imageMaxSize: UPLOAD_MAX_BYTES,
+              imageAllowFiles: ['.png', '.jpg', '.jpeg', '.gif', '.webp'],
+              imageUrlPrefix: '',
+              imageManagerActionName: 'listimage',
+              imageManagerListSize: 20,
+              imageManagerUrlPrefix: '',
+              imageManagerAllowFiles: ['.png', '.jpg', '.jpeg', '.gif', '.webp'],
+            },
+          };
+        }
+        if (q.action === 'uploadimage') {
+          if (request.method !== 'POST') fail(E.UEDITOR_ACTION_UNKNOWN, 'uploadimage takes a POST');
+          const body = request.body;
+          const ct = String(request.headers['content-type'] ?? '');
+          if (!Buffer.isBuffer(body) || !ct.startsWith('multipart/')) fail(E.UPLOAD_INVALID, 'no file');
+          const part = multipartFile(body, ct);
+          if (!part) fail(E.UPLOAD_INVALID, 'no file part');
+          const saved = await store.save(project.id, 'image', part.name, part.data, part.type);
+          const ext = saved.url.slice(saved.url.lastIndexOf('.')).toLowerCase();
+          return {
+            error: 0,
+            data: {
+              state: 'SUCCESS',
+              url: saved.url,
+              title: saved.name,
+              original: part.name.slice(0, 200),
+              type: ext,
+              size: saved.size,
+            },
+          };
+        }
+        if (q.action === 'listimage') {
+          const start = Number(q.start ?? 0);
+          const size = Math.min(100, Math.max(1, Number(q.size ?? 20)));
+          const { list, total } = await store.listImages(project.id, start, size);
+          return {
+            error: 0,
+            data: {
+              state: 'SUCCESS',
+              list: list.map((f) => ({ url: f.url, mtime: Math.floor(f.mtime / 1000) })),
+              start,
+              total,
+            },
+          };
+        }
+        fail(E.UEDITOR_ACTION_UNKNOWN, q.action.slice(0, 40));
+      };
+      uploads.get(
+        '/:project/ueditor',
+        { bodyLimit: limit, schema: ueditorSchema, preHandler: optionalUser },
+        ueditor,
+      );
+      uploads.post(
+        '/:project/ueditor',
+        {
+          bodyLimit: limit,
+          schema: {
+            ...ueditorSchema,
+            body: {
+              content: {
+                'multipart/form-data': {
+                  schema: { description: 'uploadimage: the image as the file part `upfile`' },
+                },
+              },
+            },
+          },
+          preHandler: optionalUser,
         },
-        preHandler: optionalUser,
-        handler: async (request) => {
-          const q = request.query as { action: string; start?: string; size?: string };
-          const project = await member(request);
-          if (q.action === 'config') {
-            return {
-              error: 0,
-              data: {
-                state: 'SUCCESS',
-                imageActionName: 'uploadimage',
-                imageFieldName: 'upfile',
-                imageMaxSize: UPLOAD_MAX_BYTES,
-                imageAllowFiles: ['.png', '.jpg', '.jpeg', '.gif', '.webp'],
-                imageUrlPrefix: '',
-                imageManagerActionName: 'listimage',
-                imageManagerListSize: 20,
-                imageManagerUrlPrefix: '',
-                imageManagerAllowFiles: ['.png', '.jpg', '.jpeg', '.gif', '.webp'],
-              },
-            };
-          }
-          if (q.action === 'uploadimage') {
-            if (request.method !== 'POST') fail(E.UEDITOR_ACTION_UNKNOWN, 'uploadimage takes a POST');
-            const body = request.body;
-            const ct = String(request.headers['content-type'] ?? '');
-            if (!Buffer.isBuffer(body) || !ct.startsWith('multipart/')) fail(E.UPLOAD_INVALID, 'no file');
-            const part = multipartFile(body, ct);
-            if (!part) fail(E.UPLOAD_INVALID, 'no file part');
-            const saved = await store.save(project.id, 'image', part.name, part.data, part.type);
-            const ext = saved.url.slice(saved.url.lastIndexOf('.')).toLowerCase();
-            return {
-              error: 0,
-              data: {
-                state: 'SUCCESS',
-                url: saved.url,
-                title: saved.name,
-                original: part.name.slice(0, 200),
-                type: ext,
-                size: saved.size,
-              },
-            };
-          }
-          if (q.action === 'listimage') {
-            const start = Number(q.start ?? 0);
-            const size = Math.min(100, Math.max(1, Number(q.size ?? 20)));
-            const { list, total } = await store.listImages(project.id, start, size);
-            return {
-              error: 0,
-              data: {
-                state: 'SUCCESS',
-                list: list.map((f) => ({ url: f.url, mtime: Math.floor(f.mtime / 1000) })),
-                start,
-                total,
-              },
-            };
-          }
-          fail(E.UEDITOR_ACTION_UNKNOWN, q.action.slice(0, 40));
-        },
-      });
+        ueditor,
+      );
     },
     { prefix: '/api/app/util' },
   );
