@@ -1,0 +1,59 @@
+/**
+ * Images in rich text, as a builder adds them in the designer (issue #24, item 5): "Insert image"
+ * uploads a picture through the rich-text helper (`ueditor?action=uploadimage`) and adds it to the
+ * content; "Uploaded images" lists the project's images and inserts one again.
+ */
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { expect, test } from '@playwright/test';
+import { grayPng } from '../../src/server/data/xlsx/images.ts';
+import { getWidget } from '../../widgets/registry.ts';
+import { emptyPage, instanceOf } from '../fixtures/pages.ts';
+import { canvas, newPage, openDesigner, setup } from './designer-kit.ts';
+import { DESKTOP, shot } from './helpers.ts';
+
+test.use({ viewport: DESKTOP });
+
+test('a builder uploads an image into rich text and inserts it again from the uploaded images', async ({
+  page,
+  request,
+}) => {
+  test.setTimeout(180_000);
+  const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'lc-rt-'));
+  const photo = path.join(dir, 'harbour.png');
+  fs.writeFileSync(
+    photo,
+    grayPng(80, 60, (x, y) => (((x >> 2) + (y >> 2)) % 2 ? 30 : 200)),
+  );
+  const env = await setup(request);
+  const doc = emptyPage('rt');
+  const w = instanceOf(getWidget('richtext')!, 'story');
+  w.props.html = '<p>Story</p>';
+  doc.widgets = [w];
+  const pageId = await newPage(request, env, 'Rich text images', doc);
+  await openDesigner(page, env, pageId);
+  const story = canvas(page).locator('[data-wid="story"]');
+  await story.click();
+  const panel = page.getByTestId('property-panel');
+  const insert = panel.getByTestId('prop-html-image');
+  await expect(insert).toBeVisible();
+
+  // Insert image: the file goes through the helper and lands in the content and on the canvas.
+  const chooser = page.waitForEvent('filechooser');
+  await insert.click();
+  await (await chooser).setFiles(photo);
+  const img = story.locator('img[src*="/upload/project/"]');
+  await expect(img).toHaveCount(1, { timeout: 30_000 });
+  await expect(img).toHaveAttribute('alt', 'harbour');
+  await expect.poll(() => img.evaluate((el: HTMLImageElement) => el.naturalWidth)).toBeGreaterThan(0);
+  const src = await img.getAttribute('src');
+
+  // Uploaded images: the same picture is offered, and a click inserts it a second time.
+  await panel.getByRole('button', { name: /Uploaded images/ }).click();
+  const gallery = page.getByTestId('prop-html-image-gallery');
+  await expect(gallery.locator(`img[src="${src}"]`)).toBeVisible();
+  await gallery.locator(`button:has(img[src="${src}"])`).click();
+  await expect(story.locator(`img[src="${src}"]`)).toHaveCount(2);
+  await shot(page, 'richtext-images');
+});
