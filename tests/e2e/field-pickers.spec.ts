@@ -25,8 +25,15 @@ test('a builder picks an option set and a numbering rule in the field editor; ne
   await page.getByTestId('new-project').click();
   await page.locator('#wb-create-project_name').fill(name);
   await okModal(page);
-  const projects = await call<{ _id: string; _name: string }[]>('/api/common/project/list');
-  const project = projects.find((p) => p._name === name)!._id;
+  // The modal closes before the created project is listed: wait for it.
+  let project = '';
+  await expect
+    .poll(async () => {
+      const projects = await call<{ _id: string; _name: string }[]>('/api/common/project/list');
+      project = projects.find((p) => p._name === name)?._id ?? '';
+      return project;
+    })
+    .not.toBe('');
   await call(`/api/app/share/${project}/selection/project/sizes`, {
     value: { name: 'Sizes', list: ['S', 'M', 'L'] },
   });

@@ -117,7 +117,7 @@ test('builder adds yes/no, option and attachment fields; a row with an uploaded 
   await imp.getByTestId('xlsx-import-start').click();
   const result = imp.getByTestId('xlsx-result');
   await expect(result).toContainText('row 2-Later');
-  await expect(result).toContainText("not in the field's option list");
+  await expect(result).toContainText("'Later' is not an option of Stage");
   await shot(page, 'field-types-import-refused');
   await imp.getByTestId('xlsx-import-close').click();
   await expect(page.getByTestId('row-count')).toHaveText('Rows: 1');

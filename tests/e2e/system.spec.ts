@@ -125,7 +125,7 @@ test('an owner creates a role, grants it a page and a home, and adds a member wh
   await shot(page, 'system-auth-desktop');
 
   // A sub-user with that role, through /system/user.
-  await page.getByRole('tab', { name: 'Members' }).click();
+  await page.getByTestId('admin-menu-user').click();
   await expect(page).toHaveURL(/\/system\/user$/);
   await page.getByTestId('member-add').click();
   await page.getByText('Create sub-user').click();
@@ -201,7 +201,7 @@ test('a colleague joins by an invitation link; a renamed menu entry reaches the 
   await expect(page.getByTestId(`member-row-${colleague.user}`)).toBeVisible();
 
   // /system/menu: rename the granted entry; the member sees the new name after a reload.
-  await page.getByRole('tab', { name: 'Menus' }).click();
+  await page.getByTestId('admin-menu-menu').click();
   await expect(page).toHaveURL(/\/system\/menu$/);
   await page.getByTestId('menu-row-Welcome').getByTestId('menu-edit').click();
   const edit = page.getByRole('dialog');
@@ -262,7 +262,7 @@ test('role options act: a member switches to an enable role and applies for an a
   await shot(m.page, 'system-role-choices-desktop');
 
   // The owner sees the switch and the application in /system/user, and approves it.
-  await page.getByRole('tab', { name: 'Members' }).click();
+  await page.getByTestId('admin-menu-user').click();
   const row = page.getByTestId(`member-row-${S.member}`);
   await expect(row.getByTestId('member-role')).toContainText('Reviewer');
   const apps = page.locator('.system-applications');

@@ -59,6 +59,7 @@ import { pagerTotal } from '../../shared/query/page-total.ts';
 import type { ViewOptions } from '../../shared/view-features.ts';
 import { shortLink } from '../api/short.ts';
 import { type FilterSpec, type SavedFilter, viewsApi } from '../api/views.ts';
+import { fieldKind } from '../fields/registry.ts';
 import { PrintModal } from '../print/PrintModal.tsx';
 import { lastPrintOption } from '../print/print-settings.ts';
 import { removeRecord, saveRecord } from '../runtime/data-source.ts';
@@ -363,7 +364,9 @@ export function DataTableView(props: DataViewProps) {
             </span>
           );
         }
-        return fieldText(f, row);
+        // Types with a cell of their own (images, files, yes/no, options…) draw it, as the rows grid does.
+        const kind = fieldKind(f._type);
+        return kind ? <kind.Cell field={f} value={row[f._field]} /> : fieldText(f, row);
       },
     };
   });
