@@ -23,6 +23,8 @@ async function api<T>(
 async function signInAs(page: Page, token: string, project: string, mode: 'dev' | 'app'): Promise<void> {
   await page.addInitScript(
     ([t, p, m]) => {
+      // The session belongs to the page, not its frames (the sandbox frame may not read storage).
+      if (window !== window.top) return;
       localStorage.setItem('token', t!);
       localStorage.setItem('lc_project', p!);
       localStorage.setItem('lc_mode', m!);

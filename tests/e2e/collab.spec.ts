@@ -102,6 +102,8 @@ async function designer(browser: Browser, s: Setup, token: string): Promise<Page
   const page = await context.newPage();
   await page.addInitScript(
     ([t, p]) => {
+      // The session belongs to the page, not its frames (the sandbox frame may not read storage).
+      if (window !== window.top) return;
       localStorage.setItem('token', t!);
       localStorage.setItem('lc_project', p!);
       localStorage.setItem('lc_mode', 'dev');

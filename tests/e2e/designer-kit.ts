@@ -47,6 +47,8 @@ export async function newPage(
 export async function signIn(page: Page, env: Env): Promise<void> {
   await page.addInitScript(
     ([token, project]) => {
+      // The session belongs to the page, not its frames (the sandbox frame may not read storage).
+      if (window !== window.top) return;
       localStorage.setItem('token', token!);
       localStorage.setItem('lc_project', project!);
       localStorage.setItem('lc_mode', 'dev');

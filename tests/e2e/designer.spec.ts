@@ -40,6 +40,8 @@ async function newPage(request: APIRequestContext, env: Env, name: string): Prom
 async function openDesigner(page: Page, env: Env, pageId: string): Promise<void> {
   await page.addInitScript(
     ([token, project]) => {
+      // The session belongs to the page, not its frames (the sandbox frame may not read storage).
+      if (window !== window.top) return;
       localStorage.setItem('token', token!);
       localStorage.setItem('lc_project', project!);
       localStorage.setItem('lc_mode', 'dev');

@@ -159,6 +159,8 @@ export async function signInWithToken(
 ) {
   await target.addInitScript(
     ([t, p, l]) => {
+      // The session belongs to the page, not its frames (the sandbox frame may not read storage).
+      if (window !== window.top) return;
       localStorage.setItem('token', t);
       localStorage.setItem('lc_project', p);
       localStorage.setItem('lang', l);
