@@ -27,7 +27,14 @@ export function RuntimeDataView(props: {
     [store, id],
   );
   return (
-    <Suspense fallback={<Spin />}>
+    <Suspense
+      fallback={
+        // Marked like a grid not drawn yet, so whoever waits for the page to settle (print) waits.
+        <div data-deferred="1">
+          <Spin />
+        </div>
+      }
+    >
       <WidgetDataView
         {...request}
         project={props.project}

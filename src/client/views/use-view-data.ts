@@ -73,7 +73,9 @@ export function useViewData(opts: {
   const [filter, setFilter] = useState<FilterValue>({ conditions: [], match: 'and' as Match });
   const [rows, setRows] = useState<ViewRows['data']>([]);
   const [total, setTotal] = useState<Total>({ n: 0, exact: false });
-  const [loading, setLoading] = useState(false);
+  // Loading until the first rows arrive: a view that has not asked yet (its fields are on the way)
+  // is not a settled empty view (the print screen waits on this).
+  const [loading, setLoading] = useState(true);
   const [error, setError] = useState<unknown>(null);
   const [stats, setStats] = useState<{ metrics: Metric[]; answer: SummaryAnswer } | null>(null);
   const [tick, setTick] = useState(0);
