@@ -112,6 +112,9 @@ export function ProgramEditor(props: {
   const latest = useRef(doc);
   latest.current = doc;
   const inFlight = useRef<Promise<boolean> | null>(null);
+  // Counts answered saves: the autosave looks again after each (edits or an undo made while a save was
+  // on its way may differ from what the server now has, with no further edit to start a save).
+  const [savedRev, setSavedRev] = useState(0);
 
   // Another program opened: start over.
   // biome-ignore lint/correctness/useExhaustiveDependencies: only when the id changes
@@ -132,6 +135,7 @@ export function ProgramEditor(props: {
       const f = await editorApi.update(project, flow._id, body);
       saved.current = text;
       setSave(JSON.stringify(latest.current) === text ? { kind: 'saved' } : { kind: 'dirty' });
+      setSavedRev((n) => n + 1);
       props.onSaved(f);
       return true;
     } catch (err) {
@@ -154,7 +158,8 @@ export function ProgramEditor(props: {
     }
   }, [persist]);
 
-  // Autosave after a pause in editing.
+  // Autosave after a pause in editing, and again after a save whose answer left the editor ahead.
+  // biome-ignore lint/correctness/useExhaustiveDependencies: savedRev is the trigger
   useEffect(() => {
     if (JSON.stringify(doc) === saved.current) {
       // Undone back to what the server has: nothing to save.
@@ -164,7 +169,7 @@ export function ProgramEditor(props: {
     setSave((s) => (s.kind === 'error' ? s : { kind: 'dirty' }));
     const timer = setTimeout(() => void flush(), AUTOSAVE_MS);
     return () => clearTimeout(timer);
-  }, [doc, flush]);
+  }, [doc, flush, savedRev]);
 
   // Leaving with unsaved edits saves them.
   useEffect(() => () => void flush(), [flush]);
