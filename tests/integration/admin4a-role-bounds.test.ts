@@ -18,7 +18,7 @@ describe.each(dialects)('writes bounded by the role filter on %s', (dialect) => 
   let project: string;
   let roleId: string;
   let item: string;
-  const S = () => `/api/app/simple/${project}/item`;
+  const simple = () => `/api/app/simple/${project}/item`;
   const adminRows = async () =>
     (
       await call<{ data: { _id: string; name: string; kind: string; qty: number }[] }>(
@@ -94,9 +94,12 @@ describe.each(dialects)('writes bounded by the role filter on %s', (dialect) => 
   });
 
   it('without a role filter a member creates what they like', async () => {
-    const r = await call(t.app, 'POST', `${S()}/save`, { token: clerk, body: { name: 'free', kind: 'even' } });
+    const r = await call(t.app, 'POST', `${simple()}/save`, {
+      token: clerk,
+      body: { name: 'free', kind: 'even' },
+    });
     expect(r.error, r.raw).toBe(0);
-    const rm = await call(t.app, 'POST', `${S()}/${(r.data as { _id: string })._id}/remove`, {
+    const rm = await call(t.app, 'POST', `${simple()}/${(r.data as { _id: string })._id}/remove`, {
       token: clerk,
       body: {},
     });
@@ -121,13 +124,13 @@ describe.each(dialects)('writes bounded by the role filter on %s', (dialect) => 
     const meta = await call<{ role: { conditions: { field: string }[] } | null }>(
       t.app,
       'POST',
-      `${S()}/meta`,
+      `${simple()}/meta`,
       { token: clerk, body: {} },
     );
     expect(meta.error, meta.raw).toBe(0);
     expect(meta.data.role?.conditions.map((c) => c.field)).toEqual(['kind', 'qty']);
     // The owner (no role filter) gets none.
-    const mine = await call<{ role: unknown }>(t.app, 'POST', `${S()}/meta`, { token: owner, body: {} });
+    const mine = await call<{ role: unknown }>(t.app, 'POST', `${simple()}/meta`, { token: owner, body: {} });
     expect(mine.data.role).toBeNull();
   });
 
@@ -138,11 +141,11 @@ describe.each(dialects)('writes bounded by the role filter on %s', (dialect) => 
       { name: 'x2', qty: 1 },
       { name: 'x3', kind: 'odd', qty: 500 },
     ]) {
-      const r = await call(t.app, 'POST', `${S()}/save`, { token: clerk, body });
+      const r = await call(t.app, 'POST', `${simple()}/save`, { token: clerk, body });
       expect(r.error, JSON.stringify(body)).toBe(E.ROLE_RECORD_WOULD_LEAVE.code);
     }
     expect(await adminRows()).toEqual(before);
-    const ok = await call<{ _id: string; kind: string }>(t.app, 'POST', `${S()}/save`, {
+    const ok = await call<{ _id: string; kind: string }>(t.app, 'POST', `${simple()}/save`, {
       token: clerk,
       body: { name: 'inside', kind: 'odd', qty: 7 },
     });
@@ -156,7 +159,7 @@ describe.each(dialects)('writes bounded by the role filter on %s', (dialect) => 
     const r = await call<{ failed: number; errors: { row: number; code: number }[] }>(
       t.app,
       'POST',
-      `${S()}/save`,
+      `${simple()}/save`,
       {
         token: clerk,
         body: [
@@ -178,23 +181,28 @@ describe.each(dialects)('writes bounded by the role filter on %s', (dialect) => 
     const rows = await adminRows();
     const odd = rows.find((x) => x.kind === 'odd' && x.name === 'n1')!;
     const odd3 = rows.find((x) => x.kind === 'odd' && x.name === 'n3')!;
-    const up = await call(t.app, 'POST', `${S()}/${odd._id}/update`, {
+    const up = await call(t.app, 'POST', `${simple()}/${odd._id}/update`, {
       token: clerk,
       body: { kind: 'even' },
     });
     expect(up.error, up.raw).toBe(E.ROLE_RECORD_WOULD_LEAVE.code);
-    const list = await call<{ errors: { row: number; code: number }[] }>(t.app, 'POST', `${S()}/update`, {
-      token: clerk,
-      body: [
-        { _id: odd._id, name: 'renamed' },
-        { _id: odd3._id, qty: 1000 },
-      ],
-    });
+    const list = await call<{ errors: { row: number; code: number }[] }>(
+      t.app,
+      'POST',
+      `${simple()}/update`,
+      {
+        token: clerk,
+        body: [
+          { _id: odd._id, name: 'renamed' },
+          { _id: odd3._id, qty: 1000 },
+        ],
+      },
+    );
     expect(list.error, list.raw).toBe(E.BULK_ROWS.code);
     expect(list.data.errors.map((e) => [e.row, e.code])).toEqual([[2, E.ROLE_RECORD_WOULD_LEAVE.code]]);
     expect(await adminRows()).toEqual(rows);
     // An edit that stays inside goes through.
-    const fine = await call<{ name: string }>(t.app, 'POST', `${S()}/${odd._id}/update`, {
+    const fine = await call<{ name: string }>(t.app, 'POST', `${simple()}/${odd._id}/update`, {
       token: clerk,
       body: { name: 'n1b', qty: 99 },
     });

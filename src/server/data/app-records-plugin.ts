@@ -1,13 +1,13 @@
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import { NUMBERING_MODEL } from '../../shared/admin/numbering.ts';
 import { readTableConfig, type TableConfig, tableConfigKey } from '../../shared/admin/table-config.ts';
+import { normalizeOrThrow } from '../../shared/query/index.ts';
 import { authorize, decide } from '../access/decide.ts';
 import { optionalUser } from '../access/guard.ts';
 import { E, fail } from '../errors.ts';
 import { area } from '../http/plugin-kit.ts';
 import { anyObj, id, obj, ok } from '../http/schemas.ts';
 import { findItem } from '../share/service.ts';
-import { normalizeOrThrow } from '../../shared/query/index.ts';
 import { type EntityMeta, metaOf } from './meta.ts';
 import { bulkWrite, queryIds, removeRecord, saveRecord, updateRecord, type WriteBy } from './records.ts';
 import { listBody, runQuery, saveBody, userContext, writeBy } from './records-plugin.ts';

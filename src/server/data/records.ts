@@ -613,8 +613,7 @@ export async function bulkWrite(
     if (by?.outside && rowOf.size) {
       const outside = await by.outside(trx, meta, [...rowOf.keys()]);
       for (const [id, row] of rowOf)
-        if (outside.has(id))
-          refuse(row, id, E.ROLE_RECORD_WOULD_LEAVE.code, E.ROLE_RECORD_WOULD_LEAVE.msg);
+        if (outside.has(id)) refuse(row, id, E.ROLE_RECORD_WOULD_LEAVE.code, E.ROLE_RECORD_WOULD_LEAVE.msg);
     }
     errors.sort((a, b) => a.row - b.row);
     if (failed > 0)
