@@ -4,12 +4,21 @@
  * and nothing is written — single calls and lists alike. The view's meta call hands the data view the
  * table's advanced settings (/system/data/{entity}) and the role's filter to show.
  */
+import ExcelJS from 'exceljs';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { E } from '../../src/server/errors.ts';
 import { call, createTestApp, registerUser, type TestApp } from '../helpers/app.ts';
 import { testDialects } from '../helpers/db.ts';
 
 const dialects = await testDialects();
+
+async function workbook(header: string[], rows: unknown[][]): Promise<Buffer> {
+  const wb = new ExcelJS.Workbook();
+  const ws = wb.addWorksheet('Data');
+  ws.addRow(header);
+  for (const r of rows) ws.addRow(r);
+  return Buffer.from(await wb.xlsx.writeBuffer());
+}
 
 describe.each(dialects)('writes bounded by the role filter on %s', (dialect) => {
   let t: TestApp;
@@ -208,6 +217,49 @@ describe.each(dialects)('writes bounded by the role filter on %s', (dialect) => 
     });
     expect(fine.error, fine.raw).toBe(0);
     expect(fine.data.name).toBe('n1b');
+  });
+
+  it('refuses imported rows outside the role filter as row errors; with keepGood keeps the others', async () => {
+    const before = await adminRows();
+    const file = await workbook(
+      ['Name', 'Kind', 'Qty'],
+      [
+        ['i1', 'odd', 1],
+        ['i2', 'even', 2],
+        ['i3', 'odd', 3],
+        ['i4', 'odd', 400],
+      ],
+    );
+    const send = (query = '') =>
+      t.app.inject({
+        method: 'POST',
+        url: `/api/app/d/${project}/item/import${query}`,
+        headers: { token: clerk, 'content-type': 'application/octet-stream' },
+        payload: file,
+      });
+    const all = JSON.parse((await send()).body) as {
+      error: number;
+      data: { inserted: number; failed: number; errors: { row: number; reason: string }[] };
+    };
+    expect(all.error).toBe(E.IMPORT_ROWS.code);
+    expect(all.data).toMatchObject({ inserted: 0, failed: 2 });
+    expect(all.data.errors.map((e) => e.row)).toEqual([3, 5]);
+    expect(all.data.errors[0]!.reason).toBe(E.ROLE_RECORD_WOULD_LEAVE.msg);
+    expect(await adminRows()).toEqual(before);
+    const some = JSON.parse((await send('?keepGood=1')).body) as {
+      error: number;
+      data: { inserted: number; failed: number; errors: { row: number }[] };
+    };
+    expect(some.error, JSON.stringify(some)).toBe(0);
+    expect(some.data).toMatchObject({ inserted: 2, failed: 2 });
+    const after = await adminRows();
+    expect(after.length).toBe(before.length + 2);
+    expect(
+      after
+        .filter((r) => /^i\d$/.test(r.name))
+        .map((r) => r.name)
+        .sort(),
+    ).toEqual(['i1', 'i3']);
   });
 
   it('leaves builders unbounded (the admin data calls have no role filter)', async () => {
