@@ -395,6 +395,13 @@ export const E = {
     "the record is outside your role's filter of this table",
     '该记录不在您的角色可见范围内',
   ),
+  // Data views acting on the table's and the role's settings (2210–2219, helper admin4a).
+  ROLE_RECORD_WOULD_LEAVE: def(
+    2210,
+    403,
+    "the record would fall outside your role's filter of this table: nothing was saved",
+    '保存后该记录将不在您的角色可见范围内，未保存',
+  ),
   // Bulk record writes and managed indexes (2000–2019).
   BULK_ROWS: def(
     2000,

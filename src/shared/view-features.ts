@@ -3,6 +3,8 @@
  * each be toggled"), plus what the designer table's own toggles add. A list menu entry has them all
  * on; a designer table turns on what its props say.
  */
+import { PAGE_SIZE_DEFAULT } from './constants.ts';
+
 export const VIEW_FEATURES = [
   'export',
   'sort',
@@ -42,6 +44,11 @@ export interface ViewOptions {
   simplePage: boolean;
   pageIndex: boolean;
   pageSize: number;
+  /**
+   * The page size is the caller's own choice (a page widget set one other than the default): the
+   * table's page size from /system/data/{entity} then does not replace it.
+   */
+  ownPageSize?: boolean;
 }
 
 /** Everything on: the end user's list menu entry. */
@@ -94,5 +101,23 @@ export function widgetViewOptions(
     simplePage: on('simplePage'),
     pageIndex: on('pageIndex'),
     pageSize,
+    ownPageSize: pageSize !== PAGE_SIZE_DEFAULT,
   };
+}
+
+/**
+ * A view's options within its table's settings (/system/data/{entity}): a feature the table switched
+ * off is off whatever the caller asked (a page widget narrows further, never re-enables); the table's
+ * page size applies unless the caller chose its own.
+ */
+export function withinTable(
+  o: ViewOptions,
+  table: { off: readonly string[]; pageSize: number },
+): ViewOptions {
+  const off = new Set(table.off);
+  const features = Object.fromEntries(VIEW_FEATURES.map((f) => [f, o.features[f] && !off.has(f)])) as Record<
+    ViewFeature,
+    boolean
+  >;
+  return { ...o, features, pageSize: o.ownPageSize ? o.pageSize : table.pageSize };
 }

@@ -119,7 +119,7 @@ test("an owner sets a role's default filter and allowed programs; its member see
   await expect(m.getByTestId('view-total')).toContainText('Rows: 3');
   expect((await titles(m)).sort()).toEqual(['Order 1', 'Order 3', 'Order 5']);
   const chip = m.getByTestId('role-filter');
-  await expect(chip).toContainText('region eq north');
+  await expect(chip).toContainText('Region equals north');
   // Fixed: no close control on the chip.
   await expect(chip.locator('.ant-tag-close-icon')).toHaveCount(0);
   await expect(m.getByTestId('view-program')).toHaveCount(1);

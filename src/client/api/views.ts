@@ -3,6 +3,7 @@
  * filters (`/api/app/simple/…`, `/api/app/view/…`). The server applies the user's grants and the
  * role's default filter to every read.
  */
+import type { TableConfig } from '../../shared/admin/table-config.ts';
 import type { Field } from '../../shared/api/fields.ts';
 import type { Condition, Match } from '../../shared/query/conditions.ts';
 import { withSetLists } from './field-sets.ts';
@@ -26,6 +27,10 @@ export interface SavedFilter {
 export interface ViewMeta {
   entity: { _id: string; _name: string; _code: string };
   field: Field[];
+  /** The table's settings (/system/data/{entity}) as this user may see them. */
+  config?: TableConfig;
+  /** The role's default filter of the table (applied by the server; shown, not removable). */
+  role?: FilterSpec | null;
 }
 
 export interface ViewRows {

@@ -51,12 +51,13 @@ import { FILTER_TEXT, FilterControl } from '../../../widgets/kit/FilterControl.t
 import { cellText, dateText, sortable } from '../../../widgets/kit/table-columns.ts';
 import { sortOf } from '../../../widgets/kit/table-view.ts';
 import type { DataViewEvent, ViewColumn } from '../../../widgets/kit/widget-context.ts';
+import { DEFAULT_TABLE_CONFIG, type TableConfig } from '../../shared/admin/table-config.ts';
 import type { Field } from '../../shared/api/fields.ts';
 import { mergePrintOption, type PrintOption } from '../../shared/print.ts';
 import type { GrantedProgram } from '../../shared/program/index.ts';
 import { completeConditions } from '../../shared/query/conditions.ts';
 import { pagerTotal } from '../../shared/query/page-total.ts';
-import type { ViewOptions } from '../../shared/view-features.ts';
+import { VIEW_FEATURES, type ViewOptions, withinTable } from '../../shared/view-features.ts';
 import { shortLink } from '../api/short.ts';
 import { type FilterSpec, type SavedFilter, viewsApi } from '../api/views.ts';
 import { fieldKind } from '../fields/registry.ts';
@@ -68,6 +69,7 @@ import { ViewProjectContext } from './project-context.ts';
 import { RecordForm } from './RecordForm.tsx';
 import { ResizableHeaderCell } from './ResizableHeader.tsx';
 import { RowActions } from './RowActions.tsx';
+import { roleFilterText } from './role-filter-text.ts';
 import { SavedFilters } from './SavedFilters.tsx';
 import { useLiveTable } from './use-live-table.ts';
 import { readStats, STAT_FNS, useViewData } from './use-view-data.ts';
@@ -79,6 +81,7 @@ import {
   orderedKeys,
   ROW_HEIGHT_PX,
   ROW_HEIGHTS,
+  type RowHeight,
   saveSettings,
   settingsKey,
   type ViewSettings,
@@ -135,7 +138,14 @@ export interface DataViewProps {
 export function DataTableView(props: DataViewProps) {
   const { t, i18n } = useTranslation();
   const { message, modal } = App.useApp();
-  const { project, entity, options } = props;
+  const { project, entity } = props;
+  // The table's settings (/system/data/{entity}), from the meta call; until they are in, every
+  // feature is off, so nothing the table switched off shows for a moment.
+  const [tableCfg, setTableCfg] = useState<TableConfig | null>(null);
+  const options = useMemo(
+    () => withinTable(props.options, tableCfg ?? { off: VIEW_FEATURES, pageSize: props.options.pageSize }),
+    [props.options, tableCfg],
+  );
   const on = options.features;
   const lang = i18n.language === 'zh' ? 'zh' : 'en';
   const screens = Grid.useBreakpoint();
@@ -164,6 +174,8 @@ export function DataTableView(props: DataViewProps) {
   const settingsRef = useRef(settings);
   settingsRef.current = settings;
   const [pageSize, setPageSize] = useState(options.pageSize);
+  // The table's page size replaces the default once its settings are in (the user may still change it).
+  useEffect(() => setPageSize(options.pageSize), [options.pageSize]);
   const [saved, setSaved] = useState<SavedFilter[]>([]);
   const [roleFilter, setRoleFilter] = useState<FilterSpec | null>(null);
   const [activeSaved, setActiveSaved] = useState<string | null>(null);
@@ -184,6 +196,8 @@ export function DataTableView(props: DataViewProps) {
         if (!live) return;
         setFields(m.field.filter((f) => !f._hide && f._status !== 'disabled'));
         setTable({ entity: m.entity._id, code: m.entity._code, name: m.entity._name });
+        setTableCfg(m.config ?? { ...DEFAULT_TABLE_CONFIG });
+        setRoleFilter(m.role ?? null);
       },
       (err: { code?: number }) => live && denied.current?.(err.code ?? 0),
     );
@@ -218,7 +232,7 @@ export function DataTableView(props: DataViewProps) {
     group,
     wantStats: on.summary && settings.summary,
     // The first page goes out with the field meta unless a kept grouping will sort it.
-    early: !(on.group && settings.group.length),
+    early: !(props.options.features.group && settings.group.length),
   });
   const { reload } = data;
   const onData = useRef(props.onData);
@@ -322,7 +336,15 @@ export function DataTableView(props: DataViewProps) {
     }
   }
 
-  const rowHeight = ROW_HEIGHT_PX[settings.rowHeight];
+  // The user's own row height when they may choose one, else the table's.
+  const heightKey: RowHeight =
+    (on['row-height'] ? settings.rowHeight : null) ?? tableCfg?.rowHeight ?? 'default';
+  const rowHeight = ROW_HEIGHT_PX[heightKey];
+  // Row colours: the user's own labels first (when they may set them), then the table's.
+  const labelRules = useMemo(
+    () => [...(on.label ? settings.labels : []), ...(tableCfg?.labels ?? [])],
+    [on.label, settings.labels, tableCfg],
+  );
   const columns: TableColumnType<ViewRow>[] = visible.map((f, i) => {
     const order = data.sort?.field === f._field ? (data.sort.order === 'asc' ? 'ascend' : 'descend') : null;
     const d = declared?.get(f._field);
@@ -537,8 +559,7 @@ export function DataTableView(props: DataViewProps) {
       {roleFilter ? (
         <Tooltip title={t('views.roleFilterHint')}>
           <Tag icon={<LockOutlined />} color="blue" data-testid="role-filter">
-            {t('views.roleFilter')}:{' '}
-            {roleFilter.conditions.map((c) => `${c.field} ${c.opt} ${c.value ?? ''}`).join(', ')}
+            {t('views.roleFilter')}: {roleFilterText(roleFilter, fields ?? [], lang)}
           </Tag>
         </Tooltip>
       ) : null}
@@ -588,7 +609,7 @@ export function DataTableView(props: DataViewProps) {
           prefix={<ColumnHeightOutlined />}
           aria-label={t('views.rowHeight')}
           data-testid="view-row-height"
-          value={settings.rowHeight}
+          value={heightKey}
           options={ROW_HEIGHTS.map((h) => ({ value: h, label: t(`views.heights.${h}`) }))}
           onChange={(rowHeight) => set({ rowHeight })}
         />
@@ -718,7 +739,7 @@ export function DataTableView(props: DataViewProps) {
       simple={options.simplePage}
       showQuickJumper={options.pageIndex && !options.simplePage}
       showSizeChanger={!options.simplePage}
-      pageSizeOptions={PAGE_SIZES}
+      pageSizeOptions={PAGE_SIZES.includes(pageSize) ? PAGE_SIZES : [pageSize, ...PAGE_SIZES]}
       showTotal={() => (
         <span data-testid="view-total">
           {totalText}
@@ -737,7 +758,7 @@ export function DataTableView(props: DataViewProps) {
 
   return (
     <ViewProjectContext.Provider value={project}>
-      <div className={`dv dv-h-${settings.rowHeight}`} data-testid="data-view">
+      <div className={`dv dv-h-${heightKey}`} data-testid="data-view" data-row-height={heightKey}>
         {toolbar}
         {asCards ? (
           <List
@@ -752,7 +773,7 @@ export function DataTableView(props: DataViewProps) {
                 data-testid="view-card"
                 style={{
                   marginBottom: 8,
-                  borderLeft: cardColor(labelOf(row, on.label ? settings.labels : [])),
+                  borderLeft: cardColor(labelOf(row, labelRules)),
                 }}
                 onClick={() => setDetail(row)}
                 title={visible[0] ? fieldText(visible[0], row) : row._id}
@@ -806,7 +827,7 @@ export function DataTableView(props: DataViewProps) {
                 : undefined
             }
             rowClassName={(row) => {
-              const c = !large && on.label && !row.__group ? labelOf(row, settings.labels) : undefined;
+              const c = !large && !row.__group ? labelOf(row, labelRules) : undefined;
               return [row.__group ? 'dv-group-row' : '', c ? `dv-label-${c}` : ''].join(' ');
             }}
             onRow={(row) => ({

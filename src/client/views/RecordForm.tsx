@@ -4,10 +4,12 @@
  * (fields/rules.ts). Server validation messages are put beside the input they name. The one record
  * form: the end user's data view and the builder's rows grid both open it.
  */
-import { Form, Modal } from 'antd';
+import { Alert, Form, Modal } from 'antd';
 import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import type { Field } from '../../shared/api/fields.ts';
+import { errorByCode } from '../../shared/errors.ts';
+import { ApiError } from '../api/api-error.ts';
 import type { DataRecord } from '../api/workbench.ts';
 import { valueRules } from '../fields/rules.ts';
 import { FieldInput } from '../screens/workbench/FieldInput.tsx';
@@ -44,9 +46,12 @@ export function RecordForm({
   const { t, i18n } = useTranslation();
   const [form] = Form.useForm<Record<string, unknown>>();
   const [busy, setBusy] = useState(false);
+  // A refusal that names no input (the role's filter, a quota…): shown in the form, which stays open.
+  const [failure, setFailure] = useState<string | null>(null);
   const inputs = Object.fromEntries(fields.map((f) => [f._field, f._field]));
   async function finish(values: Record<string, unknown>) {
     setBusy(true);
+    setFailure(null);
     try {
       const out: Record<string, unknown> = {};
       for (const [k, v] of Object.entries(values)) {
@@ -58,7 +63,11 @@ export function RecordForm({
       await onSave(out);
       onClose();
     } catch (err) {
-      showServerError(form, err, inputs);
+      if (!showServerError(form, err, inputs) && err instanceof ApiError) {
+        const def = errorByCode(err.code);
+        const zh = i18n.language === 'zh' && def && err.message.startsWith(def.msg);
+        setFailure(`${err.code}: ${zh ? def.zh + err.message.slice(def.msg.length) : err.message}`);
+      }
     } finally {
       setBusy(false);
     }
@@ -83,6 +92,15 @@ export function RecordForm({
         data-testid="row-form"
         initialValues={formValues(fields, record)}
       >
+        {failure ? (
+          <Alert
+            type="error"
+            showIcon
+            title={failure}
+            style={{ marginBottom: 16 }}
+            data-testid="row-form-error"
+          />
+        ) : null}
         {fields.map((f) => (
           <Form.Item
             key={f._id}

@@ -27,7 +27,8 @@ export interface ViewSettings {
   hidden: string[];
   widths: Record<string, number>;
   fixed: Record<string, Fixed>;
-  rowHeight: RowHeight;
+  /** The user's own row height; null: the table's (/system/data/{entity}). */
+  rowHeight: RowHeight | null;
   /** One or two fields the rows are grouped by. */
   group: string[];
   summary: boolean;
@@ -39,7 +40,7 @@ export const DEFAULT_SETTINGS: ViewSettings = {
   hidden: [],
   widths: {},
   fixed: {},
-  rowHeight: 'default',
+  rowHeight: null,
   group: [],
   summary: false,
   labels: [],
@@ -85,7 +86,7 @@ export function parseSettings(raw: unknown): ViewSettings {
     fixed,
     rowHeight: (ROW_HEIGHTS as readonly unknown[]).includes(raw.rowHeight)
       ? (raw.rowHeight as RowHeight)
-      : 'default',
+      : null,
     group: strings(raw.group, 2),
     summary: raw.summary === true,
     labels,

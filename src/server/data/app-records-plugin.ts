@@ -1,6 +1,7 @@
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import { NUMBERING_MODEL } from '../../shared/admin/numbering.ts';
 import { readTableConfig, type TableConfig, tableConfigKey } from '../../shared/admin/table-config.ts';
+import { normalizeOrThrow } from '../../shared/query/index.ts';
 import { authorize, decide } from '../access/decide.ts';
 import { optionalUser } from '../access/guard.ts';
 import { E, fail } from '../errors.ts';
@@ -8,10 +9,10 @@ import { area } from '../http/plugin-kit.ts';
 import { anyObj, id, obj, ok } from '../http/schemas.ts';
 import { findItem } from '../share/service.ts';
 import { type EntityMeta, metaOf } from './meta.ts';
-import { bulkWrite, removeRecord, saveRecord, updateRecord } from './records.ts';
-import { listBody, runQuery, saveBody, writeBy } from './records-plugin.ts';
+import { bulkWrite, queryIds, removeRecord, saveRecord, updateRecord, type WriteBy } from './records.ts';
+import { listBody, runQuery, saveBody, userContext, writeBy } from './records-plugin.ts';
 import { apiField, type EntityRow, findEntity } from './schema-service.ts';
-import { roleClause, withClause } from './view-service.ts';
+import { roleClause, roleFilter, withClause } from './view-service.ts';
 
 const entityRef = { type: 'string', minLength: 1, maxLength: 64 };
 const params = obj({ project: id(), entity: entityRef });
@@ -40,6 +41,27 @@ export async function grantedEntity(
 }
 
 /**
+ * The caller's bounds for saving and updating: the ids among those just written that the role's
+ * default filter of the table does not match (read in the write's own transaction, so a refused write
+ * leaves nothing). None when the role has no filter.
+ */
+export function roleBounds(request: FastifyRequest, clause: unknown): WriteBy['outside'] {
+  if (clause === null || clause === undefined) return undefined;
+  const { dialect } = request.server.database;
+  return async (trx, meta, ids) => {
+    const q = normalizeOrThrow(
+      {
+        query: { $and: [clause, { field: '_id', type: '_id', opt: 'set', value: ids }] },
+        page: { index: 1, size: ids.length },
+      },
+      { now: Date.now(), user: userContext(request), fields: meta.queryTypes },
+    );
+    const inside = new Set(await queryIds(trx, dialect, meta, q));
+    return new Set(ids.filter((x) => !inside.has(x)));
+  };
+}
+
+/**
  * End-user data calls. The caller's role must be granted the table; managers see every field, other
  * roles never see hidden fields, cannot filter or sort on them (the query is refused as naming an
  * unknown field), and cannot write them.
@@ -62,19 +84,18 @@ async function appRecordsPlugin(app: FastifyInstance): Promise<void> {
       });
       if (found.data.length < list.length) fail(E.ROLE_RECORD_OUTSIDE);
     }
-    return g;
+    return { ...g, role };
   };
+  /** Who writes, kept inside the role's default filter of the table (ROLE_RECORD_WOULD_LEAVE). */
+  const boundedBy = (request: FastifyRequest, role: unknown, signedIn = false): WriteBy => ({
+    ...writeBy(request, signedIn),
+    outside: roleBounds(request, role),
+  });
   /**
-   * A read that names no order gets the table's default sort (/system/data/{entity}, kept as
-   * `config`/`project`/`table.{entity}`), when the caller sees that field.
+   * The table's advanced settings (/system/data/{entity}, kept as `config`/`project`/`table.{entity}`)
+   * as this caller may see them: a sort or label on a field hidden from them is left out.
    */
-  const withDefaultSort = async (projectId: string, meta: EntityMeta, body: unknown): Promise<unknown> => {
-    const b = (typeof body === 'object' && body !== null && !Array.isArray(body) ? body : {}) as Record<
-      string,
-      unknown
-    >;
-    const asked = b.sort;
-    if (asked !== undefined && asked !== null && !(Array.isArray(asked) && asked.length === 0)) return body;
+  const tableConfig = async (projectId: string, meta: EntityMeta): Promise<TableConfig> => {
     const row = await findItem(db, {
       projectId,
       model: NUMBERING_MODEL,
@@ -82,15 +103,29 @@ async function appRecordsPlugin(app: FastifyInstance): Promise<void> {
       owner: '',
       key: tableConfigKey(meta.entity.id),
     });
-    if (!row) return body;
-    let sort: TableConfig['sort'] = null;
+    let cfg = readTableConfig(null);
     try {
-      sort = readTableConfig(JSON.parse(row.value)).sort;
+      if (row) cfg = readTableConfig(JSON.parse(row.value));
     } catch {
-      return body;
+      // A stored value that is not JSON reads as the defaults (the store refuses such values).
     }
-    if (!sort || !Object.hasOwn(meta.queryTypes, sort.field)) return body;
-    return { ...b, sort: [sort] };
+    const seen = (f: string) => Object.hasOwn(meta.queryTypes, f);
+    return {
+      ...cfg,
+      sort: cfg.sort && seen(cfg.sort.field) ? cfg.sort : null,
+      labels: cfg.labels.filter((l) => seen(l.field)),
+    };
+  };
+  /** A read that names no order gets the table's default sort, when the caller sees that field. */
+  const withDefaultSort = async (projectId: string, meta: EntityMeta, body: unknown): Promise<unknown> => {
+    const b = (typeof body === 'object' && body !== null && !Array.isArray(body) ? body : {}) as Record<
+      string,
+      unknown
+    >;
+    const asked = b.sort;
+    if (asked !== undefined && asked !== null && !(Array.isArray(asked) && asked.length === 0)) return body;
+    const { sort } = await tableConfig(projectId, meta);
+    return sort ? { ...b, sort: [sort] } : body;
   };
   const idsOf = (body: unknown): unknown[] =>
     Array.isArray(body)
@@ -122,12 +157,17 @@ async function appRecordsPlugin(app: FastifyInstance): Promise<void> {
       preHandler: optionalUser,
     },
     async (request) => {
-      const { meta } = await granted(request, 'read');
+      const { project, meta, actor } = await granted(request, 'read');
+      const role = await roleFilter(db, project.id, meta, actor.role?.id);
       return {
         error: 0,
         data: {
           entity: { _id: meta.entity.id, _name: meta.entity.name, _code: meta.entity.code },
           field: meta.fields.map(apiField),
+          // What the data view starts from: the table's settings, and the role's default filter
+          // (shown to the user as a chip they cannot remove; the server applies it to every call).
+          config: await tableConfig(project.id, meta),
+          role: role === 'unusable' ? null : role,
         },
       };
     },
@@ -136,12 +176,14 @@ async function appRecordsPlugin(app: FastifyInstance): Promise<void> {
     `${S}/save`,
     { schema: { tags, params, body: saveBody, response: { 200: ok(anyObj()) } }, preHandler: optionalUser },
     async (request) => {
-      const { meta } = await granted(request, 'write');
+      const { project, meta, actor } = await granted(request, 'write');
+      // A new record must lie inside the role's default filter: the user could not see it otherwise.
+      const by = boundedBy(request, await roleClause(db, project.id, meta, actor.role?.id), true);
       if (Array.isArray(request.body))
-        return { error: 0, data: await bulkWrite(db, meta, 'save', request.body, writeBy(request, true)) };
+        return { error: 0, data: await bulkWrite(db, meta, 'save', request.body, by) };
       return {
         error: 0,
-        data: await saveRecord(db, meta, request.body as Record<string, unknown>, writeBy(request, true)),
+        data: await saveRecord(db, meta, request.body as Record<string, unknown>, by),
       };
     },
   );
@@ -152,7 +194,7 @@ async function appRecordsPlugin(app: FastifyInstance): Promise<void> {
       preHandler: optionalUser,
     },
     async (request) => {
-      const { meta } = await writable(request, [(request.params as { id: string }).id]);
+      const { meta, role } = await writable(request, [(request.params as { id: string }).id]);
       return {
         error: 0,
         data: await updateRecord(
@@ -160,7 +202,7 @@ async function appRecordsPlugin(app: FastifyInstance): Promise<void> {
           meta,
           (request.params as { id: string }).id,
           request.body as Record<string, unknown>,
-          writeBy(request),
+          boundedBy(request, role),
         ),
       };
     },
@@ -189,8 +231,8 @@ async function appRecordsPlugin(app: FastifyInstance): Promise<void> {
       `${S}/${op}`,
       { schema: { tags, params, body: listBody, response: { 200: ok(anyObj()) } }, preHandler: optionalUser },
       async (request) => {
-        const { meta } = await writable(request, idsOf(request.body));
-        return { error: 0, data: await bulkWrite(db, meta, op, request.body, writeBy(request)) };
+        const { meta, role } = await writable(request, idsOf(request.body));
+        return { error: 0, data: await bulkWrite(db, meta, op, request.body, boundedBy(request, role)) };
       },
     );
   }

@@ -482,6 +482,16 @@ export async function $removeRecord(
 export interface WriteBy {
   user: WriteUser | null;
   triggers?: RecordTriggers | undefined;
+  /**
+   * Of the records just saved or updated, the ids that fall outside what the caller may keep (a role's
+   * default filter), read inside the write's transaction: any refuses the write, nothing is kept.
+   */
+  outside?: ((trx: Kysely<DB>, meta: EntityMeta, ids: string[]) => Promise<Set<string>>) | undefined;
+}
+
+/** Refuses the write (inside its transaction) when the record it left falls outside the caller's bounds. */
+async function $keepInside(trx: Kysely<DB>, meta: EntityMeta, by: WriteBy | undefined, id: string) {
+  if (by?.outside && (await by.outside(trx, meta, [id])).size) fail(E.ROLE_RECORD_WOULD_LEAVE);
 }
 
 /** One write transaction with the record triggers it fires; their effects leave after the commit. */
@@ -508,14 +518,19 @@ async function inWrite<T>(
 }
 
 export async function saveRecord(db: Kysely<DB>, meta: EntityMeta, input: Raw, by?: WriteBy) {
-  const id = await inWrite(db, meta, by, (trx, hooks) =>
-    $insertRecord(trx, meta, input, by?.user?._id ?? null, hooks),
-  );
+  const id = await inWrite(db, meta, by, async (trx, hooks) => {
+    const made = await $insertRecord(trx, meta, input, by?.user?._id ?? null, hooks);
+    await $keepInside(trx, meta, by, made);
+    return made;
+  });
   return getRecord(db, meta, id);
 }
 
 export async function updateRecord(db: Kysely<DB>, meta: EntityMeta, id: string, input: Raw, by?: WriteBy) {
-  await inWrite(db, meta, by, (trx, hooks) => $updateRecord(trx, meta, id, input, hooks));
+  await inWrite(db, meta, by, async (trx, hooks) => {
+    await $updateRecord(trx, meta, id, input, hooks);
+    await $keepInside(trx, meta, by, id);
+  });
   return getRecord(db, meta, id);
 }
 
@@ -570,6 +585,8 @@ export async function bulkWrite(
   };
   const ids = await inWrite(db, meta, by, async (trx, hooks) => {
     const out: string[] = [];
+    // Row numbers of the saved and updated ids, for refusing those that leave the caller's bounds.
+    const rowOf = new Map<string, number>();
     for (let i = 0; i < list.length; i++) {
       const item = list[i];
       let id: string | undefined;
@@ -587,11 +604,18 @@ export async function bulkWrite(
           await $removeRecord(trx, meta, id, hooks);
         }
         out.push(id);
+        if (op !== 'remove') rowOf.set(id, i + 1);
       } catch (err) {
         if (!(err instanceof AppError)) throw err;
         refuse(i + 1, id && ID.test(id) ? id : undefined, err.def.code, err.detail ?? err.def.msg);
       }
     }
+    if (by?.outside && rowOf.size) {
+      const outside = await by.outside(trx, meta, [...rowOf.keys()]);
+      for (const [id, row] of rowOf)
+        if (outside.has(id)) refuse(row, id, E.ROLE_RECORD_WOULD_LEAVE.code, E.ROLE_RECORD_WOULD_LEAVE.msg);
+    }
+    errors.sort((a, b) => a.row - b.row);
     if (failed > 0)
       throw new AppError(
         E.BULK_ROWS,

@@ -63,6 +63,19 @@ export class StagedWriter {
     return this.written.length;
   }
 
+  /** The ids of the rows written so far. */
+  get ids(): readonly string[] {
+    return this.written;
+  }
+
+  /** Delete some of the rows written (those a check after writing refused); the rest stay. */
+  async drop(ids: ReadonlySet<string>): Promise<void> {
+    await this.remove(this.written.filter((id) => ids.has(id)));
+    const kept = this.written.filter((id) => !ids.has(id));
+    this.written.length = 0;
+    this.written.push(...kept);
+  }
+
   /**
    * Queue rows for writing behind those queued before and return once at most two chunks wait (the
    * caller keeps reading meanwhile). `bulk`: many rows are coming, so on SQLite the first call starts
@@ -201,16 +214,21 @@ export class StagedWriter {
 
   /** Delete the rows (and their links) written so far, in chunks. */
   private async undo(): Promise<void> {
+    await this.remove(this.written);
+    this.written.length = 0;
+  }
+
+  /** Delete these written rows and their links. */
+  private async remove(list: readonly string[]): Promise<void> {
     const db = this.database.db as unknown as AnyDb;
-    for (let i = 0; i < this.written.length; i += 500) {
-      const ids = this.written.slice(i, i + 500);
+    for (let i = 0; i < list.length; i += 500) {
+      const ids = list.slice(i, i + 500);
       await db.transaction().execute(async (trx) => {
         for (const f of this.collections)
           await trx.deleteFrom(linkTable(f.id)).where('owner_id', 'in', ids).execute();
         await trx.deleteFrom(this.meta.table).where('_id', 'in', ids).execute();
       });
     }
-    this.written.length = 0;
     wroteTables(this.tables());
   }
 

@@ -23,6 +23,11 @@ export interface ImportOptions {
   zip?: ZipLimits;
   /** The caller already ran `checkZip` on the file. */
   checked?: boolean;
+  /**
+   * Of the rows written, the ids the caller may not keep (outside their role's default filter of
+   * the table): refused as row errors, so nothing is kept (or, with `keepGood`, only those go).
+   */
+  outside?: ((ids: string[]) => Promise<Set<string>>) | undefined;
 }
 
 export const IMPORT_MAX_ROWS = 200_000;
@@ -162,6 +167,7 @@ export async function importXlsx(
     // Auto-numbered fields get their numbers as rows are written; a failed import gives them back.
     const numbering = await ImportNumbering.of(database.db, meta);
     try {
+      const rowOf = new Map<string, number>();
       const { failed, errors, ignored } = await readAndCheck(
         database.db,
         meta,
@@ -171,6 +177,7 @@ export async function importXlsx(
         opts,
         writer,
         numbering,
+        opts.outside ? rowOf : null,
       );
       if (failed > 0 && !opts.keepGood) {
         await writer.abort();
@@ -185,6 +192,22 @@ export async function importXlsx(
         );
       }
       await writer.finish();
+      const refused = await refuseOutside(writer, opts, rowOf);
+      if (refused.length) {
+        const all = [...errors, ...refused].sort((a, b) => a.row - b.row).slice(0, MAX_LISTED);
+        const n = failed + refused.length;
+        if (!opts.keepGood)
+          // The catch below removes every row written and gives the numbers back.
+          throw new AppError(
+            E.IMPORT_ROWS,
+            all
+              .slice(0, 10)
+              .map((x) => x.text)
+              .join('; '),
+            { inserted: 0, failed: n, errors: all, ignored },
+          );
+        return { inserted: writer.count, failed: n, errors: all, ignored };
+      }
       return { inserted: writer.count, failed, errors, ignored };
     } catch (err) {
       await writer.abort();
@@ -195,6 +218,30 @@ export async function importXlsx(
       throw err;
     }
   }
+}
+
+/**
+ * The written rows that fall outside the caller's bounds, as row errors; with `keepGood` they are
+ * deleted at once (the others stay), else the caller's failure path removes every row.
+ */
+async function refuseOutside(
+  writer: StagedWriter,
+  opts: ImportOptions,
+  rowOf: Map<string, number>,
+): Promise<RowError[]> {
+  if (!opts.outside || writer.count === 0) return [];
+  const outside = new Set<string>();
+  const ids = [...writer.ids];
+  // The query language takes at most 1,000 ids in one set.
+  for (let i = 0; i < ids.length; i += 1000)
+    for (const id of await opts.outside(ids.slice(i, i + 1000))) outside.add(id);
+  if (outside.size === 0) return [];
+  if (opts.keepGood) await writer.drop(outside);
+  const reason = E.ROLE_RECORD_WOULD_LEAVE.msg;
+  return [...outside].map((id) => {
+    const row = rowOf.get(id) ?? 0;
+    return { row, field: '', value: '', reason, text: `row ${row}-${reason}` };
+  });
 }
 
 interface Checked {
@@ -213,6 +260,8 @@ async function readAndCheck(
   opts: ImportOptions,
   writer: StagedWriter,
   numbering: ImportNumbering | null,
+  /** Filled with each written row's sheet row number by its id, when asked for. */
+  rowOf: Map<string, number> | null,
 ): Promise<Checked> {
   // Option fields naming a set take the set's options as they are now; cells may hold an option
   // or its label in any of the project's languages (/system/i18n), stored as the option.
@@ -321,6 +370,7 @@ async function readAndCheck(
           const p = prepare(checkedMeta, c.input, false);
           const values: unknown[] = new Array(layout.columns.length).fill(null);
           values[0] = newId(now);
+          rowOf?.set(values[0] as string, c.row);
           values[1] = now;
           values[2] = now;
           values[3] = userId;

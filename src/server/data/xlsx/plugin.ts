@@ -8,7 +8,7 @@ import { AppError, E, fail } from '../../errors.ts';
 import { area } from '../../http/plugin-kit.ts';
 import { anyObj, id, obj, ok } from '../../http/schemas.ts';
 import { UploadStore } from '../../util/upload-store.ts';
-import { grantedEntity } from '../app-records-plugin.ts';
+import { grantedEntity, roleBounds } from '../app-records-plugin.ts';
 import { collectionTargets, metaOf } from '../meta.ts';
 import { queryRecords } from '../records.ts';
 import { userContext } from '../records-plugin.ts';
@@ -96,7 +96,9 @@ async function xlsxPlugin(app: FastifyInstance): Promise<void> {
   // Requests whose file the sheet-name lookup already passed through the zip guard.
   const zipChecked = new WeakSet<FastifyRequest>();
   const runImport = async (request: FastifyRequest, pick?: (projectId: string) => Promise<EntityRow>) => {
-    const { meta, manager } = await grantedEntity(request, 'write', pick);
+    const { project, meta, manager, actor } = await grantedEntity(request, 'write', pick);
+    // Rows outside the role's default filter of the table are refused like any bad row.
+    const bounds = roleBounds(request, await roleClause(db, project.id, meta, actor.role?.id));
     const file = request.body;
     if (!Buffer.isBuffer(file)) fail(E.IMPORT_NOT_XLSX, 'send the file as application/octet-stream');
     const all = manager ? meta.fields : (await metaOf(db, meta.entity)).fields;
@@ -105,6 +107,7 @@ async function xlsxPlugin(app: FastifyInstance): Promise<void> {
     const result = await importXlsx(app.database, meta, all, file, caller(request).id, {
       keepGood,
       checked: zipChecked.has(request),
+      outside: bounds ? (ids) => bounds(db, meta, ids) : undefined,
     });
     return { error: 0, data: result };
   };
