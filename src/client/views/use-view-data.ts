@@ -7,9 +7,11 @@
 import { useCallback, useEffect, useMemo, useRef, useState } from 'react';
 import type { FilterValue } from '../../../widgets/kit/FilterControl.tsx';
 import type { Field } from '../../shared/api/fields.ts';
+import { TABLE_REFRESH_MS } from '../../shared/constants.ts';
 import { allOf, conditionsQuery, type Match, searchQuery } from '../../shared/query/conditions.ts';
 import { countBody, type KnownCount, type Total, totalAfterPage } from '../../shared/query/page-total.ts';
 import { type Metric, type SummaryAnswer, type ViewRows, viewsApi } from '../api/views.ts';
+import { createReloadGate } from './reload-gate.ts';
 
 export type Sort = { field: string; order: 'asc' | 'desc' } | undefined;
 
@@ -82,11 +84,22 @@ export function useViewData(opts: {
   // The request last sent: the same one again (the fields arriving after an early first page) is not
   // sent, and the one in flight is kept; a different one makes the older answer stale.
   const current = useRef<{ key: string; live: boolean } | null>(null);
+  const gate = useMemo(
+    () =>
+      createReloadGate(TABLE_REFRESH_MS, (quiet) => {
+        quietNext.current = quiet;
+        // Rows may have come or gone: the count is asked again.
+        known.current = null;
+        setTick((n) => n + 1);
+      }),
+    [],
+  );
   useEffect(
     () => () => {
+      gate.cancel();
       if (current.current) current.current.live = false;
     },
-    [],
+    [gate],
   );
 
   const query = useMemo(() => {
@@ -187,12 +200,10 @@ export function useViewData(opts: {
       setFilter(v);
       setPage(1);
     },
-    /** Load again; `quiet` keeps the rows on screen (a live change), counting again either way. */
-    reload: useCallback((quiet = false) => {
-      quietNext.current = quiet;
-      // Rows may have come or gone: the count is asked again.
-      known.current = null;
-      setTick((n) => n + 1);
-    }, []),
+    /**
+     * Load again; `quiet` keeps the rows on screen (a live change), counting again either way. Quiet
+     * reloads told of at once (one save heard by several listeners) are one load.
+     */
+    reload: useCallback((quiet = false) => gate.request(quiet), [gate]),
   };
 }
