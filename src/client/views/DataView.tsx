@@ -72,7 +72,7 @@ import { SavedFilters } from './SavedFilters.tsx';
 import { useLiveTable } from './use-live-table.ts';
 import { readStats, STAT_FNS, useViewData } from './use-view-data.ts';
 import { ChartModal, ColumnSettings, LabelRules, RecordDetail } from './ViewPanels.tsx';
-import { groupRows, treeField, treeRows, type ViewRow } from './view-rows.ts';
+import { groupIndexes, groupRows, treeField, treeRows, type ViewRow } from './view-rows.ts';
 import {
   labelOf,
   loadSettings,
@@ -272,6 +272,11 @@ export function DataTableView(props: DataViewProps) {
     return data.rows;
   }, [data.rows, group, data.stats, tree]);
 
+  const groupIndex = useMemo(
+    () => (on.index && group.length ? groupIndexes(viewRows) : null),
+    [on.index, group.length, viewRows],
+  );
+
   const canWrite = on.option;
   async function save(values: Record<string, unknown>, id?: string) {
     await saveRecord(project, entity, values, id);
@@ -376,7 +381,9 @@ export function DataTableView(props: DataViewProps) {
       title: '#',
       width: 56,
       fixed: 'left',
-      render: (_v, row, i) => (row.__group ? null : (data.page - 1) * pageSize + i + 1),
+      // Grouped, each group counts its own rows from 1; else the rows count on from page to page.
+      render: (_v, row, i) =>
+        row.__group ? null : groupIndex ? groupIndex.get(row._id) : (data.page - 1) * pageSize + i + 1,
     });
   const actionLabels = { edit: t('common.edit'), remove: t('views.remove'), more: t('views.more') };
   const moreItems = [
