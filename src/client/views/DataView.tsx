@@ -21,6 +21,7 @@ import {
   ThunderboltOutlined,
 } from '@ant-design/icons';
 import {
+  Alert,
   App,
   Button,
   Card,
@@ -57,6 +58,7 @@ import type { GrantedProgram } from '../../shared/program/index.ts';
 import { completeConditions } from '../../shared/query/conditions.ts';
 import { pagerTotal } from '../../shared/query/page-total.ts';
 import type { ViewOptions } from '../../shared/view-features.ts';
+import type { StaleCondition } from '../../shared/view-filters.ts';
 import { shortLink } from '../api/short.ts';
 import { type FilterSpec, type SavedFilter, viewsApi } from '../api/views.ts';
 import { fieldKind } from '../fields/registry.ts';
@@ -175,6 +177,7 @@ export function DataTableView(props: DataViewProps) {
   const [printing, setPrinting] = useState<PrintOption | null>(null);
   const [charting, setCharting] = useState(false);
   const [collapsed, setCollapsed] = useState<string[] | null>(null);
+  const [stale, setStale] = useState<{ name: string; list: StaleCondition[] } | null>(null);
 
   // The table's fields (hidden ones are already left out for this user by the server).
   useEffect(() => {
@@ -465,6 +468,8 @@ export function DataTableView(props: DataViewProps) {
     match: data.filter.match,
   };
   function applySaved(f: SavedFilter) {
+    // What the server left out (its field changed) is said once, beside the view; the rest applies.
+    setStale(f.stale?.length ? { name: f.name, list: f.stale } : null);
     data.setFilter({
       conditions: f.filter.conditions.map((c) => ({ ...c, id: nextCondId++ })),
       match: f.filter.match,
@@ -531,6 +536,7 @@ export function DataTableView(props: DataViewProps) {
               onApply={(v) => {
                 data.setFilter(v);
                 setActiveSaved(null);
+                setStale(null);
                 setFilterOpen(false);
               }}
             />
@@ -746,6 +752,26 @@ export function DataTableView(props: DataViewProps) {
     <ViewProjectContext.Provider value={project}>
       <div className={`dv dv-h-${settings.rowHeight}`} data-testid="data-view">
         {toolbar}
+        {stale ? (
+          <Alert
+            type="warning"
+            showIcon
+            closable={{ onClose: () => setStale(null) }}
+            className="dv-stale"
+            data-testid="stale-filter"
+            title={t('views.staleNotice', {
+              name: stale.name,
+              count: stale.list.length,
+              list: stale.list
+                .map((c) => {
+                  const f = fields?.find((x) => x._field === c.field);
+                  const field = f ? f._option.alias || f._name : c.field;
+                  return t(c.reason === 'field' ? 'views.staleField' : 'views.staleType', { field });
+                })
+                .join(', '),
+            })}
+          />
+        ) : null}
         {asCards ? (
           <List
             className="dv-cards"
