@@ -65,6 +65,7 @@ import { fieldKind } from '../fields/registry.ts';
 import { PrintModal } from '../print/PrintModal.tsx';
 import { lastPrintOption } from '../print/print-settings.ts';
 import { removeRecord, saveRecord } from '../runtime/data-source.ts';
+import type { DatasetColumn } from '../runtime/dataset-client.ts';
 import { programFailed, runProgramFlow } from '../runtime/program-runner.tsx';
 import { ViewProjectContext } from './project-context.ts';
 import { RecordForm } from './RecordForm.tsx';
@@ -85,6 +86,7 @@ import {
   settingsKey,
   type ViewSettings,
 } from './view-settings.ts';
+import { datasetFields, datasetOptions, type ViewSource } from './view-source.ts';
 import { XlsxTools } from './XlsxTools.tsx';
 
 /** Rows beyond this many on a page are drawn virtually (spec: virtual scrolling above 30 rows). */
@@ -107,8 +109,10 @@ export function fieldText(f: Field, row: Record<string, unknown>): string {
 
 export interface DataViewProps {
   project: string;
-  /** The table's code or `_id`. */
+  /** The table's code or `_id` (ignored when `dataset` is given). */
   entity: string;
+  /** Rows of a released dataset instead of a table: read-only, paged, sorted and filtered by its columns. */
+  dataset?: { flow: string; params?: Record<string, unknown> };
   title?: string;
   options: ViewOptions;
   /** The table cannot be read by this user (the caller decides where to send them). */
@@ -137,8 +141,14 @@ export interface DataViewProps {
 export function DataTableView(props: DataViewProps) {
   const { t, i18n } = useTranslation();
   const { message, modal } = App.useApp();
-  const { project, entity, options } = props;
+  const { project, entity } = props;
+  const dataset = props.dataset;
+  // A dataset is read-only and has none of a table's own calls (view-source.ts).
+  const options = dataset ? datasetOptions(props.options) : props.options;
   const on = options.features;
+  const source: ViewSource = dataset
+    ? { kind: 'dataset', flow: dataset.flow, params: dataset.params ?? {} }
+    : { kind: 'table', entity };
   const lang = i18n.language === 'zh' ? 'zh' : 'en';
   const screens = Grid.useBreakpoint();
   // The caller's callback, read at call time (a new function each render must not refetch).
@@ -148,7 +158,7 @@ export function DataTableView(props: DataViewProps) {
 
   const [fields, setFields] = useState<Field[] | null>(null);
   const [table, setTable] = useState<{ entity: string; code: string; name: string } | null>(null);
-  const key = settingsKey(project, entity, props.settingsId);
+  const key = settingsKey(project, dataset ? `ds:${dataset.flow}` : entity, props.settingsId);
   const emit = useRef(props.onEvent);
   emit.current = props.onEvent;
   const [settings, setSettings] = useState<ViewSettings>(() => loadSettings(key));
@@ -179,8 +189,10 @@ export function DataTableView(props: DataViewProps) {
   const [collapsed, setCollapsed] = useState<string[] | null>(null);
   const [stale, setStale] = useState<{ name: string; list: StaleCondition[] } | null>(null);
 
-  // The table's fields (hidden ones are already left out for this user by the server).
+  // The table's fields (hidden ones are already left out for this user by the server). A dataset's
+  // come with its first page (onColumns below).
   useEffect(() => {
+    if (dataset) return;
     let live = true;
     viewsApi.meta(project, entity).then(
       (m) => {
@@ -193,7 +205,16 @@ export function DataTableView(props: DataViewProps) {
     return () => {
       live = false;
     };
-  }, [project, entity]);
+  }, [project, entity, dataset]);
+  const onColumns = useCallback(
+    (columns: DatasetColumn[]) =>
+      setFields((was) => {
+        const next = datasetFields(columns);
+        // The same columns again (each page brings them): keep the fields, nothing reloads.
+        return was && JSON.stringify(was) === JSON.stringify(next) ? was : next;
+      }),
+    [],
+  );
 
   const loadSaved = useCallback(() => {
     viewsApi.filters(project, entity).then(
@@ -205,8 +226,8 @@ export function DataTableView(props: DataViewProps) {
     );
   }, [project, entity]);
   useEffect(() => {
-    if (options.savedFilters || on.filter) loadSaved();
-  }, [loadSaved, options.savedFilters, on.filter]);
+    if (!dataset && (options.savedFilters || on.filter)) loadSaved();
+  }, [loadSaved, dataset, options.savedFilters, on.filter]);
 
   const known = useMemo(() => new Set((fields ?? []).map((f) => f._field)), [fields]);
   const group = useMemo(
@@ -215,13 +236,15 @@ export function DataTableView(props: DataViewProps) {
   );
   const data = useViewData({
     project,
-    entity,
+    source,
+    onColumns,
     fields,
     pageSize,
     group,
     wantStats: on.summary && settings.summary,
-    // The first page goes out with the field meta unless a kept grouping will sort it.
-    early: !(on.group && settings.group.length),
+    // The first page goes out with the field meta unless a kept grouping will sort it (a dataset's
+    // first page brings its fields).
+    early: Boolean(dataset) || !(on.group && settings.group.length),
   });
   const { reload } = data;
   const onData = useRef(props.onData);
@@ -509,6 +532,11 @@ export function DataTableView(props: DataViewProps) {
 
   const toolbar = (
     <Space wrap className="dv-toolbar" data-testid="view-toolbar">
+      {dataset ? (
+        <Tag icon={<LockOutlined />} data-testid="view-readonly">
+          {t('views.datasetReadOnly')}
+        </Tag>
+      ) : null}
       {on.search ? (
         <Input.Search
           allowClear

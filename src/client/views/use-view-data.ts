@@ -11,7 +11,9 @@ import { TABLE_REFRESH_MS } from '../../shared/constants.ts';
 import { allOf, conditionsQuery, type Match, searchQuery } from '../../shared/query/conditions.ts';
 import { countBody, type KnownCount, type Total, totalAfterPage } from '../../shared/query/page-total.ts';
 import { type Metric, type SummaryAnswer, type ViewRows, viewsApi } from '../api/views.ts';
+import type { DatasetColumn } from '../runtime/dataset-client.ts';
 import { createReloadGate } from './reload-gate.ts';
+import { sourceRows, type ViewSource } from './view-source.ts';
 
 export type Sort = { field: string; order: 'asc' | 'desc' } | undefined;
 
@@ -54,7 +56,9 @@ export function readStats(metrics: readonly Metric[], values: Record<string, num
 
 export function useViewData(opts: {
   project: string;
-  entity: string;
+  source: ViewSource;
+  /** A dataset's columns, as its first page brings them (its fields). */
+  onColumns?: (columns: DatasetColumn[]) => void;
   fields: Field[] | null;
   pageSize: number;
   /** The role's default filter is applied by the server; nothing here can lift it. */
@@ -67,7 +71,14 @@ export function useViewData(opts: {
    */
   early?: boolean;
 }) {
-  const { project, entity, fields, pageSize, group, wantStats } = opts;
+  const { project, source, fields, pageSize, group } = opts;
+  const onColumns = useRef(opts.onColumns);
+  onColumns.current = opts.onColumns;
+  // The source by value: a new object each render must not load again.
+  const sourceKey = JSON.stringify(source);
+  const entity = source.kind === 'table' ? source.entity : '';
+  // Statistics come from a table's summary call; a dataset has none.
+  const wantStats = opts.wantStats && source.kind === 'table';
   const early = opts.early ?? false;
   const [page, setPage] = useState(1);
   const [sort, setSort] = useState<Sort>(undefined);
@@ -123,7 +134,7 @@ export function useViewData(opts: {
       page: pageReq,
       ...(sortList.length ? { sort: sortList } : {}),
     };
-    const key = JSON.stringify([project, entity, body, tick]);
+    const key = JSON.stringify([project, sourceKey, body, tick]);
     if (current.current?.key === key) return;
     if (current.current) current.current.live = false;
     const req = { key, live: true };
@@ -132,11 +143,12 @@ export function useViewData(opts: {
     quietNext.current = false;
     // A live reload keeps what is on screen until the new rows arrive (no spinner, no jump).
     if (!quiet) setLoading(true);
-    viewsApi
-      .rows(project, entity, body)
+    const from = JSON.parse(sourceKey) as ViewSource;
+    sourceRows(project, from, body)
       .then(
         (answer) => {
           if (!req.live) return;
+          if (answer.columns) onColumns.current?.(answer.columns);
           setRows(answer.data);
           setError(null);
           const key = JSON.stringify(query ?? null);
@@ -144,7 +156,7 @@ export function useViewData(opts: {
           known.current = after.known;
           setTotal(after.total);
           if (after.ask)
-            viewsApi.rows(project, entity, countBody(query)).then(
+            sourceRows(project, from, countBody(query)).then(
               (c) => {
                 if (!req.live || c.count === undefined) return;
                 known.current = { key, n: c.count };
@@ -156,10 +168,10 @@ export function useViewData(opts: {
         (err: unknown) => req.live && setError(err),
       )
       .finally(() => req.live && setLoading(false));
-  }, [project, entity, fields, early, query, sortList, page, pageSize, tick]);
+  }, [project, sourceKey, fields, early, query, sortList, page, pageSize, tick]);
 
   useEffect(() => {
-    if (!fields || (!wantStats && group.length === 0)) {
+    if (!fields || !entity || (!wantStats && group.length === 0)) {
       setStats(null);
       return;
     }
