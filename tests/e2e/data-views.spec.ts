@@ -319,7 +319,15 @@ async function seedPage(request: Parameters<typeof adminApi>[0]) {
         id: 'sizes',
         kind: 'table',
         version: 1,
-        props: { dataset: ds._id, pageSize: 5, sort: true, index: true, filter: true, option: true },
+        props: {
+          dataset: ds._id,
+          pageSize: 5,
+          sort: true,
+          index: true,
+          filter: true,
+          refresh: true,
+          option: true,
+        },
         layout: at(52),
       },
     ],
@@ -406,6 +414,8 @@ test('on a page: one load per save, rows numbered per group, a dataset as a read
   // The dataset's table: the same view, read-only, paged by 5 and sorted on the server.
   const sizes = page.locator('[data-wid="sizes"] [data-testid="data-view"]');
   await expect(sizes.getByTestId('view-readonly')).toBeVisible();
+  // A dataset does not say which tables feed it: its refresh button shows the added record.
+  await sizes.getByTestId('view-refresh').click();
   await expect(sizes.getByTestId('view-total')).toContainText('Rows: 10');
   await expect(sizes.getByTestId('view-add')).toHaveCount(0);
   await sizes.locator('th', { hasText: 'Size' }).click();

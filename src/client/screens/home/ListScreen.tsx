@@ -37,7 +37,9 @@ export default function ListScreen() {
   const menu = useShell((s) => s.menu);
   const menuFor = useShell((s) => s.menuFor);
   const entry = findEntry(menu, (n) => n._type === 'table' && n._value === page);
-  const [dataset, setDataset] = useState<string | null>(null);
+  // The menu says when an entry shows a dataset; else a table answering "no such table" is one.
+  const [probed, setDataset] = useState<string | null>(null);
+  const dataset = (entry as { _dataset?: boolean } | undefined)?._dataset === true ? page : probed;
   // The entry's bound programs the user's role is granted (builder spec: list entries bind programs).
   const bound = ((entry as { _program?: unknown } | undefined)?._program ?? []) as string[];
   const programs = useGrantedPrograms(projectId, bound);
