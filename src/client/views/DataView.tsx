@@ -191,8 +191,9 @@ export function DataTableView(props: DataViewProps) {
 
   // The table's fields (hidden ones are already left out for this user by the server). A dataset's
   // come with its first page (onColumns below).
+  const overDataset = Boolean(dataset);
   useEffect(() => {
-    if (dataset) return;
+    if (overDataset) return;
     let live = true;
     viewsApi.meta(project, entity).then(
       (m) => {
@@ -205,7 +206,7 @@ export function DataTableView(props: DataViewProps) {
     return () => {
       live = false;
     };
-  }, [project, entity, dataset]);
+  }, [project, entity, overDataset]);
   const onColumns = useCallback(
     (columns: DatasetColumn[]) =>
       setFields((was) => {
@@ -226,8 +227,8 @@ export function DataTableView(props: DataViewProps) {
     );
   }, [project, entity]);
   useEffect(() => {
-    if (!dataset && (options.savedFilters || on.filter)) loadSaved();
-  }, [loadSaved, dataset, options.savedFilters, on.filter]);
+    if (!overDataset && (options.savedFilters || on.filter)) loadSaved();
+  }, [loadSaved, overDataset, options.savedFilters, on.filter]);
 
   const known = useMemo(() => new Set((fields ?? []).map((f) => f._field)), [fields]);
   const group = useMemo(
