@@ -3,7 +3,8 @@
  * The table kinds in the runtime: bound to a table they ask the runtime for the end user's data view
  * (`dataView`) with their toggles as its features (each of the spec's 17 switches its own), their
  * bound programs and declared columns, and turn what the user does in it into their declared events;
- * over a dataset, or without a runtime view (designer canvas), they draw their picture instead.
+ * over a dataset they ask for the dataset's (read-only) view; without a runtime view (designer
+ * canvas) they draw their picture instead.
  */
 import { act, createElement } from 'react';
 import { createRoot } from 'react-dom/client';
@@ -76,8 +77,14 @@ describe.each(KINDS)('%s', (kind) => {
     expect(on).toEqual([feature]);
   });
 
-  it('over a dataset, or where the runtime has no view (the designer), draws its picture', async () => {
-    expect((await draw(kind, { entity: 'orders', dataset: 'ds1' })).shown).toBe(false);
+  it('over a dataset, is the data view of the dataset', async () => {
+    const { asked, shown } = await draw(kind, { dataset: 'ds1', sort: true, pageSize: 10 });
+    expect(shown).toBe(true);
+    expect(asked.at(-1)).toMatchObject({ widget: 'w1', dataset: 'ds1' });
+    expect(asked.at(-1)!.options.features.sort).toBe(true);
+  });
+
+  it('bound to nothing, or where the runtime has no view (the designer), draws its picture', async () => {
     expect((await draw(kind, { entity: '' })).shown).toBe(false);
     // antd's table in a DOM, on a busy machine.
   }, 60_000);

@@ -31,6 +31,8 @@ export const DRAFTS_MAX = 10;
 export const DRAFT_MAX_CHARS = 102_400;
 /** Rows per page when none is asked for (spec: table default page size 20). */
 export const PAGE_SIZE_DEFAULT = 20;
+/** Live reloads of a table's rows asked within this window are one (spec: table data refresh throttle 100 ms). */
+export const TABLE_REFRESH_MS = 100;
 /** Rows an all-data query takes (spec: 10000). */
 export const QUERY_ALL_LIMIT = 10_000;
 /**

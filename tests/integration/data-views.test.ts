@@ -16,6 +16,7 @@ interface Saved {
   name: string;
   type: string;
   filter: { conditions: { field: string; opt: string; value?: unknown }[]; match: string };
+  stale?: { field: string; opt: string; value?: unknown; reason: string }[];
 }
 
 describe.each(dialects)('data views on %s', (dialect) => {
@@ -287,5 +288,42 @@ describe.each(dialects)('data views on %s', (dialect) => {
       body: { role: roleId, filter: null },
     });
     expect((await list(clerk)).data.role).toBeNull();
+  });
+  it('keeps a saved filter whose field changed: the stale condition is listed apart, the rest applies', async () => {
+    const P = `/api/admin/project/${project}/item/field`;
+    const made = (type: string) =>
+      call<{ _id: string }>(t.app, 'POST', `${P}/create`, {
+        token: owner,
+        body: { name: 'Tag', field: 'tag', type },
+      });
+    const drop = (id: string) => call(t.app, 'GET', `${P}/${id}/remove?confirm=1`, { token: owner });
+    const tag = await made('string');
+    expect(tag.error, tag.raw).toBe(0);
+    const f = await save(clerk, {
+      name: 'Tagged odd',
+      type: 'private',
+      filter: {
+        conditions: [
+          { field: 'kind', opt: 'eq', value: 'odd' },
+          { field: 'tag', opt: 'eq', value: 'red' },
+        ],
+        match: 'and',
+      },
+    });
+    expect(f.error, f.raw).toBe(0);
+    const mine = async () => (await list(clerk)).data.filters.find((x) => x.id === f.data.id);
+    expect((await mine())?.stale).toBeUndefined();
+    // Made again as a number: "tag = red" no longer fits its type.
+    expect((await drop(tag.data._id)).error).toBe(0);
+    const again = await made('number');
+    expect(again.error, again.raw).toBe(0);
+    let got = await mine();
+    expect(got?.filter.conditions).toEqual([{ field: 'kind', opt: 'eq', value: 'odd' }]);
+    expect(got?.stale).toEqual([{ field: 'tag', opt: 'eq', value: 'red', reason: 'type' }]);
+    // Removed: the table has no such field.
+    expect((await drop(again.data._id)).error).toBe(0);
+    got = await mine();
+    expect(got?.filter.conditions).toEqual([{ field: 'kind', opt: 'eq', value: 'odd' }]);
+    expect(got?.stale).toEqual([{ field: 'tag', opt: 'eq', value: 'red', reason: 'field' }]);
   });
 });

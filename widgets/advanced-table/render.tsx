@@ -20,19 +20,25 @@ function viewColumn(c: Record<string, unknown>): ViewColumn {
 }
 
 /**
- * Declared columns (or every field). Bound to a table, end users get the data view list menu entries
- * open (the runtime's `dataView`) with the declared columns and the 17 toggles; on the designer canvas,
- * in tests and over a dataset it draws its picture from the runtime's rows.
+ * Declared columns (or every field). Bound to a table or a dataset, end users get the data view list
+ * menu entries open (the runtime's `dataView`) with the declared columns and the 17 toggles (over a
+ * dataset, read-only); on the designer canvas and in tests it draws its picture from the runtime's rows.
  */
 export function AdvancedTableWidget(p: WidgetRenderProps) {
   const rt = useRuntime();
   const entity = str(p.props.entity).trim();
-  if (rt.dataView && entity && !str(p.props.dataset).trim())
-    return <AdvancedTableView {...p} entity={entity} />;
+  const dataset = str(p.props.dataset).trim();
+  if (rt.dataView && (entity || dataset))
+    return <AdvancedTableView {...p} entity={entity} dataset={dataset} />;
   return <AdvancedTablePicture {...p} />;
 }
 
-function AdvancedTableView({ id, props, entity }: WidgetRenderProps & { entity: string }) {
+function AdvancedTableView({
+  id,
+  props,
+  entity,
+  dataset,
+}: WidgetRenderProps & { entity: string; dataset: string }) {
   const rt = useRuntime();
   const dispatch = useDispatch(id);
   const declared = list(props.columns)
@@ -42,6 +48,7 @@ function AdvancedTableView({ id, props, entity }: WidgetRenderProps & { entity: 
   return rt.dataView?.({
     widget: id,
     entity,
+    ...(dataset ? { dataset } : {}),
     options: widgetViewOptions(props, num(props.pageSize, PAGE_SIZE_DEFAULT)),
     ...(declared.length ? { columns: declared } : {}),
     bordered: bool(props.bordered),

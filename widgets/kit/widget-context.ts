@@ -64,6 +64,8 @@ export interface DataViewRequest {
   widget: string;
   /** The table's code or `_id`. */
   entity: string;
+  /** A released dataset's id: its rows instead of the table's (read-only). */
+  dataset?: string;
   options: ViewOptions;
   /** Programs bound to the table (ids): the ones the user is granted show as toolbar buttons. */
   programs?: string[];

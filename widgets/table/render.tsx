@@ -13,24 +13,27 @@ import { useDispatch, useRuntime, useWidgetData } from '../kit/widget-context.ts
 import { treeField, treeRows } from './tree.ts';
 
 /**
- * The designer's table. Bound to a table, end users get the data view list menu entries open (the
- * runtime's `dataView`): each of the spec's 17 toggles switches its feature on, and the bound programs
- * the user is granted are toolbar buttons acting on the selected rows. On the designer canvas, in
- * tests and over a dataset it draws its picture from the runtime's rows (`TablePicture`).
+ * The designer's table. Bound to a table or a dataset, end users get the data view list menu entries
+ * open (the runtime's `dataView`): each of the spec's 17 toggles switches its feature on, and the bound
+ * programs the user is granted are toolbar buttons acting on the selected rows (over a dataset the
+ * view is read-only). On the designer canvas and in tests it draws its picture (`TablePicture`).
  */
 export function TableWidget(p: WidgetRenderProps) {
   const rt = useRuntime();
   const entity = str(p.props.entity).trim();
-  if (rt.dataView && entity && !str(p.props.dataset).trim()) return <TableView {...p} entity={entity} />;
+  const dataset = str(p.props.dataset).trim();
+  if (rt.dataView && (entity || dataset)) return <TableView {...p} entity={entity} dataset={dataset} />;
   return <TablePicture {...p} />;
 }
 
-function TableView({ id, props, entity }: WidgetRenderProps & { entity: string }) {
+function TableView({ id, props, entity, dataset }: WidgetRenderProps & { entity: string; dataset: string }) {
   const rt = useRuntime();
   const dispatch = useDispatch(id);
   return rt.dataView?.({
     widget: id,
     entity,
+    // Over a dataset the view is read-only: its rows, paged, sorted and filtered by its columns.
+    ...(dataset ? { dataset } : {}),
     options: widgetViewOptions(props, num(props.pageSize, PAGE_SIZE_DEFAULT), { summary: 'stat' }),
     programs: list(props.programs).filter((x): x is string => typeof x === 'string'),
     onEvent: (e) => {

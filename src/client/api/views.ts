@@ -6,6 +6,7 @@
 import type { TableConfig } from '../../shared/admin/table-config.ts';
 import type { Field } from '../../shared/api/fields.ts';
 import type { Condition, Match } from '../../shared/query/conditions.ts';
+import type { StaleCondition } from '../../shared/view-filters.ts';
 import { withSetLists } from './field-sets.ts';
 import { post } from './request.ts';
 
@@ -22,6 +23,8 @@ export interface SavedFilter {
   type: ShareType;
   filter: FilterSpec;
   createdBy: string | null;
+  /** Conditions the server left out: the fields they name changed since the filter was saved. */
+  stale?: StaleCondition[];
 }
 
 export interface ViewMeta {

@@ -494,6 +494,12 @@ export const en = {
     large: 'Large mode',
     empty: 'No rows',
     runProgram: 'Run program',
+    staleTag: 'Outdated',
+    staleNotice:
+      'Saved filter “{{name}}”: {{count}} condition(s) left out because the table changed: {{list}}. The rest applies.',
+    staleField: '{{field}} (no such field now)',
+    staleType: '{{field}} (its type changed)',
+    datasetReadOnly: 'Read-only: a dataset',
   },
   common: {
     ok: 'OK',

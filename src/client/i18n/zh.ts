@@ -490,6 +490,11 @@ export const zh: Messages = {
     large: '大数据模式',
     empty: '暂无数据',
     runProgram: '运行程序',
+    staleTag: '已过时',
+    staleNotice: '保存的筛选“{{name}}”：因数据表已变更，略去 {{count}} 个条件：{{list}}。其余条件照常生效。',
+    staleField: '{{field}}（该字段已不存在）',
+    staleType: '{{field}}（字段类型已变更）',
+    datasetReadOnly: '只读：数据集',
   },
   common: {
     ok: '确定',

@@ -75,10 +75,13 @@ export function WidgetBox({ w, children }: { w: WidgetInstance; children?: React
   // Data-bound kinds load through the data API; a refreshWidget bumps `reload`. The page comes first,
   // its count after (only when the page cannot tell it), remembered across pages and sorts.
   // A dataset source (the `dataset` prop of tables and charts) takes the place of the table.
-  const dataset =
-    def && !hidden && def.data !== 'none' && typeof props.dataset === 'string' ? props.dataset.trim() : '';
-  // A table kind the runtime draws as the data view loads its own rows (widget-data-view.tsx).
+  // A table kind the runtime draws as the data view loads its own rows, a dataset's too
+  // (widget-data-view.tsx).
   const asView = Boolean(def?.dataView && rt.dataView);
+  const dataset =
+    def && !hidden && !asView && def.data !== 'none' && typeof props.dataset === 'string'
+      ? props.dataset.trim()
+      : '';
   const query =
     def && !hidden && !dataset && !asView
       ? widgetQuery(def.data, props, ctx.params, slice.page, slice.view)

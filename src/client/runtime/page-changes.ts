@@ -4,6 +4,7 @@
  * live page, one holding a real-time widget — changes others broadcast on the socket channel.
  */
 import { useEffect, useMemo, useRef } from 'react';
+import { getWidget } from '../../../widgets/registry.ts';
 import type { ExprScope } from '../../shared/expr/index.ts';
 import { resolveValue } from '../../shared/expr/index.ts';
 import type { PageDocument, WidgetInstance } from '../../shared/page-document.ts';
@@ -24,17 +25,22 @@ export function usePageChanges(page: {
 }): LiveStatus {
   const { project, doc, store, index, scope: scopeOf } = page;
   // The data widgets and data sources bound to any of these tables (named by code or _id) reload.
+  // `ownSave`: a save in this tab. A table kind drawn as the data view hears those on the bus itself
+  // (views/use-live-table.ts); bumping it too would load its rows twice for one save.
   const reloadTables = useMemo(
-    () => (names: readonly string[]) => {
-      const bound = (name: string) => names.some((n) => sameEntity(project, name, n));
-      const scope = scopeOf();
-      for (const w of index.values())
-        if (w.props.entity !== undefined && bound(str(resolveValue(w.props.entity, scope))))
-          bumpReload(store, w.id);
-      for (const ds of doc.dataSources ?? [])
-        if (ds.type === 'entity' && typeof ds.id === 'string' && bound(str(ds.entity)))
-          bumpReload(store, ds.id);
-    },
+    () =>
+      (names: readonly string[], ownSave = false) => {
+        const bound = (name: string) => names.some((n) => sameEntity(project, name, n));
+        const scope = scopeOf();
+        for (const w of index.values()) {
+          if (w.props.entity === undefined) continue;
+          if (ownSave && drawnAsView(w, scope)) continue;
+          if (bound(str(resolveValue(w.props.entity, scope)))) bumpReload(store, w.id);
+        }
+        for (const ds of doc.dataSources ?? [])
+          if (ds.type === 'entity' && typeof ds.id === 'string' && bound(str(ds.entity)))
+            bumpReload(store, ds.id);
+      },
     [project, index, doc, store, scopeOf],
   );
   // A live page hears of others' changes on the socket channel; after each (re)connect it reloads the
@@ -60,7 +66,7 @@ export function usePageChanges(page: {
     () =>
       onEntityChanged((changedProject, entity) => {
         if (changedProject !== project) return;
-        reloadTables([entity]);
+        reloadTables([entity], true);
         if (live.current.status === 'off') return;
         void entityMeta(project, entity)
           .catch(() => null)
@@ -69,4 +75,9 @@ export function usePageChanges(page: {
     [project, reloadTables],
   );
   return livePage.status;
+}
+
+/** A table kind bound to a table (not a dataset): the runtime draws it as the data view. */
+function drawnAsView(w: WidgetInstance, scope: ExprScope): boolean {
+  return getWidget(w.kind)?.dataView === true && !str(resolveValue(w.props.dataset, scope)).trim();
 }

@@ -21,6 +21,7 @@ import {
   ThunderboltOutlined,
 } from '@ant-design/icons';
 import {
+  Alert,
   App,
   Button,
   Card,
@@ -58,12 +59,14 @@ import type { GrantedProgram } from '../../shared/program/index.ts';
 import { completeConditions } from '../../shared/query/conditions.ts';
 import { pagerTotal } from '../../shared/query/page-total.ts';
 import { VIEW_FEATURES, type ViewOptions, withinTable } from '../../shared/view-features.ts';
+import type { StaleCondition } from '../../shared/view-filters.ts';
 import { shortLink } from '../api/short.ts';
 import { type FilterSpec, type SavedFilter, viewsApi } from '../api/views.ts';
 import { fieldKind } from '../fields/registry.ts';
 import { PrintModal } from '../print/PrintModal.tsx';
 import { lastPrintOption } from '../print/print-settings.ts';
 import { removeRecord, saveRecord } from '../runtime/data-source.ts';
+import type { DatasetColumn } from '../runtime/dataset-client.ts';
 import { programFailed, runProgramFlow } from '../runtime/program-runner.tsx';
 import { ViewProjectContext } from './project-context.ts';
 import { RecordForm } from './RecordForm.tsx';
@@ -74,7 +77,7 @@ import { SavedFilters } from './SavedFilters.tsx';
 import { useLiveTable } from './use-live-table.ts';
 import { readStats, STAT_FNS, useViewData } from './use-view-data.ts';
 import { ChartModal, ColumnSettings, LabelRules, RecordDetail } from './ViewPanels.tsx';
-import { groupRows, treeField, treeRows, type ViewRow } from './view-rows.ts';
+import { groupIndexes, groupRows, treeField, treeRows, type ViewRow } from './view-rows.ts';
 import {
   labelOf,
   loadSettings,
@@ -86,6 +89,7 @@ import {
   settingsKey,
   type ViewSettings,
 } from './view-settings.ts';
+import { datasetFields, datasetOptions, type ViewSource } from './view-source.ts';
 import { XlsxTools } from './XlsxTools.tsx';
 
 /** Rows beyond this many on a page are drawn virtually (spec: virtual scrolling above 30 rows). */
@@ -108,8 +112,10 @@ export function fieldText(f: Field, row: Record<string, unknown>): string {
 
 export interface DataViewProps {
   project: string;
-  /** The table's code or `_id`. */
+  /** The table's code or `_id` (ignored when `dataset` is given). */
   entity: string;
+  /** Rows of a released dataset instead of a table: read-only, paged, sorted and filtered by its columns. */
+  dataset?: { flow: string; params?: Record<string, unknown> };
   title?: string;
   options: ViewOptions;
   /** The table cannot be read by this user (the caller decides where to send them). */
@@ -139,14 +145,23 @@ export function DataTableView(props: DataViewProps) {
   const { t, i18n } = useTranslation();
   const { message, modal } = App.useApp();
   const { project, entity } = props;
+  const dataset = props.dataset;
+  const overDataset = Boolean(dataset);
   // The table's settings (/system/data/{entity}), from the meta call; until they are in, every
-  // feature is off, so nothing the table switched off shows for a moment.
+  // feature is off, so nothing the table switched off shows for a moment. A dataset is read-only
+  // and has none of a table's own calls or settings (view-source.ts).
   const [tableCfg, setTableCfg] = useState<TableConfig | null>(null);
   const options = useMemo(
-    () => withinTable(props.options, tableCfg ?? { off: VIEW_FEATURES, pageSize: props.options.pageSize }),
-    [props.options, tableCfg],
+    () =>
+      overDataset
+        ? datasetOptions(props.options)
+        : withinTable(props.options, tableCfg ?? { off: VIEW_FEATURES, pageSize: props.options.pageSize }),
+    [overDataset, props.options, tableCfg],
   );
   const on = options.features;
+  const source: ViewSource = dataset
+    ? { kind: 'dataset', flow: dataset.flow, params: dataset.params ?? {} }
+    : { kind: 'table', entity };
   const lang = i18n.language === 'zh' ? 'zh' : 'en';
   const screens = Grid.useBreakpoint();
   // The caller's callback, read at call time (a new function each render must not refetch).
@@ -156,7 +171,7 @@ export function DataTableView(props: DataViewProps) {
 
   const [fields, setFields] = useState<Field[] | null>(null);
   const [table, setTable] = useState<{ entity: string; code: string; name: string } | null>(null);
-  const key = settingsKey(project, entity, props.settingsId);
+  const key = settingsKey(project, dataset ? `ds:${dataset.flow}` : entity, props.settingsId);
   const emit = useRef(props.onEvent);
   emit.current = props.onEvent;
   const [settings, setSettings] = useState<ViewSettings>(() => loadSettings(key));
@@ -187,9 +202,12 @@ export function DataTableView(props: DataViewProps) {
   const [printing, setPrinting] = useState<PrintOption | null>(null);
   const [charting, setCharting] = useState(false);
   const [collapsed, setCollapsed] = useState<string[] | null>(null);
+  const [stale, setStale] = useState<{ name: string; list: StaleCondition[] } | null>(null);
 
-  // The table's fields (hidden ones are already left out for this user by the server).
+  // The table's fields (hidden ones are already left out for this user by the server). A dataset's
+  // come with its first page (onColumns below).
   useEffect(() => {
+    if (overDataset) return;
     let live = true;
     viewsApi.meta(project, entity).then(
       (m) => {
@@ -204,7 +222,16 @@ export function DataTableView(props: DataViewProps) {
     return () => {
       live = false;
     };
-  }, [project, entity]);
+  }, [project, entity, overDataset]);
+  const onColumns = useCallback(
+    (columns: DatasetColumn[]) =>
+      setFields((was) => {
+        const next = datasetFields(columns);
+        // The same columns again (each page brings them): keep the fields, nothing reloads.
+        return was && JSON.stringify(was) === JSON.stringify(next) ? was : next;
+      }),
+    [],
+  );
 
   const loadSaved = useCallback(() => {
     viewsApi.filters(project, entity).then(
@@ -216,8 +243,8 @@ export function DataTableView(props: DataViewProps) {
     );
   }, [project, entity]);
   useEffect(() => {
-    if (options.savedFilters || on.filter) loadSaved();
-  }, [loadSaved, options.savedFilters, on.filter]);
+    if (!overDataset && (options.savedFilters || on.filter)) loadSaved();
+  }, [loadSaved, overDataset, options.savedFilters, on.filter]);
 
   const known = useMemo(() => new Set((fields ?? []).map((f) => f._field)), [fields]);
   const group = useMemo(
@@ -226,13 +253,15 @@ export function DataTableView(props: DataViewProps) {
   );
   const data = useViewData({
     project,
-    entity,
+    source,
+    onColumns,
     fields,
     pageSize,
     group,
     wantStats: on.summary && settings.summary,
-    // The first page goes out with the field meta unless a kept grouping will sort it.
-    early: !(props.options.features.group && settings.group.length),
+    // The first page goes out with the field meta unless a kept grouping will sort it (a dataset's
+    // first page brings its fields).
+    early: Boolean(dataset) || !(props.options.features.group && settings.group.length),
   });
   const { reload } = data;
   const onData = useRef(props.onData);
@@ -285,6 +314,11 @@ export function DataTableView(props: DataViewProps) {
     if (tree) return treeRows(data.rows, tree._field);
     return data.rows;
   }, [data.rows, group, data.stats, tree]);
+
+  const groupIndex = useMemo(
+    () => (on.index && group.length ? groupIndexes(viewRows) : null),
+    [on.index, group.length, viewRows],
+  );
 
   const canWrite = on.option;
   async function save(values: Record<string, unknown>, id?: string) {
@@ -398,7 +432,9 @@ export function DataTableView(props: DataViewProps) {
       title: '#',
       width: 56,
       fixed: 'left',
-      render: (_v, row, i) => (row.__group ? null : (data.page - 1) * pageSize + i + 1),
+      // Grouped, each group counts its own rows from 1; else the rows count on from page to page.
+      render: (_v, row, i) =>
+        row.__group ? null : groupIndex ? groupIndex.get(row._id) : (data.page - 1) * pageSize + i + 1,
     });
   const actionLabels = { edit: t('common.edit'), remove: t('views.remove'), more: t('views.more') };
   const moreItems = [
@@ -480,6 +516,8 @@ export function DataTableView(props: DataViewProps) {
     match: data.filter.match,
   };
   function applySaved(f: SavedFilter) {
+    // What the server left out (its field changed) is said once, beside the view; the rest applies.
+    setStale(f.stale?.length ? { name: f.name, list: f.stale } : null);
     data.setFilter({
       conditions: f.filter.conditions.map((c) => ({ ...c, id: nextCondId++ })),
       match: f.filter.match,
@@ -519,6 +557,11 @@ export function DataTableView(props: DataViewProps) {
 
   const toolbar = (
     <Space wrap className="dv-toolbar" data-testid="view-toolbar">
+      {dataset ? (
+        <Tag icon={<LockOutlined />} data-testid="view-readonly">
+          {t('views.datasetReadOnly')}
+        </Tag>
+      ) : null}
       {on.search ? (
         <Input.Search
           allowClear
@@ -546,6 +589,7 @@ export function DataTableView(props: DataViewProps) {
               onApply={(v) => {
                 data.setFilter(v);
                 setActiveSaved(null);
+                setStale(null);
                 setFilterOpen(false);
               }}
             />
@@ -760,6 +804,26 @@ export function DataTableView(props: DataViewProps) {
     <ViewProjectContext.Provider value={project}>
       <div className={`dv dv-h-${heightKey}`} data-testid="data-view" data-row-height={heightKey}>
         {toolbar}
+        {stale ? (
+          <Alert
+            type="warning"
+            showIcon
+            closable={{ onClose: () => setStale(null) }}
+            className="dv-stale"
+            data-testid="stale-filter"
+            title={t('views.staleNotice', {
+              name: stale.name,
+              count: stale.list.length,
+              list: stale.list
+                .map((c) => {
+                  const f = fields?.find((x) => x._field === c.field);
+                  const field = f ? f._option.alias || f._name : c.field;
+                  return t(c.reason === 'field' ? 'views.staleField' : 'views.staleType', { field });
+                })
+                .join(', '),
+            })}
+          />
+        ) : null}
         {asCards ? (
           <List
             className="dv-cards"

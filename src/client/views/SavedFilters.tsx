@@ -56,6 +56,11 @@ export function SavedFilters(props: {
                 label: (
                   <span data-testid="saved-filter-item">
                     {f.name} <Tag>{t(`views.${f.type}`)}</Tag>
+                    {f.stale?.length ? (
+                      <Tag color="warning" data-testid="saved-filter-stale">
+                        {t('views.staleTag')}
+                      </Tag>
+                    ) : null}
                   </span>
                 ),
               }))

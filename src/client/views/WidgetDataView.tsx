@@ -25,6 +25,7 @@ export default function WidgetDataView(
     <DataTableView
       project={props.project}
       entity={props.entity}
+      {...(props.dataset ? { dataset: { flow: props.dataset } } : {})}
       options={props.options}
       programs={programs}
       programKey={props.pageId ?? 'page'}

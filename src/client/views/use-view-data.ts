@@ -7,9 +7,13 @@
 import { useCallback, useEffect, useMemo, useRef, useState } from 'react';
 import type { FilterValue } from '../../../widgets/kit/FilterControl.tsx';
 import type { Field } from '../../shared/api/fields.ts';
+import { TABLE_REFRESH_MS } from '../../shared/constants.ts';
 import { allOf, conditionsQuery, type Match, searchQuery } from '../../shared/query/conditions.ts';
 import { countBody, type KnownCount, type Total, totalAfterPage } from '../../shared/query/page-total.ts';
 import { type Metric, type SummaryAnswer, type ViewRows, viewsApi } from '../api/views.ts';
+import type { DatasetColumn } from '../runtime/dataset-client.ts';
+import { createReloadGate } from './reload-gate.ts';
+import { sourceRows, type ViewSource } from './view-source.ts';
 
 export type Sort = { field: string; order: 'asc' | 'desc' } | undefined;
 
@@ -52,7 +56,9 @@ export function readStats(metrics: readonly Metric[], values: Record<string, num
 
 export function useViewData(opts: {
   project: string;
-  entity: string;
+  source: ViewSource;
+  /** A dataset's columns, as its first page brings them (its fields). */
+  onColumns?: (columns: DatasetColumn[]) => void;
   fields: Field[] | null;
   pageSize: number;
   /** The role's default filter is applied by the server; nothing here can lift it. */
@@ -65,7 +71,14 @@ export function useViewData(opts: {
    */
   early?: boolean;
 }) {
-  const { project, entity, fields, pageSize, group, wantStats } = opts;
+  const { project, source, fields, pageSize, group } = opts;
+  const onColumns = useRef(opts.onColumns);
+  onColumns.current = opts.onColumns;
+  // The source by value: a new object each render must not load again.
+  const sourceKey = JSON.stringify(source);
+  const entity = source.kind === 'table' ? source.entity : '';
+  // Statistics come from a table's summary call; a dataset has none.
+  const wantStats = opts.wantStats && source.kind === 'table';
   const early = opts.early ?? false;
   const [page, setPage] = useState(1);
   const [sort, setSort] = useState<Sort>(undefined);
@@ -84,11 +97,22 @@ export function useViewData(opts: {
   // The request last sent: the same one again (the fields arriving after an early first page) is not
   // sent, and the one in flight is kept; a different one makes the older answer stale.
   const current = useRef<{ key: string; live: boolean } | null>(null);
+  const gate = useMemo(
+    () =>
+      createReloadGate(TABLE_REFRESH_MS, (quiet) => {
+        quietNext.current = quiet;
+        // Rows may have come or gone: the count is asked again.
+        known.current = null;
+        setTick((n) => n + 1);
+      }),
+    [],
+  );
   useEffect(
     () => () => {
+      gate.cancel();
       if (current.current) current.current.live = false;
     },
-    [],
+    [gate],
   );
 
   const query = useMemo(() => {
@@ -112,7 +136,7 @@ export function useViewData(opts: {
       page: pageReq,
       ...(sortList.length ? { sort: sortList } : {}),
     };
-    const key = JSON.stringify([project, entity, body, tick]);
+    const key = JSON.stringify([project, sourceKey, body, tick]);
     if (current.current?.key === key) return;
     if (current.current) current.current.live = false;
     const req = { key, live: true };
@@ -121,11 +145,12 @@ export function useViewData(opts: {
     quietNext.current = false;
     // A live reload keeps what is on screen until the new rows arrive (no spinner, no jump).
     if (!quiet) setLoading(true);
-    viewsApi
-      .rows(project, entity, body)
+    const from = JSON.parse(sourceKey) as ViewSource;
+    sourceRows(project, from, body)
       .then(
         (answer) => {
           if (!req.live) return;
+          if (answer.columns) onColumns.current?.(answer.columns);
           setRows(answer.data);
           setError(null);
           const key = JSON.stringify(query ?? null);
@@ -133,7 +158,7 @@ export function useViewData(opts: {
           known.current = after.known;
           setTotal(after.total);
           if (after.ask)
-            viewsApi.rows(project, entity, countBody(query)).then(
+            sourceRows(project, from, countBody(query)).then(
               (c) => {
                 if (!req.live || c.count === undefined) return;
                 known.current = { key, n: c.count };
@@ -145,10 +170,10 @@ export function useViewData(opts: {
         (err: unknown) => req.live && setError(err),
       )
       .finally(() => req.live && setLoading(false));
-  }, [project, entity, fields, early, query, sortList, page, pageSize, tick]);
+  }, [project, sourceKey, fields, early, query, sortList, page, pageSize, tick]);
 
   useEffect(() => {
-    if (!fields || (!wantStats && group.length === 0)) {
+    if (!fields || !entity || (!wantStats && group.length === 0)) {
       setStats(null);
       return;
     }
@@ -189,12 +214,10 @@ export function useViewData(opts: {
       setFilter(v);
       setPage(1);
     },
-    /** Load again; `quiet` keeps the rows on screen (a live change), counting again either way. */
-    reload: useCallback((quiet = false) => {
-      quietNext.current = quiet;
-      // Rows may have come or gone: the count is asked again.
-      known.current = null;
-      setTick((n) => n + 1);
-    }, []),
+    /**
+     * Load again; `quiet` keeps the rows on screen (a live change), counting again either way. Quiet
+     * reloads told of at once (one save heard by several listeners) are one load.
+     */
+    reload: useCallback((quiet = false) => gate.request(quiet), [gate]),
   };
 }

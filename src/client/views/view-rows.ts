@@ -74,6 +74,23 @@ export function groupRows(
   return build(rows, 0, []);
 }
 
+/**
+ * The index column's numbers of grouped rows: each innermost group counts its rows from 1 (a row's
+ * number says where it sits in its group, as the group's count says how many it holds).
+ */
+export function groupIndexes(rows: readonly ViewRow[]): Map<string, number> {
+  const out = new Map<string, number>();
+  const walk = (list: readonly ViewRow[]) => {
+    let n = 0;
+    for (const r of list) {
+      if (r.__group) walk(r.children ?? []);
+      else out.set(r._id, ++n);
+    }
+  };
+  walk(rows);
+  return out;
+}
+
 /** The figures of the groups whose key starts with `prefix`, added up (counts and sums add). */
 function sumOf(figures: Map<string, Record<string, number | null>>, prefix: string[]) {
   let out: Record<string, number | null> | undefined;

@@ -8,6 +8,7 @@ import type { Kysely } from 'kysely';
 import { newId } from '../../shared/id.ts';
 import { conditionsQuery } from '../../shared/query/conditions.ts';
 import { normalizeOrThrow, QueryError } from '../../shared/query/index.ts';
+import { type StaleCondition, splitStale } from '../../shared/view-filters.ts';
 import type { DB } from '../db/schema.ts';
 import { E, fail } from '../errors.ts';
 import { findItem, listItems, putItem, removeItem, type ShareType } from '../share/service.ts';
@@ -35,6 +36,8 @@ export interface SavedFilter {
   type: ShareType;
   filter: FilterSpec;
   createdBy: string | null;
+  /** Conditions left out because the fields they name changed (src/shared/view-filters.ts). */
+  stale?: StaleCondition[];
 }
 
 const isObj = (v: unknown): v is Record<string, unknown> =>
@@ -82,17 +85,29 @@ export function filterQuery(spec: FilterSpec, meta: EntityMeta): unknown {
   );
 }
 
-/** A stored value as a saved filter, or null when it no longer fits the caller's fields. */
+/**
+ * A stored value as a saved filter, or null when it is not one. Conditions on fields the table no
+ * longer has (for this caller), or whose type changed under them, are left out of `filter` and listed
+ * in `stale`, so the filter still applies what fits and the view can say what it left out.
+ */
 function readSaved(value: string, type: ShareType, meta: EntityMeta): SavedFilter | null {
   try {
     const v = JSON.parse(value) as unknown;
     if (!isObj(v) || typeof v.id !== 'string' || typeof v.name !== 'string') return null;
+    const f = v.filter;
+    if (!isObj(f) || !Array.isArray(f.conditions)) return null;
+    const shaped = f.conditions.filter(
+      (c): c is SavedCondition => isObj(c) && typeof c.field === 'string' && typeof c.opt === 'string',
+    );
+    const fields = meta.fields.map((x) => ({ key: x.code, type: x.type }));
+    const { fresh, stale } = splitStale(shaped, fields);
     return {
       id: v.id,
       name: v.name,
       type,
-      filter: parseFilter(v.filter, meta),
+      filter: parseFilter({ conditions: fresh, match: f.match }, meta),
       createdBy: typeof v.createdBy === 'string' ? v.createdBy : null,
+      ...(stale.length ? { stale } : {}),
     };
   } catch {
     return null;

@@ -165,6 +165,15 @@ async function appRoutes(app: FastifyInstance): Promise<void> {
       // A list entry shows only the programs the role may run on its table (role-tables.ts).
       const limits = await actorProgramLimits(db, project.id, actor);
       if (limits.size) limitPrograms(tree, limits, await tableIds(db, project.id));
+      // A list entry naming a dataset says so (`_dataset`): the client opens the dataset's view
+      // at once instead of first asking for a table of that id.
+      const datasets = await db
+        .selectFrom('flows')
+        .select('id')
+        .where('project_id', '=', project.id)
+        .where('type', '=', 'dataset')
+        .execute();
+      if (datasets.length) markDatasets(tree, new Set(datasets.map((d) => d.id)));
       return { error: 0, data: tree };
     },
   );
@@ -178,6 +187,13 @@ function limitPrograms(nodes: MenuNode[], limits: Map<string, string[]>, ids: Ma
     const allowed = table ? limits.get(table) : undefined;
     if (allowed) n._program = n._program.filter((p) => allowed.includes(p));
     limitPrograms(n._children, limits, ids);
+  }
+}
+
+function markDatasets(nodes: (MenuNode & { _dataset?: boolean })[], ids: Set<string>): void {
+  for (const n of nodes) {
+    if (n._type === 'table' && n._value && ids.has(n._value)) n._dataset = true;
+    markDatasets(n._children, ids);
   }
 }
 

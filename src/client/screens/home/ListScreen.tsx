@@ -12,17 +12,18 @@ import { useShellProject } from '../../shell/use-app-project.ts';
 import { useShell } from '../../stores/shell.ts';
 import { DataTableView } from '../../views/DataView.tsx';
 import { useGrantedPrograms } from '../../views/use-granted-programs.ts';
-import { DatasetList } from './DatasetList.tsx';
 
 /** Codes meaning "your role may not read this": the user is sent to /no-authority. */
 const DENIED = new Set([1102, 1201]);
+/** A dataset entry that no longer shows: not found or not released (as on /dataset/{id}). */
+const DATASET_GONE = new Set([1920, 1925]);
 /** No table by that id: a list entry may name a dataset instead. */
 const NOT_A_TABLE = 1400;
 
 /**
- * /home/{page}: a list (table) menu entry: the end user's data view (or, when the entry names a
- * dataset, its released rows: DatasetList) of the table (views/DataView.tsx)
- * with every feature on, through the end-user data calls with the user's grants. An entry missing
+ * /home/{page}: a list (table) menu entry: the end user's data view of the table (views/DataView.tsx)
+ * with every feature on, through the end-user data calls with the user's grants; when the entry names
+ * a dataset, the same view over its released rows (read-only: sort, filter, search, paging). An entry missing
  * from the user's menu, or a table the role may not read, goes to /no-authority.
  */
 export default function ListScreen() {
@@ -36,7 +37,9 @@ export default function ListScreen() {
   const menu = useShell((s) => s.menu);
   const menuFor = useShell((s) => s.menuFor);
   const entry = findEntry(menu, (n) => n._type === 'table' && n._value === page);
-  const [dataset, setDataset] = useState<string | null>(null);
+  // The menu says when an entry shows a dataset; else a table answering "no such table" is one.
+  const [probed, setDataset] = useState<string | null>(null);
+  const dataset = (entry as { _dataset?: boolean } | undefined)?._dataset === true ? page : probed;
   // The entry's bound programs the user's role is granted (builder spec: list entries bind programs).
   const bound = ((entry as { _program?: unknown } | undefined)?._program ?? []) as string[];
   const programs = useGrantedPrograms(projectId, bound);
@@ -50,7 +53,8 @@ export default function ListScreen() {
   const onDenied = useCallback(
     (code: number) => {
       if (code === NOT_A_TABLE && dataset !== page) setDataset(page);
-      else if (DENIED.has(code)) navigate(withPrefix('/no-authority', custom), { replace: true });
+      else if (DENIED.has(code) || (dataset === page && DATASET_GONE.has(code)))
+        navigate(withPrefix('/no-authority', custom), { replace: true });
     },
     [navigate, custom, dataset, page],
   );
@@ -70,7 +74,15 @@ export default function ListScreen() {
         {entry.name}
       </Typography.Title>
       {dataset === page ? (
-        <DatasetList project={projectId} dataset={page} onDenied={onDenied} />
+        <DataTableView
+          key={`${projectId}/ds/${page}`}
+          project={projectId}
+          entity={page}
+          dataset={{ flow: page }}
+          title={entry.name}
+          options={allFeatures(PAGE_SIZE_DEFAULT)}
+          onDenied={onDenied}
+        />
       ) : (
         <DataTableView
           key={`${projectId}/${page}`}
