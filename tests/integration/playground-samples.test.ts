@@ -164,6 +164,67 @@ describe.each(dialects)('new project from a sample on %s', (dialect) => {
     );
     expect(cart.data.data.some((r) => r.goods === goods.data.data[0]!._id && r.qty >= 1)).toBe(true);
 
+    // Every copied page validates and loads clean.
+    for (const pg of pages.data) {
+      const doc = await call<{ document: PageDocument }>(t.app, 'GET', `/api/admin/page/${p}/${pg._id}`, {
+        token: user.token,
+      });
+      expect(validatePage(doc.data.document).ok, pg.name).toBe(true);
+      expect(loadPage(doc.data.document).issues, pg.name).toEqual([]);
+    }
+
+    // The cart: a second add counts the line up with its subtotal; a line removed; checkout makes
+    // one order per line (待付款, with its tracking) and empties the cart.
+    const flow = async (like: string) =>
+      (
+        await t.app.database.db
+          .selectFrom('flows')
+          .select('id')
+          .where('project_id', '=', p)
+          .where('name', 'like', like)
+          .executeTakeFirstOrThrow()
+      ).id;
+    const exec = (id: string, data: Record<string, unknown>) =>
+      call(t.app, 'POST', `/api/common/program/${p}/exec/${id}/-`, { token: user.token, body: { data } });
+    const [g0, g1] = [goods.data.data[0]!, goods.data.data[1]!];
+    expect((await exec(add.id, { goods: g0._id })).error).toBe(0);
+    expect((await exec(add.id, { goods: g1._id })).error).toBe(0);
+    const lines = async () =>
+      (
+        await call<{ data: { _id: string; goods: string; qty: number; amount: number; count: string }[] }>(
+          t.app,
+          'POST',
+          `/api/app/simple/${p}/shop_cart/query`,
+          { token: user.token, body: { page: { index: 1, size: 10 } } },
+        )
+      ).data.data;
+    const price = (id: string) =>
+      (goods.data.data as unknown as { _id: string; price: number }[]).find((g) => g._id === id)!.price;
+    const first = (await lines()).find((l) => l.goods === g0._id)!;
+    expect(first).toMatchObject({ qty: 2, amount: 2 * price(g0._id), count: '× 2' });
+    const removed = await exec(await flow('移出购物车%'), { line: first._id });
+    expect(removed.error, removed.raw).toBe(0);
+    expect((await lines()).map((l) => l.goods)).toEqual([g1._id]);
+    expect(JSON.stringify((await exec(await flow('移出购物车%'), { line: first._id })).data)).toContain(
+      'Not in the cart',
+    );
+    const checkout = await flow('结算%');
+    const paid = await exec(checkout, {});
+    expect(paid.error, paid.raw).toBe(0);
+    expect(JSON.stringify(paid.data)).toContain('下单成功');
+    expect(await lines()).toEqual([]);
+    const orders = await call<{ data: { no: string; goods: string; status: string; amount: number }[] }>(
+      t.app,
+      'POST',
+      `/api/app/simple/${p}/shop_order/query`,
+      {
+        token: user.token,
+        body: { page: { index: 1, size: 1 }, sort: [{ field: 'created', order: 'desc' }] },
+      },
+    );
+    expect(orders.data.data[0]).toMatchObject({ goods: g1._id, status: '待付款', amount: price(g1._id) });
+    expect(JSON.stringify((await exec(checkout, {})).data)).toContain('The cart is empty');
+
     // /playground/mall-index opened from the copy draws the copy's page.
     const home2 = await call<{ project: string; page: string }>(
       t.app,

@@ -15,6 +15,7 @@
  */
 import type { FastifyInstance } from 'fastify';
 import address from '../../../playground/address/app.json' with { type: 'json' };
+import cart from '../../../playground/cart/app.json' with { type: 'json' };
 import category from '../../../playground/category/app.json' with { type: 'json' };
 import editAddress from '../../../playground/edit-address/app.json' with { type: 'json' };
 import goodsDetail from '../../../playground/goods-detail/app.json' with { type: 'json' };
@@ -84,6 +85,7 @@ export const PLAYGROUND: Record<string, PlaygroundApp> = {
   'mall-index': mallIndex as PlaygroundApp,
   category: category as PlaygroundApp,
   'goods-detail': goodsDetail as PlaygroundApp,
+  cart: cart as PlaygroundApp,
   'order-list': orderList as PlaygroundApp,
   address: address as PlaygroundApp,
   'edit-address': editAddress as PlaygroundApp,
