@@ -2,6 +2,7 @@
  * The playground's sample apps at /playground/{app} (issue 26): every page drawn at its natural size
  * (the shop on a 390×844 phone, the dashboard on a desktop) without console errors, with a screenshot;
  * and what each is for: add to cart → buy → the order shows in the order list (and its tracking);
+ * the cart lists its lines and total, a line is removed, checkout makes the order;
  * a category narrows the goods; an address edited with the region picker is saved; a new avatar is
  * uploaded to the profile; the dashboard's region filter redraws its charts.
  */
@@ -14,6 +15,7 @@ const SHOP = [
   'mall-index',
   'category',
   'goods-detail',
+  'cart',
   'order-list',
   'address',
   'edit-address',
@@ -118,6 +120,36 @@ test('the phone shop: every page, add to cart, buy, the order and its tracking, 
   await expect(page).toHaveURL(/\/playground\/logistics\?no=SO\d{10}$/);
   await expect(page.locator('[data-wid="track"]')).toContainText('订单已提交，等待付款');
   await shot(page, 'playground-logistics-new-order');
+
+  // The cart (from the tab bar): the line added above with its quantity, the total; checkout turns it
+  // into an order that shows first in the order list, and the cart is empty.
+  await visit(page, '/playground/mall-index');
+  await page.locator('[data-wid="tabbar"]').getByText('购物车').click();
+  await expect(page).toHaveURL(/\/playground\/cart$/);
+  const line = cards(page, 'lines').filter({ hasText: 'Xiaomi 15 16GB+512GB' });
+  await expect(line).toContainText(/× \d+/);
+  await expect(page.locator('[data-wid="total"]')).toContainText(/合计 Total: ¥[1-9]\d*/);
+  await shot(page, 'playground-cart');
+  // A second product added from its page, then removed from the cart.
+  await visit(page, '/playground/mall-index');
+  await cards(page, 'goods').filter({ hasText: 'Mate 70 Pro' }).click();
+  await page.getByRole('button', { name: '加入购物车 Cart' }).click();
+  await expect(page.getByText(/已加入购物车 \/ Added to cart: HUAWEI Mate 70 Pro/)).toBeVisible();
+  await page.getByRole('button', { name: '购物车', exact: true }).click();
+  await expect(page).toHaveURL(/\/playground\/cart$/);
+  const mate = cards(page, 'lines').filter({ hasText: 'Mate 70 Pro' });
+  await expect(mate).toHaveCount(1);
+  await mate.getByRole('button', { name: '删除 Remove' }).click();
+  await expect(mate).toHaveCount(0);
+  await expect(line).toHaveCount(1);
+  await page.getByRole('button', { name: '结算 Checkout' }).click();
+  await expect(page).toHaveURL(/\/playground\/order-list$/);
+  await expect(page.getByText(/下单成功 \/ Order placed: SO\d{10}/)).toBeVisible();
+  await expect(cards(page, 'orders').first()).toContainText('Xiaomi 15 16GB+512GB');
+  await expect(cards(page, 'orders').first()).toContainText(/SO\d{10}-\d+/);
+  await visit(page, '/playground/cart');
+  await expect(page.locator('[data-wid="lines"]')).toContainText('购物车是空的 / The cart is empty');
+  await expect(page.locator('[data-wid="total"]')).toContainText('合计 Total: ¥0');
   expect(errors, errors.join('\n')).toEqual([]);
 });
 
