@@ -181,8 +181,14 @@ test('the phone shop: an address edited with the region picker is saved; a new a
   await page.reload();
   await expect(cards(page, 'list').filter({ hasText: '王芳' })).toContainText('星湖街 328 号 5 栋 801');
 
-  // The profile: a new avatar (a 1×1 PNG) uploaded and saved, then shown on the member's page.
-  await visit(page, '/playground/userinfo');
+  // The profile: the member's own (made on the first visit to the member page); a new avatar
+  // (a 1×1 PNG) uploaded and a nickname saved, then shown on the member's page.
+  await visit(page, '/playground/user-page');
+  const profile = page.locator('[data-wid="profile"] .lc-card-list-item');
+  await expect(profile).toHaveCount(1);
+  await profile.click();
+  await expect(page).toHaveURL(/\/playground\/userinfo\?id=[0-9a-f]{24}$/);
+  await expect(page.locator('[data-wid="form"]').getByLabel('昵称')).not.toHaveValue('');
   const png = Buffer.from(
     'iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mP8z8BQDwAEhQGAhKmMIQAAAABJRU5ErkJggg==',
     'base64',
@@ -194,10 +200,16 @@ test('the phone shop: an address edited with the region picker is saved; a new a
   });
   await expect(page.locator('[data-wid="form"] .ant-avatar img')).toHaveAttribute('src', /^\/upload\//);
   await page.locator('[data-wid="form"]').getByLabel('昵称').fill('张伟 Wei');
+  await shot(page, 'playground-userinfo-own');
   await page.getByRole('button', { name: '保存 Save' }).click();
   await expect(page).toHaveURL(/\/playground\/user-page$/);
-  await expect(page.locator('.lc-detail-card-title')).toHaveText('张伟 Wei');
+  await expect(page.locator('[data-wid="profile"] .lc-card-list-title')).toHaveText('张伟 Wei');
   await expect(page.locator('[data-wid="profile"] img')).toHaveAttribute('src', /^\/upload\//);
+  // The profile link of the member page opens the same row.
+  await page.getByRole('button', { name: '个人资料 Profile' }).click();
+  await expect(page).toHaveURL(/\/playground\/userinfo\?id=[0-9a-f]{24}$/);
+  await expect(page.locator('[data-wid="form"]').getByLabel('昵称')).toHaveValue('张伟 Wei');
+  await visit(page, '/playground/user-page');
   await shot(page, 'playground-user-page-after-edit');
   expect(errors, errors.join('\n')).toEqual([]);
 });

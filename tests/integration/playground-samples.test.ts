@@ -10,7 +10,7 @@ import { ensurePlaygroundAtStart, PLAYGROUND } from '../../src/server/demo/playg
 import { sampleFamily } from '../../src/server/demo/samples.ts';
 import type { PageDocument } from '../../src/shared/page-document.ts';
 import { loadPage, validatePage } from '../../widgets/index.ts';
-import { seedUser } from '../helpers/access.ts';
+import { seedMember, seedUser } from '../helpers/access.ts';
 import { call, createTestApp, type TestApp } from '../helpers/app.ts';
 import { testDialects } from '../helpers/db.ts';
 
@@ -224,6 +224,47 @@ describe.each(dialects)('new project from a sample on %s', (dialect) => {
     );
     expect(orders.data.data[0]).toMatchObject({ goods: g1._id, status: '待付款', amount: price(g1._id) });
     expect(JSON.stringify((await exec(checkout, {})).data)).toContain('The cart is empty');
+
+    // Profiles are per member: the member page's program makes each member's own row once, and the
+    // page's `owner = $$USER` list shows each only theirs; one member's edit leaves the other's alone.
+    const member = await seedUser(t.app);
+    await seedMember(t.app, p, member.id, 'admin', null);
+    const myProfile = await flow('我的资料%');
+    const ownProfile = async (token: string) =>
+      (
+        await call<{ data: { _id: string; owner: string; nickname: string }[] }>(
+          t.app,
+          'POST',
+          `/api/app/simple/${p}/shop_profile/query`,
+          {
+            token,
+            body: {
+              query: { field: 'owner', type: 'text', opt: 'eq', value: '$$USER' },
+              page: { index: 1, size: 5 },
+            },
+          },
+        )
+      ).data.data;
+    for (const who of [user, user, member]) {
+      const r = await call(t.app, 'POST', `/api/common/program/${p}/exec/${myProfile}/-`, {
+        token: who.token,
+        body: { data: {} },
+      });
+      expect(r.error, r.raw).toBe(0);
+    }
+    const a = await ownProfile(user.token);
+    const b = await ownProfile(member.token);
+    expect(a).toHaveLength(1);
+    expect(b).toHaveLength(1);
+    expect(a[0]!.owner).toBe(user.id);
+    expect(b[0]!.owner).toBe(member.id);
+    const edited = await call(t.app, 'POST', `/api/app/simple/${p}/shop_profile/${a[0]!._id}/update`, {
+      token: user.token,
+      body: { nickname: 'Only mine' },
+    });
+    expect(edited.error, edited.raw).toBe(0);
+    expect((await ownProfile(user.token))[0]!.nickname).toBe('Only mine');
+    expect((await ownProfile(member.token))[0]!.nickname).not.toBe('Only mine');
 
     // /playground/mall-index opened from the copy draws the copy's page.
     const home2 = await call<{ project: string; page: string }>(
