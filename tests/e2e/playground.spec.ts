@@ -142,6 +142,9 @@ test('the phone shop: every page, add to cart, buy, the order and its tracking, 
   await mate.getByRole('button', { name: '删除 Remove' }).click();
   await expect(mate).toHaveCount(0);
   await expect(line).toHaveCount(1);
+  // The "removed" notice sits over the top of a phone screen until it goes (pointer moved off it).
+  await page.mouse.move(20, 600);
+  await expect(page.locator('.ant-notification-notice')).toHaveCount(0);
   await page.getByRole('button', { name: '结算 Checkout' }).click();
   await expect(page).toHaveURL(/\/playground\/order-list$/);
   await expect(page.getByText(/下单成功 \/ Order placed: SO\d{10}/)).toBeVisible();
