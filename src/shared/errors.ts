@@ -454,6 +454,19 @@ export const E = {
     'this playground app has no page of its own',
     '这个示例应用没有自己的页面',
   ),
+  // New projects from the playground's samples (2200–2209).
+  SAMPLE_UNKNOWN: def(
+    2200,
+    404,
+    'no such sample app to start a project from',
+    '没有这个示例应用可用来创建系统',
+  ),
+  SAMPLE_COPY_FAILED: def(
+    2201,
+    500,
+    'the sample could not be copied into the new project',
+    '示例应用未能复制到新系统中',
+  ),
   // Files and the rich-text helper (2127–2139): the object store, `ueditor`.
   UEDITOR_ACTION_UNKNOWN: def(
     2127,

@@ -5,7 +5,7 @@
  * browser on the same page sees the move without reloading; the arrow keys move a focused bar.
  */
 import { type Browser, expect, type Locator, type Page, test } from '@playwright/test';
-import { adminApi, DESKTOP, demoProject, shot, signInWithToken } from './helpers.ts';
+import { adminApi, DESKTOP, demoProject, pick, shot, signInWithToken } from './helpers.ts';
 
 test.use({ actionTimeout: 20_000 });
 
@@ -137,5 +137,32 @@ test('the region playground: provinces open to their cities and districts in the
   await expect(row('天河区 Tianhe')).toBeVisible();
   await expect(row('南山区 Nanshan')).toHaveCount(0);
   await shot(page, 'playground-region');
+
+  // Searching a name narrows the table to the rows found (a district without its parent, at the root).
+  const search = page.getByRole('searchbox', { name: 'Search' });
+  await search.fill('南山');
+  await search.press('Enter');
+  await expect(row('南山区 Nanshan')).toBeVisible();
+  await expect(page.locator('tr.ant-table-row')).toHaveCount(1);
+  await shot(page, 'playground-region-search');
+  await search.fill('');
+  await search.press('Enter');
+  await expect(row('浙江省 Zhejiang')).toBeVisible();
+  // Filtering by level: the cities only.
+  await page.getByRole('button', { name: 'Filter' }).click();
+  const filter = page.getByTestId('table-filter');
+  await filter.getByTestId('table-filter-add').click();
+  await pick(page, filter.getByTestId('table-filter-field'), '级别 Level');
+  await pick(page, filter.getByTestId('table-filter-op'), 'equals');
+  await filter
+    .locator('input[data-testid="table-filter-value"], [data-testid="table-filter-value"] input')
+    .first()
+    .fill('市 City');
+  await filter.getByTestId('table-filter-apply').click();
+  await expect(page.locator('tr.ant-table-row')).toHaveCount(6);
+  await expect(row('深圳市 Shenzhen')).toBeVisible();
+  await expect(row('省 Province')).toHaveCount(0);
+  await expect(row('区 District')).toHaveCount(0);
+  await shot(page, 'playground-region-cities');
   expect(errors, 'console errors').toEqual([]);
 });

@@ -2,6 +2,7 @@
  * The playground's sample apps at /playground/{app} (issue 26): every page drawn at its natural size
  * (the shop on a 390×844 phone, the dashboard on a desktop) without console errors, with a screenshot;
  * and what each is for: add to cart → buy → the order shows in the order list (and its tracking);
+ * the cart lists its lines and total, a line is removed, checkout makes the order;
  * a category narrows the goods; an address edited with the region picker is saved; a new avatar is
  * uploaded to the profile; the dashboard's region filter redraws its charts.
  */
@@ -14,6 +15,7 @@ const SHOP = [
   'mall-index',
   'category',
   'goods-detail',
+  'cart',
   'order-list',
   'address',
   'edit-address',
@@ -46,6 +48,9 @@ async function visit(page: Page, path: string) {
   await expect(page.locator('.lc-playground .lc-page')).toBeVisible();
   await expect(page.locator('.lc-page[data-busy="1"]')).toHaveCount(0);
   await expect(page.locator('.lc-page [data-deferred]')).toHaveCount(0);
+  // A page's onLoad may still be at work (the member page makes the profile, then reloads its card).
+  await page.waitForLoadState('networkidle');
+  await expect(page.locator('.lc-page[data-busy="1"]')).toHaveCount(0);
   // Pictures drawn before the screenshot (an image that failed to load counts as drawn, and is caught below).
   await page.waitForFunction(() => [...document.images].every((i) => i.complete));
   const broken = await page.evaluate(() =>
@@ -118,6 +123,39 @@ test('the phone shop: every page, add to cart, buy, the order and its tracking, 
   await expect(page).toHaveURL(/\/playground\/logistics\?no=SO\d{10}$/);
   await expect(page.locator('[data-wid="track"]')).toContainText('订单已提交，等待付款');
   await shot(page, 'playground-logistics-new-order');
+
+  // The cart (from the tab bar): the line added above with its quantity, the total; checkout turns it
+  // into an order that shows first in the order list, and the cart is empty.
+  await visit(page, '/playground/mall-index');
+  await page.locator('[data-wid="tabbar"]').getByText('购物车').click();
+  await expect(page).toHaveURL(/\/playground\/cart$/);
+  const line = cards(page, 'lines').filter({ hasText: 'Xiaomi 15 16GB+512GB' });
+  await expect(line).toContainText(/× \d+/);
+  await expect(page.locator('[data-wid="total"]')).toContainText(/合计 Total: ¥[1-9]\d*/);
+  await shot(page, 'playground-cart');
+  // A second product added from its page, then removed from the cart.
+  await visit(page, '/playground/mall-index');
+  await cards(page, 'goods').filter({ hasText: 'Mate 70 Pro' }).click();
+  await page.getByRole('button', { name: '加入购物车 Cart' }).click();
+  await expect(page.getByText(/已加入购物车 \/ Added to cart: HUAWEI Mate 70 Pro/)).toBeVisible();
+  await page.getByRole('button', { name: '购物车', exact: true }).click();
+  await expect(page).toHaveURL(/\/playground\/cart$/);
+  const mate = cards(page, 'lines').filter({ hasText: 'Mate 70 Pro' });
+  await expect(mate).toHaveCount(1);
+  await mate.getByRole('button', { name: '删除 Remove' }).click();
+  await expect(mate).toHaveCount(0);
+  await expect(line).toHaveCount(1);
+  // The "removed" notice sits over the top of a phone screen until it goes (pointer moved off it).
+  await page.mouse.move(20, 600);
+  await expect(page.locator('.ant-notification-notice')).toHaveCount(0);
+  await page.getByRole('button', { name: '结算 Checkout' }).click();
+  await expect(page).toHaveURL(/\/playground\/order-list$/);
+  await expect(page.getByText(/下单成功 \/ Order placed: SO\d{10}/)).toBeVisible();
+  await expect(cards(page, 'orders').first()).toContainText('Xiaomi 15 16GB+512GB');
+  await expect(cards(page, 'orders').first()).toContainText(/SO\d{10}-\d+/);
+  await visit(page, '/playground/cart');
+  await expect(page.locator('[data-wid="lines"]')).toContainText('购物车是空的 / The cart is empty');
+  await expect(page.locator('[data-wid="total"]')).toContainText('合计 Total: ¥0');
   expect(errors, errors.join('\n')).toEqual([]);
 });
 
@@ -149,8 +187,16 @@ test('the phone shop: an address edited with the region picker is saved; a new a
   await page.reload();
   await expect(cards(page, 'list').filter({ hasText: '王芳' })).toContainText('星湖街 328 号 5 栋 801');
 
-  // The profile: a new avatar (a 1×1 PNG) uploaded and saved, then shown on the member's page.
-  await visit(page, '/playground/userinfo');
+  // The profile: the member's own (made on the first visit to the member page); a new avatar
+  // (a 1×1 PNG) uploaded and a nickname saved, then shown on the member's page.
+  await visit(page, '/playground/user-page');
+  const profile = page.locator('[data-wid="profile"] .lc-card-list-item');
+  await expect(profile).toHaveCount(1);
+  // Made quietly: no "done" notice on every visit.
+  await expect(page.locator('.ant-notification-notice')).toHaveCount(0);
+  await profile.click();
+  await expect(page).toHaveURL(/\/playground\/userinfo\?id=[0-9a-f]{24}$/);
+  await expect(page.locator('[data-wid="form"]').getByLabel('昵称')).not.toHaveValue('');
   const png = Buffer.from(
     'iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mP8z8BQDwAEhQGAhKmMIQAAAABJRU5ErkJggg==',
     'base64',
@@ -162,10 +208,17 @@ test('the phone shop: an address edited with the region picker is saved; a new a
   });
   await expect(page.locator('[data-wid="form"] .ant-avatar img')).toHaveAttribute('src', /^\/upload\//);
   await page.locator('[data-wid="form"]').getByLabel('昵称').fill('张伟 Wei');
+  await shot(page, 'playground-userinfo-own');
   await page.getByRole('button', { name: '保存 Save' }).click();
   await expect(page).toHaveURL(/\/playground\/user-page$/);
-  await expect(page.locator('.lc-detail-card-title')).toHaveText('张伟 Wei');
+  await expect(page.locator('[data-wid="profile"] .lc-card-list-title')).toHaveText('张伟 Wei');
   await expect(page.locator('[data-wid="profile"] img')).toHaveAttribute('src', /^\/upload\//);
+  // The profile link of the member page opens the same row.
+  await page.getByRole('button', { name: '个人资料 Profile' }).click();
+  await expect(page).toHaveURL(/\/playground\/userinfo\?id=[0-9a-f]{24}$/);
+  await expect(page.locator('[data-wid="form"]').getByLabel('昵称')).toHaveValue('张伟 Wei');
+  await page.goBack();
+  await expect(page.locator('[data-wid="profile"] .lc-card-list-title')).toHaveText('张伟 Wei');
   await shot(page, 'playground-user-page-after-edit');
   expect(errors, errors.join('\n')).toEqual([]);
 });

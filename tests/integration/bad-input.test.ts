@@ -173,6 +173,22 @@ const ENDPOINTS: Record<string, Endpoint> = {
       ['no token', () => ({ token: null }), 1100],
     ],
   },
+  // New project from a sample: an unknown sample is refused before any project is made.
+  playgroundCopy: {
+    method: 'POST',
+    path: () => '/api/common/playground/copy',
+    auth: true,
+    body: () => ({ app: 'nope', name: 'From a sample' }),
+    extra: [
+      ['an unknown sample', () => ({ body: { app: 'nope', name: 'X' } }), 2200],
+      ['an app without a page (tables only)', () => ({ body: { app: 'shop', name: 'X' } }), 2200],
+      ['a prototype key as the sample', () => ({ body: { app: 'constructor', name: 'X' } }), 2200],
+      ['a sample name with a slash', () => ({ body: { app: '../kanban', name: 'X' } }), 1000],
+      ['a blank name', () => ({ body: { app: 'kanban', name: '   ' } }), 1112],
+      ['a name too long', () => ({ body: { app: 'kanban', name: 'x'.repeat(129) } }), 1000],
+      ['no token', () => ({ token: null, body: { app: 'kanban', name: 'X' } }), 1100],
+    ],
+  },
   resetPwd: {
     method: 'POST',
     path: () => '/api/common/user/resetPwd',

@@ -513,6 +513,13 @@ export const en = {
   playground: {
     failed: 'This sample app could not be opened',
     home: 'Back to home',
+    fromSample: 'New system from a sample',
+    chooseSample: 'Choose a sample',
+    samplePages_one: '{{count}} page',
+    samplePages: '{{count}} pages',
+    sampleCopying: 'Copying the sample into the new system…',
+    mobile: 'phone',
+    pc: 'desktop',
   },
   runtime: {
     broken: 'Widget {{kind}} cannot be shown',

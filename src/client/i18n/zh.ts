@@ -508,6 +508,13 @@ export const zh: Messages = {
   playground: {
     failed: '无法打开这个示例应用',
     home: '返回首页',
+    fromSample: '从示例新建系统',
+    chooseSample: '选择一个示例',
+    samplePages_one: '{{count}} 个页面',
+    samplePages: '{{count}} 个页面',
+    sampleCopying: '正在把示例复制到新系统…',
+    mobile: '手机',
+    pc: '桌面',
   },
   runtime: {
     broken: '组件 {{kind}} 无法显示',

@@ -84,7 +84,9 @@ function askInput(p: PreparedProgram): Promise<Record<string, unknown> | null> {
 }
 
 function showDisplay(name: string, answer: { display: DisplayItem[] }): void {
-  let shown = false;
+  // A run that reached a display step said what it had to say, even nothing (a program run quietly
+  // on page load, e.g. the shop's "my profile"): the generic "done" notice is for runs without one.
+  let shown = answer.display.length > 0;
   for (const d of answer.display) {
     if (d.message) {
       notify('success', d.message);

@@ -15,6 +15,7 @@
  */
 import type { FastifyInstance } from 'fastify';
 import address from '../../../playground/address/app.json' with { type: 'json' };
+import cart from '../../../playground/cart/app.json' with { type: 'json' };
 import category from '../../../playground/category/app.json' with { type: 'json' };
 import editAddress from '../../../playground/edit-address/app.json' with { type: 'json' };
 import goodsDetail from '../../../playground/goods-detail/app.json' with { type: 'json' };
@@ -33,9 +34,17 @@ import { createSession, revokeSession } from '../account/service.ts';
 import { sha256hex } from '../account/tokens.ts';
 import type { Database } from '../db/index.ts';
 
+/** A text in both catalog languages. */
+export interface Localized {
+  zh: string;
+  en: string;
+}
+
 export interface PlaygroundApp {
   $comment?: string;
   module: string;
+  /** How "new project from a sample" shows the app (apps with an entry page). */
+  sample?: { title: Localized; summary: Localized };
   /** Apps whose tables, programs or pages this one uses (they load first). */
   uses?: string[];
   /** The page `/playground/<app>` opens; none: the app has no route of its own (e.g. shared tables). */
@@ -76,6 +85,7 @@ export const PLAYGROUND: Record<string, PlaygroundApp> = {
   'mall-index': mallIndex as PlaygroundApp,
   category: category as PlaygroundApp,
   'goods-detail': goodsDetail as PlaygroundApp,
+  cart: cart as PlaygroundApp,
   'order-list': orderList as PlaygroundApp,
   address: address as PlaygroundApp,
   'edit-address': editAddress as PlaygroundApp,
@@ -101,6 +111,8 @@ export interface LoadedApp {
   entry?: string;
   params?: Record<string, unknown>;
   mode?: 'mobile' | 'pc';
+  /** Loaded by "new project from a sample": the project is a builder's, never topped up at start. */
+  copy?: boolean;
 }
 
 type Call = <T = Record<string, unknown>>(url: string, body?: unknown) => Promise<T>;
@@ -310,9 +322,13 @@ export async function ensurePlayground(
  */
 export async function ensurePlaygroundAtStart(app: FastifyInstance): Promise<void> {
   const { db } = app.database;
-  const known = await db.selectFrom('playground_apps').select('project_id').distinct().execute();
-  const projects = new Set(known.map((r) => r.project_id));
-  if (!projects.size) {
+  const known = await db.selectFrom('playground_apps').select(['project_id', 'content']).execute();
+  // A builder's project started from a sample holds only copies: it is theirs, not the demo.
+  const projects = new Set(
+    known.filter((r) => !(JSON.parse(r.content) as LoadedApp).copy).map((r) => r.project_id),
+  );
+  const anyRecord = known.length > 0;
+  if (!anyRecord) {
     const legacy = await db
       .selectFrom('data_modules')
       .innerJoin('projects', 'projects.id', 'data_modules.project_id')

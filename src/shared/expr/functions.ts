@@ -55,6 +55,14 @@ export const FUNCTIONS: Record<string, Fn> = {
     return Math.round(num(v, 'round') * f) / f;
   },
   fmtDate: ([v, f]) => fmtDate(v, f === undefined ? undefined : str(f)),
+  /** One field of each object in a list (`sum(pluck(widgets.cart.rows, 'amount'))`); others give null. */
+  pluck: ([list, key]) => {
+    if (!Array.isArray(list)) return [];
+    const k = str(key);
+    return list.map((x) =>
+      x && typeof x === 'object' && Object.hasOwn(x, k) ? (x as Record<string, unknown>)[k] : null,
+    );
+  },
   sum: (args) => {
     const list = args.length === 1 && Array.isArray(args[0]) ? (args[0] as unknown[]) : args;
     let s = 0;

@@ -179,3 +179,22 @@ describe('templates and bindings', () => {
     });
   });
 });
+
+describe('pluck', () => {
+  const lines: ExprScope = { state: { lines: [{ amount: 2, n: 'a' }, { amount: 3.5 }, null, 'x'] } };
+  it('takes one field of each row, and sums with sum()', () => {
+    expect(evaluate("pluck(state.lines, 'amount')", lines)).toEqual({
+      ok: true,
+      value: [2, 3.5, null, null],
+    });
+    expect(evaluate("sum(pluck(state.lines, 'n'))", { state: { lines: [{ n: 1 }, { n: '2' }] } })).toEqual({
+      ok: true,
+      value: 3,
+    });
+    expect(evaluate("pluck(state.none, 'amount')", lines)).toEqual({ ok: true, value: [] });
+    expect(evaluate("pluck(state.lines, '__proto__')", lines)).toEqual({
+      ok: true,
+      value: [null, null, null, null],
+    });
+  });
+});

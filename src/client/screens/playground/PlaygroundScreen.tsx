@@ -11,7 +11,9 @@ import { Link, useParams, useSearchParams } from 'react-router';
 import { ApiError } from '../../api/api-error.ts';
 import { get } from '../../api/request.ts';
 import { ModalStack, PageView, useProjectSetup } from '../../runtime/PageView.tsx';
+import { storedProject } from '../../runtime/page-prefetch.ts';
 import { PageLoading } from '../../shell/PageLoading.tsx';
+import { useShell } from '../../stores/shell.ts';
 import { pageParams } from '../page/view-mode.ts';
 
 interface Opened {
@@ -32,7 +34,10 @@ export default function PlaygroundScreen() {
     let live = true;
     setOpened(null);
     setFailed(null);
-    get<Opened>(`/api/common/playground/${encodeURIComponent(app)}`, { quiet: true }).then(
+    // A sample copied into the system the user is in opens there, not in the demo project.
+    const here = useShell.getState().projectId ?? storedProject();
+    const prefer = here ? `?prefer=${encodeURIComponent(here)}` : '';
+    get<Opened>(`/api/common/playground/${encodeURIComponent(app)}${prefer}`, { quiet: true }).then(
       (o) => live && setOpened(o),
       (e: unknown) => live && setFailed(e instanceof ApiError || e instanceof Error ? e.message : String(e)),
     );

@@ -73,10 +73,10 @@ export default function DevLayout() {
   }, [limited, project, checked, pathname, navigate]);
 
   const switchTo = useCallback(
-    (id: string) => {
+    (id: string, path = '/dev/data') => {
       setProject(id);
       useSession.getState().setLimited(false);
-      navigate('/dev/data');
+      navigate(path);
     },
     [setProject, navigate],
   );
@@ -157,10 +157,10 @@ export default function DevLayout() {
             <ProjectSwitcher
               projects={projects}
               current={project?._id ?? null}
-              onSwitch={switchTo}
-              onCreated={(p) => {
+              onSwitch={(id) => switchTo(id)}
+              onCreated={(p, path) => {
                 setProjects((list) => [...(list ?? []), p]);
-                switchTo(p._id);
+                switchTo(p._id, path);
               }}
             />
           ) : null}

@@ -4,16 +4,18 @@ import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import type { Project } from '../../api/account.ts';
 import { wb } from '../../api/workbench.ts';
+import { SampleProjectButton } from './SampleProjectButton.tsx';
 import { showServerError } from './server-errors.ts';
 
 interface Props {
   projects: Project[];
   current: string | null;
   onSwitch(id: string): void;
-  onCreated(p: Project): void;
+  /** A new project; `path`: where to open it (else the data area). */
+  onCreated(p: Project, path?: string): void;
 }
 
-/** The current system with a switcher, and "new system". */
+/** The current system with a switcher, "new system" and "new system from a sample". */
 export function ProjectSwitcher({ projects, current, onSwitch, onCreated }: Props) {
   const { t } = useTranslation();
   const [open, setOpen] = useState(false);
@@ -60,6 +62,7 @@ export function ProjectSwitcher({ projects, current, onSwitch, onCreated }: Prop
       >
         {t('wb.createProject')}
       </Button>
+      <SampleProjectButton onCreated={onCreated} />
       <Modal
         title={t('wb.createProject')}
         open={open}
