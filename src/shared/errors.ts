@@ -493,6 +493,19 @@ export const E = {
     'this program does not run on records of a table',
     '该程序不针对数据表的记录运行',
   ),
+  // The editor's test run of a record trigger (2060–2069).
+  PROGRAM_TEST_TRIGGER: def(
+    2060,
+    400,
+    'the write to test the trigger with is not valid',
+    '用于测试触发器的写入无效',
+  ),
+  PROGRAM_NOT_TRIGGER: def(
+    2061,
+    400,
+    'this program does not run after this kind of write',
+    '该程序不会在这种写入后运行',
+  ),
   // Administration area: feature flags and debug mode (2100–2109, helper admin3b).
   FEATURES_INVALID: def(2100, 400, 'the feature flags are not valid', '功能开关设置有误'),
   DEBUG_REFUSED: def(

@@ -6,7 +6,8 @@
  * version and the run log on screen; bound to a table menu entry (menus screen) and a program widget,
  * an end user granted it selects a row, runs it, fills the input and sees the message and the row
  * change, while a user not granted it sees no button and is refused (the issue's "Done when").
- * Record triggers set in the editor. Desktop and phone screenshots.
+ * Record triggers set in the editor, and test-run after an update of a picked row with edited values.
+ * Desktop and phone screenshots.
  */
 import { expect, type Page, test } from '@playwright/test';
 import { adminApi, DESKTOP, PHONE, pick, shot, signInWithToken, uniqueAccount } from './helpers.ts';
@@ -329,6 +330,39 @@ test('a builder makes a program a record trigger in the editor: chosen writes sa
   await expect(page.getByTestId('save-state')).toHaveText('Saved');
   expect((await stored())._option.trigger).toEqual({ on: ['update'] });
   await shot(page, 'program-editor-trigger');
+
+  // Test-run it as it will run: after an update of a picked row, with the values edited; the program
+  // gets params.op/old/new, the answer shows the write and the stamp, and nothing is kept.
+  await page.getByRole('tab', { name: 'Test run' }).click();
+  const tt = page.getByTestId('test-trigger');
+  await expect(tt.getByTestId('test-trigger-op')).toContainText('update');
+  await expect(tt.getByTestId('test-trigger-op')).not.toContainText('create');
+  await pick(page, tt.getByTestId('test-record'), 'Apples');
+  const values = tt.getByTestId('test-trigger-values');
+  await expect(values.getByLabel('item')).toHaveValue('Apples');
+  await expect(values.getByLabel('status')).toHaveValue('new');
+  await values.getByLabel('item').fill('Red apples');
+  await page.getByTestId('test-run-go').click();
+  const tr = page.getByTestId('test-result');
+  await expect(tr.getByText('Test run: rolled back, nothing was changed')).toBeVisible();
+  await expect(tr.getByTestId('test-trigger-write')).toContainText('Run after the update of');
+  await expect(tr.getByTestId('test-trigger-write')).toContainText('item: "Apples" → "Red apples"');
+  await expect(tr.getByText('status: "new" → "stamped update"')).toBeVisible();
+  await tr.locator('[data-trace-step="stamp"]').click();
+  await expect(tr.locator('.prog-trace-data').first()).toContainText('stamped update');
+  await shot(page, 'program-editor-trigger-test-run');
+  // A row the write cannot take is refused with its code, and nothing runs.
+  await values.getByLabel('item').fill('x'.repeat(20_001));
+  await page.getByTestId('test-run-go').click();
+  await expect(page.getByTestId('test-run').getByRole('alert')).toContainText('2060');
+  const unchanged = await call<{ data: { item: string; status: string }[] }>(
+    `/api/admin/data/${p}/${code}/query`,
+    { page: { index: 1, size: 10 } },
+  );
+  expect(unchanged.data.map((r) => [r.item, r.status]).sort()).toEqual([
+    ['Apples', 'new'],
+    ['Pears', 'new'],
+  ]);
 
   // Released, it runs after each update of an order, in the write's transaction.
   await page.getByRole('button', { name: 'Release', exact: true }).click();

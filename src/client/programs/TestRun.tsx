@@ -17,12 +17,13 @@ import {
   Tag,
   Typography,
 } from 'antd';
-import { useEffect, useMemo, useState } from 'react';
+import { useMemo, useState } from 'react';
 import { useTranslation } from 'react-i18next';
-import type { Flow, InputField, RecordChange } from '../../shared/program/index.ts';
+import { type Flow, type InputField, type RecordChange, triggerOps } from '../../shared/program/index.ts';
 import { ApiError } from '../api/api-error.ts';
 import { programsApi, type TestAnswer } from '../api/programs.ts';
-import { type DataRecord, wb } from '../api/workbench.ts';
+import { diff, RecordPicker } from './RecordPicker.tsx';
+import { type TriggerDraft, TriggerTestForm, TriggerWrite, triggerBody } from './TriggerTest.tsx';
 
 /** The fields of the top-level input steps. */
 export function inputFieldsOf(flow: Pick<Flow, '_process'>): InputField[] {
@@ -30,50 +31,6 @@ export function inputFieldsOf(flow: Pick<Flow, '_process'>): InputField[] {
     .filter((s) => s._type === 'input')
     .flatMap((s) => (s._procedure.fields ?? []) as InputField[])
     .filter((f) => f.key);
-}
-
-/** A record of a table found by its name (the table's search), or typed by id. */
-export function RecordPicker(props: {
-  project: string;
-  entity: string;
-  value: string | undefined;
-  onChange: (id: string | undefined) => void;
-}) {
-  const { t } = useTranslation();
-  const [rows, setRows] = useState<DataRecord[]>([]);
-  const [loading, setLoading] = useState(false);
-  const search = (text: string) => {
-    setLoading(true);
-    const q = text.trim()
-      ? wb.search(props.project, props.entity, text.trim())
-      : wb.rows(props.project, props.entity, { page: { index: 1, size: 20 } });
-    q.then(
-      (r) => setRows(r.data),
-      () => setRows([]),
-    ).finally(() => setLoading(false));
-  };
-  // biome-ignore lint/correctness/useExhaustiveDependencies: the first page of the table
-  useEffect(() => search(''), [props.project, props.entity]);
-  const label = (r: DataRecord) => {
-    if (typeof r.__name === 'string' && r.__name) return r.__name;
-    const text = Object.entries(r).find(([k, v]) => !k.startsWith('_') && typeof v === 'string' && v);
-    return text ? `${text[1]}` : r._id;
-  };
-  return (
-    <Select
-      showSearch
-      allowClear
-      filterOption={false}
-      onSearch={search}
-      loading={loading}
-      value={props.value}
-      onChange={(v?: string) => props.onChange(v)}
-      placeholder={t('progEditor.pickRecord')}
-      options={rows.map((r) => ({ value: r._id, label: `${label(r)} · ${r._id.slice(-6)}` }))}
-      data-testid="test-record"
-      style={{ width: '100%' }}
-    />
-  );
 }
 
 /** The input form of a program, generated from its input fields. */
@@ -143,19 +100,6 @@ export function InputForm(props: {
   );
 }
 
-/** The fields a change touches, as `field: old → new`. */
-export function diff(before: Record<string, unknown> | null, after: Record<string, unknown> | null): string {
-  const keys = new Set([...Object.keys(before ?? {}), ...Object.keys(after ?? {})]);
-  const parts: string[] = [];
-  for (const k of keys) {
-    if (k.startsWith('_') || k === 'createdAt' || k === 'updatedAt') continue;
-    const a = JSON.stringify(before?.[k] ?? null);
-    const b = JSON.stringify(after?.[k] ?? null);
-    if (a !== b) parts.push(`${k}: ${a} → ${b}`);
-  }
-  return parts.join('; ');
-}
-
 /** Displays come in run order and have no identity of their own. */
 const displayKey = (i: number) => `display-${i}`;
 
@@ -178,6 +122,14 @@ export function TestRun(props: {
   const { t } = useTranslation();
   const fields = useMemo(() => inputFieldsOf(props.flow), [props.flow]);
   const entity = props.flow._option._entity;
+  // A record trigger is tested after a write to its table, as it runs (params.op, old, new).
+  const ops = entity ? triggerOps(props.flow._option.trigger) : [];
+  const [trigger, setTrigger] = useState<TriggerDraft | null>(null);
+  const draft = ops.length
+    ? trigger && ops.includes(trigger.op)
+      ? trigger
+      : { op: ops[0]!, values: {} }
+    : null;
   const [record, setRecord] = useState<string | undefined>();
   const [input, setInput] = useState<Record<string, unknown>>({});
   const [result, setResult] = useState<TestAnswer | null>(null);
@@ -188,7 +140,11 @@ export function TestRun(props: {
     setError(null);
     try {
       if (!(await props.flush())) return;
-      setResult(await programsApi.test(props.project, props.flow._id, input, record));
+      setResult(
+        draft
+          ? await programsApi.test(props.project, props.flow._id, {}, undefined, triggerBody(draft))
+          : await programsApi.test(props.project, props.flow._id, input, record),
+      );
     } catch (err) {
       setResult(null);
       setError(err instanceof ApiError ? `${err.code}: ${err.message}` : String(err));
@@ -198,16 +154,29 @@ export function TestRun(props: {
   };
   return (
     <div className="prog-test" data-testid="test-run">
-      {entity ? (
+      {entity && draft ? (
+        <TriggerTestForm
+          project={props.project}
+          entity={entity}
+          ops={ops}
+          value={draft}
+          onChange={setTrigger}
+        />
+      ) : entity ? (
         <Form layout="vertical" component="div">
           <Form.Item label={t('progEditor.testRecord', { table: props.tableName(entity) })}>
-            <RecordPicker project={props.project} entity={entity} value={record} onChange={setRecord} />
+            <RecordPicker
+              project={props.project}
+              entity={entity}
+              value={record}
+              onChange={(id) => setRecord(id)}
+            />
           </Form.Item>
         </Form>
       ) : (
         <Typography.Paragraph type="secondary">{t('progEditor.noRecordTable')}</Typography.Paragraph>
       )}
-      {fields.length > 0 ? (
+      {draft ? null : fields.length > 0 ? (
         <InputForm fields={fields} values={input} onChange={setInput} />
       ) : (
         <Typography.Paragraph type="secondary">{t('progEditor.noInput')}</Typography.Paragraph>
@@ -228,6 +197,7 @@ export function TestRun(props: {
           ) : (
             <Alert type="success" showIcon message={t('program.rolledBack')} />
           )}
+          {result.trigger && <TriggerWrite write={result.trigger} tableName={props.tableName} />}
           {result.display.length > 0 && (
             <div className="prog-display">
               {result.display.map((d, i) => (

@@ -65,20 +65,30 @@ export interface QueryResult {
   count?: number;
 }
 
-/** Run a normalized query on one table, with relations resolved in one query per relation field. */
+/**
+ * Run a normalized query on one table, with relations resolved in one query per relation field.
+ * `tableOrder` (a query with no sort of its own that pages nothing, e.g. a program's query step): rows
+ * in the table's own order on SQLite (rowid: insertion order), which a filter's scan or index search
+ * gives without walking the `_id` index or sorting; PostgreSQL keeps `_id` order.
+ */
 export async function queryRecords(
   db: Kysely<DB>,
   dialect: Dialect,
   meta: EntityMeta,
   q: NormalizedQuery,
+  opts: { tableOrder?: boolean } = {},
 ): Promise<QueryResult> {
   if (q.nothing) return q.count ? { data: [], count: 0 } : { data: [] };
   const c = new QueryCompiler(dialect, meta.columns);
   const where = c.where(q.where);
   const table = sql.table(meta.table);
   const started = performance.now();
+  const order =
+    opts.tableOrder && dialect === 'sqlite' && q.sort.length === 0 && q.offset === 0
+      ? sql`t.rowid`
+      : c.orderBy(q);
   const rows =
-    await sql<Raw>`SELECT ${selectList(meta)} FROM ${table} t WHERE ${where} ORDER BY ${c.orderBy(q)} LIMIT ${q.limit} OFFSET ${q.offset}`.execute(
+    await sql<Raw>`SELECT ${selectList(meta)} FROM ${table} t WHERE ${where} ORDER BY ${order} LIMIT ${q.limit} OFFSET ${q.offset}`.execute(
       db,
     );
   const indexer = autoIndexOf(db);

@@ -18,6 +18,7 @@ import {
   restoreVersion,
   updateFlow,
 } from './service.ts';
+import { checkTriggerTest } from './trigger-test.ts';
 
 const tags = ['programs'];
 const one = ok(anyObj());
@@ -29,9 +30,11 @@ const doc = {
   '_option?': anyObj(),
 };
 const moduleRef = { anyOf: [id(), { type: 'null' }, { const: '' }] };
-const runBody = obj({
+// Checked field by field by checkTriggerTest (its own coded errors), then by the write itself.
+const testBody = obj({
   'data?': anyObj(),
   'record?': { type: 'string', maxLength: 64 },
+  'trigger?': {},
 });
 
 /**
@@ -147,18 +150,21 @@ async function programAdminPlugin(app: FastifyInstance): Promise<void> {
   // The saved draft run in a transaction that is rolled back: the trace and the rows it would change.
   app.post(
     '/:id/test',
-    { schema: { tags, params: flowParams, body: runBody, response: { 200: one } }, preHandler: requireUser },
+    { schema: { tags, params: flowParams, body: testBody, response: { 200: one } }, preHandler: requireUser },
     async (request) => {
       const f = await flowOf(request);
-      const b = request.body as { data?: unknown; record?: string };
+      const b = request.body as { data?: unknown; record?: string; trigger?: unknown };
+      const doc = draftDoc(f);
+      const triggerTest = checkTriggerTest(doc, b);
       const result = await runAndLog(app, {
         flow: f,
-        doc: draftDoc(f),
+        doc,
         version: null,
         user: request.user,
         trigger: 'test',
         data: b.data,
         recordId: b.record || undefined,
+        triggerTest,
       });
       return { error: 0, data: result };
     },

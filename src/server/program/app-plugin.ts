@@ -63,9 +63,11 @@ async function programAppPlugin(app: FastifyInstance): Promise<void> {
   /** The released program, if the caller's role is granted it. */
   const granted = async (request: FastifyRequest, name?: string) => {
     const p = request.params as { project: string; name: string };
-    const { project } = await authorize(request, p.project, { kind: 'app' });
+    const { project, actor } = await authorize(request, p.project, { kind: 'app' });
     const flow = await findFlow(db, project.id, name ?? p.name);
-    const { actor } = await authorize(request, project.id, { kind: 'program', id: flow.id });
+    // The same caller and project: the grant is decided without reading them again.
+    const d = decide(actor, project, { kind: 'program', id: flow.id }, 'read');
+    if (!d.allow) fail(d.error, d.reason);
     const doc = releasedDoc(flow);
     if (!doc || flow.type !== 'program') fail(E.PROGRAM_NOT_RELEASED);
     await checkTableLimit(request, project.id, actor, flow.id, doc._option._entity ?? null);

@@ -10,13 +10,20 @@
  */
 
 import { newId } from '../../shared/id.ts';
-import type { FlowDocument, FlowStep, RunResult, TraceEntry } from '../../shared/program/index.ts';
+import type {
+  FlowDocument,
+  FlowStep,
+  RunResult,
+  TraceEntry,
+  TriggerTestInput,
+  TriggerTestWrite,
+} from '../../shared/program/index.ts';
 import { PROGRAM_LIMITS } from '../../shared/program/index.ts';
 import { QueryError } from '../../shared/query/error.ts';
 import { autoIndexOf, registerAutoIndex } from '../data/auto-index.ts';
 import { type EntityMeta, metaOf } from '../data/meta.ts';
-import type { RecordEvent } from '../data/record-hooks.ts';
-import { getRecord } from '../data/records.ts';
+import type { RecordEvent, WriteHooks } from '../data/record-hooks.ts';
+import { $insertReturning, $removeRecord, $updateReturning, getRecord } from '../data/records.ts';
 import { settleWrites } from '../data/write-clock.ts';
 import type { Database, Dialect } from '../db/index.ts';
 import { AppError, E } from '../errors.ts';
@@ -45,6 +52,12 @@ export interface RunRequest {
   user: RunContext['user'];
   test: boolean;
   http: HttpStepOptions;
+  /**
+   * A record trigger's test run: the write to run it after, made first in the run's transaction (the
+   * program gets its `op`, `old` and `new` as a triggered run does). Checked by the caller
+   * (checkTriggerTest); only with `test`.
+   */
+  trigger?: TriggerTestInput | undefined;
 }
 
 export interface RunOutcome {
@@ -57,6 +70,50 @@ export interface RunOutcome {
 }
 
 class Rollback {}
+
+/** The write a trigger test runs after was refused: answered as the caller's error, not as a run. */
+class WriteRefused {
+  constructor(readonly error: AppError) {}
+}
+
+/**
+ * Makes the write a trigger's test run is run after, in the run's transaction, and answers what the
+ * program gets. Only the program under test hears it (other triggers of the table do not run); what
+ * the program itself writes fires triggers as usual.
+ */
+async function $triggerWrite(
+  trx: RunContext['trx'],
+  table: EntityMeta,
+  t: TriggerTestInput,
+  userId: string | null,
+): Promise<RecordEvent> {
+  let event: RecordEvent | undefined;
+  const capture: WriteHooks = {
+    afterWrite: async (_trx, ev) => {
+      if (ev.meta.entity.id === table.entity.id) event ??= ev;
+    },
+    wants: (meta) => meta.entity.id === table.entity.id,
+  };
+  try {
+    if (t.op === 'create') await $insertReturning(trx, table, t.values ?? {}, userId, capture, true);
+    else if (t.op === 'update')
+      await $updateReturning(trx, table, t.record ?? '', t.values ?? {}, capture, {
+        before: true,
+        after: true,
+      });
+    else await $removeRecord(trx, table, t.record ?? '', capture);
+  } catch (err) {
+    if (!(err instanceof AppError) && !(err instanceof QueryError)) throw err;
+    const what = err instanceof AppError && err.def === E.RECORD_NOT_FOUND ? 'record' : 'values';
+    throw new WriteRefused(
+      new AppError(E.PROGRAM_TEST_TRIGGER, `${what}: ${err.message}`, {
+        cause: err instanceof AppError ? err.def.code : E.QUERY_INVALID.code,
+      }),
+    );
+  }
+  if (!event) throw new WriteRefused(new AppError(E.PROGRAM_TEST_TRIGGER, 'the write changed no row'));
+  return event;
+}
 
 function cut(v: unknown): string | undefined {
   if (v === undefined) return undefined;
@@ -324,6 +381,7 @@ export async function runProgram(database: Database, req: RunRequest): Promise<R
   let failure: AppError | undefined;
   let output: unknown = null;
   let ctx: RunContext | undefined;
+  let written: TriggerTestWrite | undefined;
 
   let opened: RunContext['trx'] | undefined;
   const indexer = autoIndexOf(database.db);
@@ -333,13 +391,20 @@ export async function runProgram(database: Database, req: RunRequest): Promise<R
     // for open transactions: db/sqlite-gate.ts).
     if (indexer) registerAutoIndex(trx, indexer);
     let record: Record<string, unknown> | null = null;
-    if (req.recordId) {
-      const table = req.flow.doc._option._entity ? metas.get(req.flow.doc._option._entity) : undefined;
+    let input = req.input;
+    const table = req.flow.doc._option._entity ? metas.get(req.flow.doc._option._entity) : undefined;
+    if (req.trigger && req.test) {
+      if (!table) throw new WriteRefused(new AppError(E.PROGRAM_NO_TABLE));
+      const ev = await $triggerWrite(trx, table, req.trigger, req.user?._id ?? null);
+      written = { op: ev.op, entity: table.entity.id, id: ev.id, old: ev.before, new: ev.after };
+      input = { op: ev.op, old: ev.before, new: ev.after };
+      record = ev.after ?? ev.before;
+    } else if (req.recordId) {
       if (!table) throw new AppError(E.PROGRAM_INPUT, 'record: this program has no table to run on');
       record = await getRecord(trx, table, req.recordId);
     }
     const base = newBase(trx, { ...req, dialect: database.dialect, metas, started, triggers: triggerList });
-    const c = frame(base, req.flow, req.input, record, []);
+    const c = frame(base, req.flow, input, record, []);
     ctx = c;
     output = await runBody(c, req.flow.doc);
     // Checked before the commit: a run whose answer is too large changes nothing either.
@@ -353,6 +418,7 @@ export async function runProgram(database: Database, req: RunRequest): Promise<R
   } catch (err) {
     if (opened) settleWrites(opened);
     opened = undefined;
+    if (err instanceof WriteRefused) throw err.error;
     if (!(err instanceof Rollback)) {
       if (err instanceof AppError) failure = err;
       else if (err instanceof QueryError) failure = new AppError(E.QUERY_INVALID, err.message);
@@ -371,6 +437,7 @@ export async function runProgram(database: Database, req: RunRequest): Promise<R
     entities: [...new Set((c?.changes ?? []).map((x) => x.entity))],
     trace: c?.trace ?? [],
     ms: Date.now() - started,
+    ...(written ? { trigger: written } : {}),
   };
   const sends = !failure && !req.test;
   return {

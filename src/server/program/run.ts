@@ -1,6 +1,6 @@
 /** One run from a route: checked input, the engine, the log, and the outbox delivered after commit. */
 import type { FastifyInstance } from 'fastify';
-import type { FlowDocument, RunResult } from '../../shared/program/index.ts';
+import type { FlowDocument, RunResult, TriggerTestInput } from '../../shared/program/index.ts';
 import type { UserRow } from '../account/service.ts';
 import { AppError } from '../errors.ts';
 import { runProgram } from './engine.ts';
@@ -15,6 +15,8 @@ export interface RunCall {
   trigger: 'exec' | 'test' | 'display' | 'schedule';
   data: unknown;
   recordId?: string | undefined;
+  /** A record trigger's test run: the write to run it after (checkTriggerTest). */
+  triggerTest?: TriggerTestInput | undefined;
 }
 
 /**
@@ -37,6 +39,7 @@ export async function runAndLog(
     user,
     test: call.trigger === 'test' || call.trigger === 'display',
     http: httpOptions(app),
+    ...(call.triggerTest && call.trigger === 'test' ? { trigger: call.triggerTest } : {}),
   });
   const { result, error } = outcome;
   // End users' runs are logged off their request's path (written right after, in one batch); the
@@ -48,7 +51,10 @@ export async function runAndLog(
     version: call.version,
     userId: call.user?.id ?? null,
     trigger: call.trigger,
-    input,
+    // A trigger's test run got the write's op, old and new row as its input.
+    input: result.trigger
+      ? { op: result.trigger.op, old: result.trigger.old, new: result.trigger.new }
+      : input,
     result,
     errorCode: error?.def.code,
     errorStep: outcome.errorStep,

@@ -77,6 +77,30 @@ export interface RunResult {
   entities: string[];
   trace: TraceEntry[];
   ms: number;
+  /**
+   * A record trigger's test run (editor): the write it was run after, made in the same rolled-back
+   * transaction; `old` and `new` are what the program got as `params.old` and `params.new`.
+   */
+  trigger?: TriggerTestWrite;
+}
+
+/** The write a record trigger's test run was run after (see RunResult.trigger). */
+export interface TriggerTestWrite {
+  op: 'create' | 'update' | 'remove';
+  entity: string;
+  id: string;
+  old: Record<string, unknown> | null;
+  new: Record<string, unknown> | null;
+}
+
+/**
+ * What the editor's test run of a record trigger asks for (`POST …/test {trigger}`): the kind of
+ * write, the row it changes (update, remove) and the values it writes (create, update).
+ */
+export interface TriggerTestInput {
+  op: 'create' | 'update' | 'remove';
+  record?: string;
+  values?: Record<string, unknown>;
 }
 
 /** What prepare answers: what the client must ask the user before exec. */

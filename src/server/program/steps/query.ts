@@ -19,7 +19,10 @@ function typed(node: unknown, types: Record<string, string>): unknown {
   return o;
 }
 
-/** Rows of a table matching a filter (values may be expressions), at most `size`. */
+/**
+ * Rows of a table matching a filter (values may be expressions), at most `size`, in the table's own
+ * order (queryRecords `tableOrder`: the plan a hand-written query gets, no `_id` index walk or sort).
+ */
 export const query: Executor = async (step, ctx) => {
   const meta = metaFor(ctx, step);
   const p = step._procedure as { where?: unknown; size?: number };
@@ -31,5 +34,5 @@ export const query: Executor = async (step, ctx) => {
     },
     { now: Date.now(), user: ctx.user, fields: meta.queryTypes },
   );
-  return (await queryRecords(ctx.trx, ctx.dialect, meta, q)).data;
+  return (await queryRecords(ctx.trx, ctx.dialect, meta, q, { tableOrder: true })).data;
 };
