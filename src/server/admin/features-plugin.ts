@@ -132,7 +132,8 @@ async function i18nSourcesRoute(app: FastifyInstance): Promise<void> {
         },
         description:
           'The texts /system/i18n translates besides page titles and menu names: captions of widgets in ' +
-          'published pages (id `{page}.{widget}`: a title, else a text, else a placeholder), options of ' +
+          'published pages (id `{page}.{widget}`: a title, else a text, else a placeholder), names of ' +
+          "table fields (id: the field's id; spreadsheet exports use them), options of " +
           "option fields' own lists (`{field}.{option}`) and of option sets (`set:{set}.{option}`). At " +
           'most 5,000. Owners and administrators only.',
       },
