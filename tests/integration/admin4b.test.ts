@@ -124,6 +124,135 @@ describe.each(dialects)('administration (admin4b) on %s', (dialect) => {
     expect(none.rows).toEqual([['尺寸'], ['中']]);
   });
 
+  it('export → import → export gives the same definitions, per-table settings included', async () => {
+    const db = t.app.database.db;
+    const goods = (
+      await db.selectFrom('data_entities').select('id').where('project_id', '=', project).execute()
+    )[0]!.id;
+    // The table's advanced settings, a builder index, a role with a default filter and allowed programs.
+    expect(
+      (
+        await share(project, `config/project/table.${goods}`, {
+          value: {
+            pageSize: 50,
+            rowHeight: 'high',
+            sort: { field: 'title', order: 'desc' },
+            off: ['export'],
+          },
+        })
+      ).error,
+    ).toBe(0);
+    const ix = await call(t.app, 'POST', `/api/admin/data/${project}/${goods}/indexes/create`, {
+      token: owner,
+      body: { fields: [{ field: 'size' }, { field: 'title', order: 'desc' }] },
+    });
+    expect(ix.error, ix.raw).toBe(0);
+    const role = await call<{ _id: string }>(t.app, 'POST', `/api/admin/auth/${project}/main/role/create`, {
+      token: owner,
+      body: { name: 'Sales' },
+    });
+    expect(role.error, role.raw).toBe(0);
+    const R = `/api/admin/auth/${project}/main/role/${role.data._id}`;
+    expect((await call(t.app, 'POST', `${R}/bind`, { token: owner, body: { entity: [goods] } })).error).toBe(
+      0,
+    );
+    const filter = await call(t.app, 'POST', `/api/admin/view/${project}/${goods}/role-filter`, {
+      token: owner,
+      body: {
+        role: role.data._id,
+        filter: { conditions: [{ field: 'title', opt: 'eq', value: '甲' }], match: 'and' },
+      },
+    });
+    expect(filter.error, filter.raw).toBe(0);
+    const programs = await call(t.app, 'POST', `${R}/table/${goods}/programs`, {
+      token: owner,
+      body: { programs: [] },
+    });
+    expect(programs.error, programs.raw).toBe(0);
+
+    type Pkg = Record<string, unknown> & {
+      entities: { id: string; code: string }[];
+      fields: { id: string; entity_id: string; code: string }[];
+      roles: { id: string; name: string }[];
+      routes: { id: string; name: string }[];
+      pages: { id: string; name: string }[];
+      flows: { id: string; name: string }[];
+      modules: { id: string; name: string }[];
+      share: { model: string; key: string }[];
+      indexes: { entity_id: string }[];
+    };
+    const exported = async (p: string) => {
+      const r = await call<Pkg>(t.app, 'POST', `/api/app/share/${p}/exportProject`, {
+        token: owner,
+        body: {},
+      });
+      expect(r.error, r.raw).toBe(0);
+      return r.data;
+    };
+    /** The definitions with every id written as what it names, lists in a stable order. */
+    const canon = (pkg: Pkg) => {
+      const names = new Map<string, string>();
+      const code = new Map(pkg.entities.map((e) => [e.id, e.code]));
+      for (const e of pkg.entities) names.set(e.id, `table:${e.code}`);
+      for (const f of pkg.fields) names.set(f.id, `field:${code.get(f.entity_id)}.${f.code}`);
+      for (const r of pkg.roles) names.set(r.id, `role:${r.name}`);
+      for (const r of pkg.routes) names.set(r.id, `menu:${r.name}`);
+      for (const x of pkg.pages) names.set(x.id, `page:${x.name}`);
+      for (const x of pkg.flows) names.set(x.id, `flow:${x.name}`);
+      for (const x of pkg.modules) names.set(x.id, `module:${x.name}`);
+      const { exportedAt: _a, name: _n, ...rest } = pkg;
+      const text = JSON.stringify(rest).replace(/[0-9a-f]{24}/g, (id) => names.get(id) ?? id);
+      const out = JSON.parse(text) as Record<string, unknown[]>;
+      for (const k of Object.keys(out))
+        if (Array.isArray(out[k]))
+          out[k] = [...out[k]!].sort((a, b) => JSON.stringify(a).localeCompare(JSON.stringify(b)));
+      return out;
+    };
+
+    const first = await exported(project);
+    expect(first.share.map((x) => `${x.model}/${x.key}`)).toEqual(
+      expect.arrayContaining([
+        `config/table.${goods}`,
+        `filter/role.${role.data._id}.${goods}`,
+        `config/role.${role.data._id}.${goods}`,
+      ]),
+    );
+    expect(first.indexes).toEqual([
+      { entity_id: goods, fields: [{ field: 'size' }, { field: 'title', order: 'desc' }] },
+    ]);
+
+    const u = await seedUser(t.app);
+    const target = (
+      await call<{ _id: string }>(t.app, 'POST', '/api/common/project/create', {
+        token: u.token,
+        body: { name: 'T' },
+      })
+    ).data._id;
+    const imported = await call(t.app, 'POST', `/api/app/share/${target}/importProject`, {
+      token: u.token,
+      body: { package: first },
+    });
+    expect(imported.error, imported.raw).toBe(0);
+    const second = (
+      await call<Pkg>(t.app, 'POST', `/api/app/share/${target}/exportProject`, { token: u.token, body: {} })
+    ).data;
+    expect(second.entities[0]!.id).not.toBe(goods);
+    const a = canon(first);
+    const b = canon(second);
+    // The target project's own default roles (if any) are not the package's.
+    b.roles = b.roles!.filter((r) => a.roles!.some((x) => JSON.stringify(x) === JSON.stringify(r)));
+    expect(b).toEqual(a);
+    // The index is real on the new table, and the role's default filter applies there.
+    const newGoods = second.entities[0]!.id;
+    const rebuilt = await db
+      .selectFrom('data_indexes')
+      .selectAll()
+      .where('entity_id', '=', newGoods)
+      .execute();
+    expect(rebuilt).toHaveLength(1);
+    expect(rebuilt[0]!.pinned).toBe(1);
+  });
+
   it('a malformed language is refused with 2082', async () => {
     expect((await exportRows({ lang: 'e n' })).error).toBe(2082);
     expect((await exportRows({ lang: '<script>' })).error).toBe(2082);
