@@ -131,6 +131,7 @@ const rootChildren = (app = false): RouteObject[] => [
       { path: 'data/:entity', element: screen(() => import('./screens/system/DataTableScreen.tsx')) },
       // The administration's feature switches and this browser's debug / early-access modes.
       { path: 'features', element: screen(() => import('./screens/system/FeaturesScreen.tsx')) },
+      { path: 'simple/:entity?', element: screen(() => import('./screens/system/SimpleScreen.tsx')) },
       { path: '*', element: screen(() => import('./screens/system/SystemPlaceholder.tsx')) },
     ],
   },

@@ -11,6 +11,7 @@ import roleTablesPlugin from './access/role-tables-plugin.ts';
 import authPlugin from './account/auth.ts';
 import accountPlugin from './account/plugin.ts';
 import { LogSmsProvider, type OutboxEntry, type SmsProvider } from './account/sms.ts';
+import featureGuard from './admin/feature-guard.ts';
 import featuresPlugin from './admin/features-plugin.ts';
 import { type Config, jssdkScripts } from './config.ts';
 import appRecordsPlugin from './data/app-records-plugin.ts';
@@ -201,6 +202,8 @@ export async function buildApp(config: Config, options: BuildOptions = {}): Prom
   });
   await app.register(fastifySwaggerUi, { routePrefix: '/api/docs' });
 
+  // Before any area: it adds its check to the routes of switched-off features as they are declared.
+  await app.register(featureGuard);
   await app.register(accountPlugin);
   await app.register(projectPlugin);
   await app.register(transferPlugin);

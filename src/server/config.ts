@@ -75,6 +75,8 @@ export interface Config {
     debug: boolean;
     debugSecret: string | undefined;
     vendor: boolean;
+    /** Debug-mode requests (`POST …/debug`) one user may make per project per minute (RATE_DEBUG, default 10). */
+    debugRate?: number;
   };
   /** The S3-compatible upload store (`S3_*`, see util/object-store.ts); undefined: the local folder. */
   s3: S3Config | undefined;
@@ -334,6 +336,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env, overrides: Part
       debug: env.ADMIN_DEBUG === '1',
       debugSecret: env.DEBUG_SECRET || undefined,
       vendor: env.VENDOR_BUILD !== '0',
+      debugRate: int(env.RATE_DEBUG, 10),
     },
     s3: s3Config(env),
     ...overrides,

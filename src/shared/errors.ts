@@ -514,6 +514,19 @@ export const E = {
     'debug mode is not available for this project here',
     '此处不能为该系统开启调试模式',
   ),
+  // Administration area: switched-off features refused by the server, debug-call limit (2220–2229, helper admin4b).
+  FEATURE_OFF: def(
+    2220,
+    403,
+    'this feature is switched off for this system (/system/features)',
+    '该功能已在本系统关闭(系统设置 › 功能开关)',
+  ),
+  DEBUG_RATE_LIMITED: def(
+    2221,
+    429,
+    'too many debug-mode requests for this system, try again in a minute',
+    '开启调试模式的请求过于频繁,请一分钟后再试',
+  ),
 } as const satisfies Record<string, ErrorDef>;
 
 export type ErrorName = keyof typeof E;

@@ -64,7 +64,8 @@ describe.each(dialects)('administration (admin3b) on %s', (dialect) => {
   beforeAll(async () => {
     t = await createTestApp(dialect, {
       admin: {
-        features: ['user', 'auth', 'menu', 'share', 'i18n'],
+        // Option sets and table settings are written below: the server refuses them unless offered.
+        features: ['user', 'auth', 'menu', 'data', 'share', 'i18n', 'selection'],
         debug: false,
         debugSecret: 'k3y',
         vendor: true,
@@ -374,7 +375,7 @@ describe.each(dialects)('administration (admin3b) on %s', (dialect) => {
       }>(t.app, 'GET', `/api/admin/project/${project}/features`, { token });
     const first = await features();
     expect(first.error, first.raw).toBe(0);
-    expect(first.data.installed).toEqual(['user', 'auth', 'menu', 'i18n', 'share']);
+    expect(first.data.installed).toEqual(['user', 'auth', 'menu', 'data', 'i18n', 'share', 'selection']);
     expect(first.data.flags).toMatchObject({ user: true, schedule: false, deploy: false, 'user.kick': true });
     expect(first.data.debugOpen).toBe(false);
 
@@ -395,6 +396,8 @@ describe.each(dialects)('administration (admin3b) on %s', (dialect) => {
     expect((await put({ user: false })).error).toBe(0);
     expect((await features()).data.flags['user.create']).toBe(false);
     expect((await features(other)).error).not.toBe(0);
+    // Back to everything on: the server acts on the switches, and the tests below use i18n.
+    expect((await put({})).error).toBe(0);
   });
 
   it('debug mode needs the secret derived from the host and the project (2101 otherwise)', async () => {

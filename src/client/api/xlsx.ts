@@ -3,6 +3,8 @@
  * through XMLHttpRequest for its progress events, downloads through fetch; both send the same `token`
  * header as the request wrapper and raise the same coded errors (with the error notice).
  */
+import i18next from 'i18next';
+import { LANG_CODE } from '../../shared/admin/i18n.ts';
 import type { ImportResult } from '../../shared/api/xlsx.ts';
 import { ApiError, NETWORK_ERROR } from './api-error.ts';
 import { effects } from './effects.ts';
@@ -29,6 +31,8 @@ export interface ExportBody {
   fields?: string[];
   /** base64 of the template xlsx (mode template). */
   template?: string;
+  /** The reader's language (default: the interface's): headers and option labels from /system/i18n. */
+  lang?: string;
 }
 
 const base = (project: string, entity: string) =>
@@ -102,7 +106,10 @@ export async function exportXlsx(project: string, entity: string, body: ExportBo
     res = await fetch(`${base(project, entity)}/export`, {
       method: 'POST',
       headers,
-      body: JSON.stringify(body),
+      body: JSON.stringify({
+        ...(LANG_CODE.test(i18next.language ?? '') ? { lang: i18next.language } : {}),
+        ...body,
+      }),
     });
   } catch {
     effects.notifyError(NETWORK_ERROR.code, NETWORK_ERROR.msg);

@@ -1,6 +1,7 @@
 import { OPERATOR_LABELS, PRESET_LABELS } from '../../shared/query/operator-labels.ts';
 import { admEn } from './admin2.ts';
 import { adm3En } from './admin3.ts';
+import { adm4En } from './admin4.ts';
 import { tadvEn } from './table-advanced.ts';
 
 /** English strings of the shell. Keys mirror zh.ts. */
@@ -8,6 +9,7 @@ export const en = {
   adm: admEn,
   tadv: tadvEn,
   adm3: adm3En,
+  adm4: adm4En,
   app: { title: 'Low-code builder' },
   collab: {
     you: '{{name}} (you)',

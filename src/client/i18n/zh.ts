@@ -1,6 +1,7 @@
 import { OPERATOR_LABELS, PRESET_LABELS } from '../../shared/query/operator-labels.ts';
 import { admZh } from './admin2.ts';
 import { adm3Zh } from './admin3.ts';
+import { adm4Zh } from './admin4.ts';
 import type { Messages } from './index.ts';
 import { tadvZh } from './table-advanced.ts';
 
@@ -9,6 +10,7 @@ export const zh: Messages = {
   adm: admZh,
   tadv: tadvZh,
   adm3: adm3Zh,
+  adm4: adm4Zh,
   app: { title: '低代码平台' },
   collab: {
     you: '{{name}}（你）',

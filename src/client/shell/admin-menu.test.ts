@@ -27,6 +27,13 @@ describe('the admin side menu', () => {
     expect(p).toEqual(expect.arrayContaining(['project', 'data-advanced', 'share/increment', 'deploy']));
     expect(paths({ flags: all, debug: true, early: true, vendor: false })).not.toContain('deploy');
   });
+  it('the simple entry needs early access only', () => {
+    expect(paths({ flags: all, debug: false, early: true, vendor: false })).toContain('simple');
+    expect(paths({ flags: all, debug: true, early: false, vendor: true })).not.toContain('simple');
+    const none = effectiveFeatures(ADMIN_FEATURES, Object.fromEntries(ADMIN_FEATURES.map((f) => [f, false])));
+    expect(paths({ flags: none, debug: false, early: true, vendor: false })).toContain('simple');
+    expect(currentAdminEntry('simple/abc')?.path).toBe('simple');
+  });
   it('a switched-off feature hides its entry, and a group left empty goes', () => {
     const flags = effectiveFeatures(ADMIN_FEATURES, { schedule: false, selection: false, user: false });
     const menu = visibleAdminMenu({ flags, debug: false, early: false, vendor: true });

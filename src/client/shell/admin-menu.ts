@@ -33,6 +33,8 @@ export const ADMIN_MENU: AdminGroup[] = [
     entries: [
       { path: 'menu', label: 'adm3.item.menu', feature: 'menu' },
       { path: 'data-advanced', label: 'adm3.item.dataAdvanced', feature: 'data', debug: true },
+      // The spec's simple entry: early access only, no feature of its own.
+      { path: 'simple', label: 'adm4.item.simple', early: true },
     ],
   },
   {

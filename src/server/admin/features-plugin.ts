@@ -3,28 +3,42 @@
  * and role screens show for a project, and whether debug mode may be switched on here.
  */
 import type { FastifyInstance } from 'fastify';
-import {
-  ADMIN_FEATURES,
-  effectiveFeatures,
-  FEATURE_FLAGS,
-  FEATURES_KEY,
-  FEATURES_MODEL,
-  readFeatures,
-} from '../../shared/admin/features.ts';
+import { ADMIN_FEATURES, effectiveFeatures, FEATURE_FLAGS } from '../../shared/admin/features.ts';
 import { projectAccess } from '../access/decide.ts';
 import { requireUser } from '../account/auth.ts';
 import { E, fail } from '../errors.ts';
 import { area } from '../http/plugin-kit.ts';
 import { bool, obj, ok, projectParams, str } from '../http/schemas.ts';
-import { findItem } from '../share/service.ts';
 import { debugSecretMatches } from './debug-secret.ts';
+import { storedFeatures } from './feature-guard.ts';
 import { i18nSources } from './i18n-sources.ts';
+
+/** Requests per (user, project) in the last minute: the debug call checks a secret, so guesses are few. */
+class DebugLimiter {
+  private readonly hits = new Map<string, number[]>();
+  constructor(private readonly max: number) {}
+  /** Counts one request; false when the caller already made `max` in the last minute. */
+  take(key: string, now = Date.now()): boolean {
+    const recent = (this.hits.get(key) ?? []).filter((t) => now - t < 60_000);
+    if (recent.length >= this.max) {
+      this.hits.set(key, recent);
+      return false;
+    }
+    recent.push(now);
+    this.hits.delete(key);
+    this.hits.set(key, recent);
+    // Bounded: the longest-idle callers go first.
+    if (this.hits.size > 10_000) this.hits.delete(this.hits.keys().next().value as string);
+    return true;
+  }
+}
 
 const flagsSchema = obj(Object.fromEntries(FEATURE_FLAGS.map((f) => [f, bool()])));
 
 async function featuresPlugin(app: FastifyInstance): Promise<void> {
   const { db } = app.database;
   const { admin } = app.config;
+  const debugLimit = new DebugLimiter(admin.debugRate ?? 10);
 
   app.get(
     '/api/admin/project/:project/features',
@@ -57,19 +71,7 @@ async function featuresPlugin(app: FastifyInstance): Promise<void> {
         admin: true,
         dev: false,
       });
-      const row = await findItem(db, {
-        projectId: project.id,
-        model: FEATURES_MODEL,
-        type: 'project',
-        owner: '',
-        key: FEATURES_KEY,
-      });
-      let stored = {};
-      try {
-        stored = readFeatures(row ? JSON.parse(row.value) : {});
-      } catch {
-        stored = {};
-      }
+      const stored = await storedFeatures(db, project.id);
       return {
         error: 0,
         data: {
@@ -95,7 +97,8 @@ async function featuresPlugin(app: FastifyInstance): Promise<void> {
         description:
           'May debug mode be switched on for this project here? Yes when ADMIN_DEBUG=1, or when `secret` ' +
           'is the one derived from this host and the project (scripts/debug-secret.mjs); otherwise 2101. ' +
-          'The switch itself is kept in the browser. Owners and administrators only.',
+          'The switch itself is kept in the browser. Owners and administrators only; at most RATE_DEBUG (10) ' +
+          'requests per user and project a minute, then 2221.',
       },
       preHandler: requireUser,
     },
@@ -104,6 +107,7 @@ async function featuresPlugin(app: FastifyInstance): Promise<void> {
         admin: true,
         dev: false,
       });
+      if (!debugLimit.take(`${request.user!.id}:${project.id}`)) fail(E.DEBUG_RATE_LIMITED);
       const { secret } = (request.body ?? {}) as { secret?: string };
       if (admin.debug) return { error: 0, data: { debug: true } };
       if (!secret || !debugSecretMatches(admin.debugSecret, request.hostname, project.id, secret))
@@ -128,7 +132,8 @@ async function i18nSourcesRoute(app: FastifyInstance): Promise<void> {
         },
         description:
           'The texts /system/i18n translates besides page titles and menu names: captions of widgets in ' +
-          'published pages (id `{page}.{widget}`: a title, else a text, else a placeholder), options of ' +
+          'published pages (id `{page}.{widget}`: a title, else a text, else a placeholder), names of ' +
+          "table fields (id: the field's id; spreadsheet exports use them), options of " +
           "option fields' own lists (`{field}.{option}`) and of option sets (`set:{set}.{option}`). At " +
           'most 5,000. Owners and administrators only.',
       },

@@ -1,6 +1,7 @@
 /**
  * What /system/i18n lists beyond page titles and menu names: the captions of widgets in published
- * pages and the labels of options (option fields' own lists, and option sets), each with the
+ * pages, the names of data-table fields (id: the field's id; spreadsheet exports head their columns
+ * with them) and the labels of options (option fields' own lists, and option sets), each with the
  * translation id the runtime and the spreadsheet import look up (shared/admin/i18n.ts).
  */
 import type { Kysely } from 'kysely';
@@ -13,7 +14,7 @@ import type { DB } from '../db/schema.ts';
 
 export interface I18nSource {
   id: string;
-  kind: 'widget' | 'option';
+  kind: 'widget' | 'field' | 'option';
   /** Where the text is: the page's name, or the table and field, or the option set. */
   where: string;
   source: string;
@@ -42,6 +43,16 @@ export async function i18nSources(db: Kysely<DB>, projectId: string): Promise<I1
     for (const w of widgetTexts(doc, p.id))
       out.push({ id: w.id, kind: 'widget', where: p.name, source: w.source });
   }
+
+  const named = await db
+    .selectFrom('data_fields as f')
+    .innerJoin('data_entities as e', 'e.id', 'f.entity_id')
+    .select(['f.id', 'f.name', 'e.name as entity'])
+    .where('f.project_id', '=', projectId)
+    .orderBy('e.name')
+    .orderBy('f.sort')
+    .execute();
+  for (const f of named) out.push({ id: f.id, kind: 'field', where: f.entity, source: f.name });
 
   const fields = await db
     .selectFrom('data_fields as f')

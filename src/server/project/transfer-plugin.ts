@@ -2,6 +2,7 @@ import type { FastifyInstance, FastifyRequest } from 'fastify';
 import { projectAccess } from '../access/decide.ts';
 import { requireUser } from '../account/auth.ts';
 import { sessionsChanged } from '../account/session-cache.ts';
+import { loadMeta } from '../data/meta.ts';
 import { area } from '../http/plugin-kit.ts';
 import { anyObj, bool, int, obj, ok, projectParams } from '../http/schemas.ts';
 import { exportProject, importProject, projectUsage } from './transfer.ts';
@@ -68,6 +69,14 @@ async function transferPlugin(app: FastifyInstance): Promise<void> {
         const body = request.body as { package: unknown };
         const data = await importProject(db, dialect, project.id, request.user!.id, body.package, {
           replace,
+          // A builder index comes back as it was made in /system/data/{entity}: built and pinned.
+          buildIndex: async (entityId, fields) => {
+            const meta = await loadMeta(db, project.id, entityId).catch(() => null);
+            if (!meta) return;
+            const made = await app.autoIndex.create(meta, fields);
+            if (made === 'fields' || made === 'limit')
+              request.log.warn({ entityId, fields, made }, 'imported index not rebuilt');
+          },
         });
         // Roles may have changed under signed-in members.
         sessionsChanged();

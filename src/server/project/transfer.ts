@@ -85,8 +85,18 @@ export interface ProjectPackage {
     released: unknown;
   }[];
   share: { model: string; key: string; value: unknown }[];
+  /**
+   * The builders' indexes (/system/data/{entity}: made there or pinned), by table id and field
+   * codes in index order; rebuilt on import. The server's own unpinned indexes stay behind.
+   */
+  indexes?: PackageIndex[];
   /** By table id: its rows (`_id` and field ids as keys) and, per collection field id, its links. */
   records?: Record<string, { rows: Row[]; links: Record<string, [string, string, number][]> }>;
+}
+
+export interface PackageIndex {
+  entity_id: string;
+  fields: { field: string; order?: 'asc' | 'desc' }[];
 }
 
 const json = (text: string | null): unknown => {
@@ -115,7 +125,7 @@ export async function exportProject(
       .selectAll()
       .where('project_id', '=', projectId)
       .execute() as unknown as Promise<Selectable<DB[T]>[]>;
-  const [modules, entities, fields, pages, routes, roles, flows, share] = await Promise.all([
+  const [modules, entities, fields, pages, routes, roles, flows, share, indexes] = await Promise.all([
     by('data_modules'),
     by('data_entities'),
     by('data_fields'),
@@ -128,6 +138,14 @@ export async function exportProject(
       .selectAll()
       .where('project_id', '=', projectId)
       .where('type', '=', 'project')
+      .execute(),
+    db
+      .selectFrom('data_indexes')
+      .select(['entity_id', 'columns'])
+      .where('project_id', '=', projectId)
+      .where('pinned', '=', 1)
+      .orderBy('entity_id')
+      .orderBy('name')
       .execute(),
   ]);
   const pkg: ProjectPackage = {
@@ -191,6 +209,20 @@ export async function exportProject(
       released: json(f.released),
     })),
     share: share.map((s) => ({ model: s.model, key: s.key, value: json(s.value) })),
+    indexes: indexes.flatMap((x): PackageIndex[] => {
+      const cols = json(x.columns);
+      if (!Array.isArray(cols)) return [];
+      // `_id` closes an index as its tie-break; the rebuild adds it again.
+      const fields = (cols as { field?: unknown; order?: unknown }[])
+        .filter((c) => typeof c.field === 'string' && c.field !== '_id')
+        .slice(0, 3)
+        .map((c): PackageIndex['fields'][number] =>
+          c.order === 'asc' || c.order === 'desc'
+            ? { field: c.field as string, order: c.order }
+            : { field: c.field as string },
+        );
+      return fields.length ? [{ entity_id: x.entity_id, fields }] : [];
+    }),
   };
   if (options.records) {
     pkg.records = {};
@@ -386,6 +418,21 @@ export function checkPackage(input: unknown): ProjectPackage {
     text(s, 'model', `share[${i}]`, 64);
     text(s, 'key', `share[${i}]`, 255);
   });
+  list(input, 'indexes', 1000).forEach((x, i) => {
+    const w = `indexes[${i}]`;
+    const table = anId(x, 'entity_id', w);
+    if (!table || !entityIds.has(table)) bad(`${w}.entity_id: no such table in the package`);
+    if (!Array.isArray(x.fields) || x.fields.length < 1 || x.fields.length > 3)
+      bad(`${w}.fields: one to three fields`);
+    for (const [k, f] of (x.fields as unknown[]).entries()) {
+      if (!isObj(f) || typeof f.field !== 'string' || !/^[A-Za-z_][A-Za-z0-9_]{0,63}$/.test(f.field))
+        bad(`${w}.fields[${k}].field: a field code`);
+      if (f.order !== undefined && f.order !== 'asc' && f.order !== 'desc')
+        bad(`${w}.fields[${k}].order: asc or desc`);
+      for (const key of Object.keys(f))
+        if (key !== 'field' && key !== 'order') bad(`${w}.fields[${k}].${key.slice(0, 40)}: unknown key`);
+    }
+  });
   if (input.records !== undefined) {
     if (!isObj(input.records)) bad('records: an object by table id');
     for (const [table, rec] of Object.entries(input.records)) {
@@ -481,10 +528,15 @@ export async function importProject(
   projectId: string,
   userId: string,
   input: unknown,
-  options: { replace: boolean },
+  options: {
+    replace: boolean;
+    /** Rebuilds one builder index after the import commits (the DDL runs outside its transaction). */
+    buildIndex?: (entityId: string, fields: PackageIndex['fields']) => Promise<unknown>;
+  },
 ): Promise<ImportSummary> {
   const pkg = checkPackage(input);
-  return db.transaction().execute(async (trx) => {
+  let remapEntity: (id: string) => string = (id) => id;
+  const summary = await db.transaction().execute(async (trx) => {
     const now = Date.now();
     const keep = new Map<string, string>();
     const existingRoles = await trx
@@ -522,6 +574,7 @@ export async function importProject(
       }
     }
     const m = idMapper(pkg, keep);
+    remapEntity = m.id;
     if (options.replace && typeof pkg.home === 'string')
       await trx
         .updateTable('projects')
@@ -787,6 +840,9 @@ export async function importProject(
       records,
     };
   });
+  if (options.buildIndex)
+    for (const x of pkg.indexes ?? []) await options.buildIndex(remapEntity(x.entity_id), x.fields);
+  return summary;
 }
 
 /** What /system/project shows: how much of each thing the project holds, and its member quota. */

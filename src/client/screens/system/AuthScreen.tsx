@@ -3,6 +3,7 @@ import { App, Button, Form, Input, Modal, Select, Space, Spin, Switch, Table, Ta
 import { useCallback, useEffect, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { type Role, type RoleOptions, rolesApi } from '../../api/system.ts';
+import { useAdminContext } from '../../stores/admin-features.ts';
 import { showServerError } from '../workbench/server-errors.ts';
 import { useProject } from '../workbench/workbench-context.ts';
 import { GrantsDrawer } from './GrantsDrawer.tsx';
@@ -17,6 +18,10 @@ export default function AuthScreen() {
   const [roles, setRoles] = useState<Role[] | null>(null);
   const [editing, setEditing] = useState<Role | 'new' | null>(null);
   const [granting, setGranting] = useState<Role | null>(null);
+  // What this system's feature switches leave on here (/system/features; the server agrees).
+  const flags = useAdminContext(p)?.flags;
+  const can = (flag: string) => flags?.[flag] !== false;
+  const canGrant = can('auth.grant') || can('auth.home');
 
   const reload = useCallback(async () => {
     setRoles(await rolesApi.list(p));
@@ -64,7 +69,7 @@ export default function AuthScreen() {
       <div className="wb-bar">
         <h2 className="wb-heading">{t('sys.auth')}</h2>
         <Space wrap>
-          {hasPublic ? null : (
+          {hasPublic || !can('user.public') ? null : (
             <Button onClick={() => void activatePublic()} data-testid="public-on">
               {t('sys.publicActivate')}
             </Button>
@@ -102,20 +107,24 @@ export default function AuthScreen() {
                 </Tag>
               )),
           },
-          { title: t('sys.roleMembers'), render: (_, r) => r._user.length },
+          ...(can('auth.member')
+            ? [{ title: t('sys.roleMembers'), render: (_: unknown, r: Role) => r._user.length }]
+            : []),
           {
             title: t('menus.actions'),
             render: (_, r) => (
               <Space size={0} wrap>
-                <Button
-                  type="link"
-                  size="small"
-                  icon={<SafetyOutlined />}
-                  onClick={() => setGranting(r)}
-                  data-testid="role-grants"
-                >
-                  {t('sys.grants')}
-                </Button>
+                {canGrant ? (
+                  <Button
+                    type="link"
+                    size="small"
+                    icon={<SafetyOutlined />}
+                    onClick={() => setGranting(r)}
+                    data-testid="role-grants"
+                  >
+                    {t('sys.grants')}
+                  </Button>
+                ) : null}
                 {r.options.reg && r.type === 'common' ? (
                   <Button
                     type="text"

@@ -6,6 +6,7 @@ import { type MenuEntry, menusApi, type PageSummary, pagesApi } from '../../api/
 import { type Grants, type Role, type RoleHome, rolesApi } from '../../api/system.ts';
 import { type Entity, wb } from '../../api/workbench.ts';
 import { useNarrow } from '../../shell/use-app-project.ts';
+import { useAdminContext } from '../../stores/admin-features.ts';
 import { useProject } from '../workbench/workbench-context.ts';
 import { menuTree, withTargets } from './grant-tree.ts';
 import { RoleTablesPanel } from './RoleTableConfig.tsx';
@@ -49,6 +50,9 @@ export function GrantsDrawer({
   }));
   const [home, setHome] = useState<RoleHome | null>(role.home);
   const [busy, setBusy] = useState(false);
+  // The parts of role administration this system's feature switches leave on (the server agrees).
+  const flags = useAdminContext(p)?.flags;
+  const can = (part: string) => flags?.[`auth.${part}`] !== false;
 
   useEffect(() => {
     Promise.all([menusApi.list(p), pagesApi.list(p), wb.entities(p), menusApi.flows(p)]).then(
@@ -70,12 +74,16 @@ export function GrantsDrawer({
     setBusy(true);
     try {
       await rolesApi.bind(p, role._id, {
-        route: grants.route,
-        page: grants.page,
-        entity: grants.entity,
-        program: grants.program,
-        dataset: grants.dataset,
-        home: home?.value ? home : null,
+        ...(can('grant')
+          ? {
+              route: grants.route,
+              page: grants.page,
+              entity: grants.entity,
+              program: grants.program,
+              dataset: grants.dataset,
+            }
+          : {}),
+        ...(can('home') ? { home: home?.value ? home : null } : {}),
       });
       await onSaved();
     } catch {
@@ -166,89 +174,100 @@ export function GrantsDrawer({
         <Spin className="center-pad" />
       ) : (
         <>
-          <Tabs
-            items={[
-              {
-                key: 'route',
-                label: t('sys.g.route'),
-                children: tree.length ? (
-                  <Space direction="vertical" style={{ width: '100%' }} data-testid="grant-route">
-                    <Checkbox
-                      checked={allMenus.length > 0 && allMenus.every((id) => grants.route.includes(id))}
-                      onChange={(e) => {
-                        const next = e.target.checked ? allMenus : [];
-                        const g = { ...grants, route: next };
-                        setGrants(e.target.checked ? withTargets(g, next, src.menus) : g);
-                      }}
-                      data-testid="all-route"
-                    >
-                      {t('sys.selectAll')}
-                    </Checkbox>
-                    <Tree
-                      checkable
-                      checkStrictly
-                      defaultExpandAll
-                      selectable={false}
-                      treeData={tree}
-                      checkedKeys={grants.route}
-                      onCheck={(checked) => {
-                        const next = Array.isArray(checked) ? checked : checked.checked;
-                        const ids = next.map(String);
-                        const added = ids.filter((id) => !grants.route.includes(id));
-                        setGrants(withTargets({ ...grants, route: ids }, added, src.menus));
-                      }}
-                    />
-                    <div className="wb-muted">{t('sys.routeHint')}</div>
-                  </Space>
-                ) : (
-                  <Empty image={Empty.PRESENTED_IMAGE_SIMPLE} description={t('sys.nothing')} />
-                ),
-              },
-              { key: 'page', label: t('sys.g.page'), children: checkList('page') },
-              {
-                key: 'entity',
-                label: t('sys.g.entity'),
-                children: (
-                  <>
-                    {checkList('entity')}
-                    <RoleTablesPanel project={p} role={role} tables={src.tables} programs={src.programs} />
-                  </>
-                ),
-              },
-              { key: 'program', label: t('sys.g.program'), children: checkList('program') },
-              { key: 'dataset', label: t('sys.g.dataset'), children: checkList('dataset') },
-            ]}
-          />
-          <Form layout="vertical" className="grant-home">
-            <Form.Item label={t('sys.home')} extra={t('sys.homeHint')}>
-              <Space.Compact style={{ width: '100%' }}>
-                <Select
-                  style={{ width: 140 }}
-                  value={home?.type ?? 'page'}
-                  onChange={(type: HomeType) => setHome({ type, value: '' })}
-                  options={HOME_TYPES.map((k) => ({ value: k, label: t(`sys.homeTypes.${k}`) }))}
-                  data-testid="home-type"
-                />
-                <Select
-                  allowClear
-                  showSearch={{ optionFilterProp: 'label' }}
-                  style={{ flex: 1 }}
-                  placeholder={t('sys.homeNone')}
-                  value={home?.value || undefined}
-                  onChange={(value?: string) => {
-                    if (!value) return setHome(null);
-                    setHome({ type: home?.type ?? 'page', value });
-                    if ((home?.type ?? 'page') === 'page' && !grants.page.includes(value)) {
-                      setGrants({ ...grants, page: [...grants.page, value] });
-                      message.info(t('sys.homeGranted'));
-                    }
-                  }}
-                  options={homeOptions(home?.type ?? 'page')}
-                  data-testid="home-value"
-                />
-              </Space.Compact>
-            </Form.Item>
-          </Form>
+          {can('grant') ? (
+            <Tabs
+              items={[
+                {
+                  key: 'route',
+                  label: t('sys.g.route'),
+                  children: tree.length ? (
+                    <Space direction="vertical" style={{ width: '100%' }} data-testid="grant-route">
+                      <Checkbox
+                        checked={allMenus.length > 0 && allMenus.every((id) => grants.route.includes(id))}
+                        onChange={(e) => {
+                          const next = e.target.checked ? allMenus : [];
+                          const g = { ...grants, route: next };
+                          setGrants(e.target.checked ? withTargets(g, next, src.menus) : g);
+                        }}
+                        data-testid="all-route"
+                      >
+                        {t('sys.selectAll')}
+                      </Checkbox>
+                      <Tree
+                        checkable
+                        checkStrictly
+                        defaultExpandAll
+                        selectable={false}
+                        treeData={tree}
+                        checkedKeys={grants.route}
+                        onCheck={(checked) => {
+                          const next = Array.isArray(checked) ? checked : checked.checked;
+                          const ids = next.map(String);
+                          const added = ids.filter((id) => !grants.route.includes(id));
+                          setGrants(withTargets({ ...grants, route: ids }, added, src.menus));
+                        }}
+                      />
+                      <div className="wb-muted">{t('sys.routeHint')}</div>
+                    </Space>
+                  ) : (
+                    <Empty image={Empty.PRESENTED_IMAGE_SIMPLE} description={t('sys.nothing')} />
+                  ),
+                },
+                { key: 'page', label: t('sys.g.page'), children: checkList('page') },
+                {
+                  key: 'entity',
+                  label: t('sys.g.entity'),
+                  children: (
+                    <>
+                      {checkList('entity')}
+                      {can('config') ? (
+                        <RoleTablesPanel
+                          project={p}
+                          role={role}
+                          tables={src.tables}
+                          programs={src.programs}
+                        />
+                      ) : null}
+                    </>
+                  ),
+                },
+                { key: 'program', label: t('sys.g.program'), children: checkList('program') },
+                { key: 'dataset', label: t('sys.g.dataset'), children: checkList('dataset') },
+              ]}
+            />
+          ) : null}
+          {can('home') ? (
+            <Form layout="vertical" className="grant-home">
+              <Form.Item label={t('sys.home')} extra={t('sys.homeHint')}>
+                <Space.Compact style={{ width: '100%' }}>
+                  <Select
+                    style={{ width: 140 }}
+                    value={home?.type ?? 'page'}
+                    onChange={(type: HomeType) => setHome({ type, value: '' })}
+                    options={HOME_TYPES.map((k) => ({ value: k, label: t(`sys.homeTypes.${k}`) }))}
+                    data-testid="home-type"
+                  />
+                  <Select
+                    allowClear
+                    showSearch={{ optionFilterProp: 'label' }}
+                    style={{ flex: 1 }}
+                    placeholder={t('sys.homeNone')}
+                    value={home?.value || undefined}
+                    onChange={(value?: string) => {
+                      if (!value) return setHome(null);
+                      setHome({ type: home?.type ?? 'page', value });
+                      if ((home?.type ?? 'page') === 'page' && !grants.page.includes(value)) {
+                        setGrants({ ...grants, page: [...grants.page, value] });
+                        message.info(t('sys.homeGranted'));
+                      }
+                    }}
+                    options={homeOptions(home?.type ?? 'page')}
+                    data-testid="home-value"
+                  />
+                </Space.Compact>
+              </Form.Item>
+            </Form>
+          ) : null}
         </>
       )}
     </Drawer>

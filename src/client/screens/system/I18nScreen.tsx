@@ -22,7 +22,7 @@ const KNOWN: Record<string, string> = {
 
 interface Row {
   id: string;
-  kind: 'page' | 'menu' | 'widget' | 'option';
+  kind: 'page' | 'menu' | 'widget' | 'field' | 'option';
   source: string;
   /** For widget captions and options: the page, or the table and field, or the option set. */
   where?: string;

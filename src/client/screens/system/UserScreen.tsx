@@ -35,6 +35,9 @@ export default function UserScreen() {
   // The member actions this system's feature switches leave on (/system/features).
   const flags = useAdminContext(p)?.flags;
   const can = (part: string) => flags?.[`user.${part}`] !== false;
+  // Applications to join a role are role administration's: listed with auth.member, decided with auth.member_handle.
+  const canApplications = flags?.['auth.member'] === true;
+  const canDecide = flags?.['auth.member_handle'] !== false;
 
   // The search and the page are the server's (SQL): typing waits 300 ms, then asks for page 1.
   const [query, setQuery] = useState({ text: '', page: 1 });
@@ -56,10 +59,13 @@ export default function UserScreen() {
     }
   }, [p, query]);
   const reloadRest = useCallback(async () => {
-    const [r, apps] = await Promise.all([rolesApi.list(p), membersApi.applications(p)]);
+    const [r, apps] = await Promise.all([
+      rolesApi.list(p),
+      canApplications ? membersApi.applications(p) : Promise.resolve([] as RoleApplication[]),
+    ]);
     setRoles(r.filter((x) => x.type !== 'public'));
     setApplications(apps);
-  }, [p]);
+  }, [p, canApplications]);
   const reload = useCallback(async () => {
     await Promise.all([reloadMembers(), reloadRest()]);
   }, [reloadMembers, reloadRest]);
@@ -176,16 +182,17 @@ export default function UserScreen() {
             { title: t('sys.note'), dataIndex: 'note' },
             {
               title: t('menus.actions'),
-              render: (_, a) => (
-                <Space size={0}>
-                  <Button type="link" size="small" onClick={() => void decide(a, true)}>
-                    {t('sys.approve')}
-                  </Button>
-                  <Button type="link" size="small" danger onClick={() => void decide(a, false)}>
-                    {t('sys.reject')}
-                  </Button>
-                </Space>
-              ),
+              render: (_, a) =>
+                canDecide ? (
+                  <Space size={0}>
+                    <Button type="link" size="small" onClick={() => void decide(a, true)}>
+                      {t('sys.approve')}
+                    </Button>
+                    <Button type="link" size="small" danger onClick={() => void decide(a, false)}>
+                      {t('sys.reject')}
+                    </Button>
+                  </Space>
+                ) : null,
             },
           ]}
         />

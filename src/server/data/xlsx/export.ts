@@ -1,7 +1,11 @@
 import type { Writable } from 'node:stream';
 import ExcelJS from 'exceljs';
 import type { Kysely } from 'kysely';
+import { optionTextId } from '../../../shared/admin/i18n.ts';
+import { optionSetOf } from '../../../shared/admin/option-sets.ts';
+import type { FieldType } from '../../../shared/api/fields.ts';
 import { EXPORT_MAX_FIELDS, EXPORT_MAX_ROWS } from '../../../shared/constants.ts';
+import { checksOptions } from '../../../shared/fields/values.ts';
 import type { NormalizedQuery } from '../../../shared/query/index.ts';
 import type { Dialect } from '../../db/index.ts';
 import type { DB } from '../../db/schema.ts';
@@ -39,8 +43,36 @@ export function sheetName(name: string, fallback = 'Sheet1'): string {
   return s || fallback;
 }
 
+/**
+ * The words of an export in the reader's language (/system/i18n's map of that language): a field's
+ * name heads its column, an option is written as its label. Absent: the builder's own words.
+ */
+export interface ExportLabels {
+  field(f: FieldRow): string;
+  /** The label of `value` among the field's options; the value itself when it has none. */
+  option(f: FieldRow, value: string): string;
+}
+
+const OWN_WORDS: ExportLabels = { field: (f) => f.name, option: (_f, v) => v };
+
+/** An export's words from one language's translation map (ids as /system/i18n keeps them). */
+export function exportLabels(meta: EntityMeta, texts: Record<string, string>): ExportLabels {
+  return {
+    field: (f) => texts[f.id]?.trim() || f.name,
+    option(f, v) {
+      const option = meta.options.get(f.code);
+      if (!checksOptions(f.type as FieldType, option)) return v;
+      return texts[optionTextId(f.id, v, optionSetOf(option))]?.trim() || v;
+    },
+  };
+}
+
 /** A record's value of a field as a cell: numbers stay numbers, dates Beijing wall-clock dates. */
-export function cellOf(f: FieldRow, rec: ApiRecord): { value: ExcelJS.CellValue; numFmt?: string } {
+export function cellOf(
+  f: FieldRow,
+  rec: ApiRecord,
+  labels: ExportLabels = OWN_WORDS,
+): { value: ExcelJS.CellValue; numFmt?: string } {
   const v = rec[f.code];
   switch (f.type) {
     case 'number':
@@ -64,8 +96,10 @@ export function cellOf(f: FieldRow, rec: ApiRecord): { value: ExcelJS.CellValue;
     }
     case 'boolean':
       return { value: typeof v === 'boolean' ? v : null };
+    case 'option':
+      return textCell(v === null || v === undefined ? '' : labels.option(f, String(v)));
     case 'options':
-      return textCell(Array.isArray(v) ? v.map(String).join(', ') : '');
+      return textCell(Array.isArray(v) ? v.map((x) => labels.option(f, String(x))).join(', ') : '');
     case 'attachment':
       return textCell(
         Array.isArray(v) ? v.map((x) => String((x as { url?: unknown }).url ?? '')).join('\n') : '',
@@ -83,7 +117,8 @@ export function cellOf(f: FieldRow, rec: ApiRecord): { value: ExcelJS.CellValue;
       return textCell(urls.join('\n'));
     }
     default:
-      return textCell(v === null || v === undefined ? '' : String(v));
+      // Text fields with a value list carry option labels too.
+      return textCell(v === null || v === undefined ? '' : labels.option(f, String(v)));
   }
 }
 
@@ -100,6 +135,7 @@ export interface ExportPlan {
   meta: EntityMeta;
   fields: FieldRow[];
   query: NormalizedQuery;
+  labels?: ExportLabels;
 }
 
 /**
@@ -120,16 +156,17 @@ export async function streamExport(
     useSharedStrings: false,
   });
   const ws = wb.addWorksheet(sheetName(plan.meta.entity.name));
+  const labels = plan.labels ?? OWN_WORDS;
   ws.columns = plan.fields.map((f) => ({
     key: f.code,
-    width: Math.min(40, Math.max(10, f.name.length * 2 + 2)),
+    width: Math.min(40, Math.max(10, labels.field(f).length * 2 + 2)),
   }));
   // Header cells hold builders' field names: written as Text ('@') like formula-like values, so a
   // name such as `=HYPERLINK(…)` is never evaluated.
   const head = ws.getRow(1);
   plan.fields.forEach((f, k) => {
     const cell = head.getCell(k + 1);
-    cell.value = f.name;
+    cell.value = labels.field(f);
     cell.numFmt = '@';
   });
   head.font = { bold: true };
@@ -142,7 +179,7 @@ export async function streamExport(
     for (const rec of data) {
       const row = ws.addRow([]);
       plan.fields.forEach((f, k) => {
-        const c = cellOf(f, rec);
+        const c = cellOf(f, rec, labels);
         if (c.value === null) return;
         const cell = row.getCell(k + 1);
         cell.value = c.value;

@@ -1,12 +1,16 @@
 import { PassThrough } from 'node:stream';
 import type { FastifyError, FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+import type { Kysely } from 'kysely';
+import { I18N_MODEL, LANG_CODE, readTexts, textKey } from '../../../shared/admin/i18n.ts';
 import { EXPORT_MAX_ROWS } from '../../../shared/constants.ts';
 import { normalizeOrThrow } from '../../../shared/query/index.ts';
 import { optionalUser } from '../../access/guard.ts';
 import { caller } from '../../account/auth.ts';
+import type { DB } from '../../db/schema.ts';
 import { AppError, E, fail } from '../../errors.ts';
 import { area } from '../../http/plugin-kit.ts';
 import { anyObj, id, obj, ok } from '../../http/schemas.ts';
+import { findItem } from '../../share/service.ts';
 import { UploadStore } from '../../util/upload-store.ts';
 import { grantedEntity, roleBounds } from '../app-records-plugin.ts';
 import { collectionTargets, metaOf } from '../meta.ts';
@@ -151,6 +155,7 @@ async function xlsxPlugin(app: FastifyInstance): Promise<void> {
             fields: { type: 'array', maxItems: 64 },
             template: { type: 'string', maxLength: 3 * 1024 * 1024 },
             name: { type: 'string', maxLength: 100 },
+            lang: { type: 'string', maxLength: 16 },
           },
         },
         response: {
@@ -162,11 +167,14 @@ async function xlsxPlugin(app: FastifyInstance): Promise<void> {
         description:
           "Answers the xlsx file. mode page: the query's page; all: up to 10,000 rows; at most 30 fields " +
           '(fields: keys). template: `template` is a base64 xlsx whose first sheet is filled once per record ' +
-          '(at most 500), see README.',
+          "(at most 500), see README. `lang` (else the `lang` header, else Accept-Language): the reader's " +
+          "language; field names and option labels come from that language's /system/i18n map where it has " +
+          'them (an unknown code: 2082).',
       },
       preHandler: optionalUser,
     },
     async (request, reply: FastifyReply) => {
+      const lang = readerLanguage(request);
       const { project, meta, manager, actor } = await grantedEntity(request, 'read');
       const body = withClause(
         request.body ?? {},
@@ -177,12 +185,14 @@ async function xlsxPlugin(app: FastifyInstance): Promise<void> {
         fields: codes,
         template,
         name,
+        lang: _lang,
         ...rest
       } = body as {
         mode?: 'page' | 'all' | 'template';
         fields?: unknown;
         template?: unknown;
         name?: string;
+        lang?: string;
       } & Record<string, unknown>;
       const q = normalizeOrThrow(mode === 'all' ? { ...rest, all: true } : rest, {
         now: Date.now(),
@@ -210,13 +220,19 @@ async function xlsxPlugin(app: FastifyInstance): Promise<void> {
         });
         return reply.send(out);
       }
-      const { exportFields, streamExport } = await xlsxExport();
+      const { exportFields, exportLabels, streamExport } = await xlsxExport();
       const fields = exportFields(meta, codes);
+      const texts = lang ? await translations(db, project.id, lang) : null;
       const out = new PassThrough();
       streamExport(
         db,
         dialect,
-        { meta, fields, query: { ...q, limit: Math.min(q.limit, EXPORT_MAX_ROWS) } },
+        {
+          meta,
+          fields,
+          query: { ...q, limit: Math.min(q.limit, EXPORT_MAX_ROWS) },
+          ...(texts ? { labels: exportLabels(meta, texts) } : {}),
+        },
         out,
       ).catch((err) => {
         request.log.error({ err }, 'export failed');
@@ -225,6 +241,43 @@ async function xlsxPlugin(app: FastifyInstance): Promise<void> {
       return reply.send(out);
     },
   );
+}
+
+/**
+ * The language an export is read in: the body's `lang`, else the `lang` header, else the first of
+ * Accept-Language; null when none is given. A malformed code in the body is refused (2082).
+ */
+function readerLanguage(request: FastifyRequest): string | null {
+  const asked = (request.body as { lang?: unknown } | undefined)?.lang;
+  if (typeof asked === 'string') {
+    if (!LANG_CODE.test(asked)) fail(E.TRANSLATE_LANGUAGE, `lang: ${asked.slice(0, 16)}`);
+    return asked;
+  }
+  const header = request.headers.lang ?? request.headers['accept-language'];
+  const first = String(Array.isArray(header) ? header[0] : (header ?? ''))
+    .split(',')[0]!
+    .split(';')[0]!
+    .trim();
+  // A browser's `en-US` reads the project's `en` map.
+  const primary = first.split('-')[0]!.toLowerCase();
+  return /^[a-z]{2,3}$/.test(primary) ? primary : null;
+}
+
+/** One language's translation map of the project (/system/i18n), or null when it has none. */
+async function translations(db: Kysely<DB>, projectId: string, lang: string) {
+  const row = await findItem(db, {
+    projectId,
+    model: I18N_MODEL,
+    type: 'project',
+    owner: '',
+    key: textKey(lang),
+  });
+  if (!row) return null;
+  try {
+    return readTexts(JSON.parse(row.value));
+  } catch {
+    return null;
+  }
 }
 
 export default area('lc-xlsx', xlsxPlugin);
