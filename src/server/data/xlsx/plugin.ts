@@ -14,6 +14,7 @@ import { queryRecords } from '../records.ts';
 import { userContext } from '../records-plugin.ts';
 import { type EntityRow, entityBySheetName, findEntity } from '../schema-service.ts';
 import { roleClause, withClause } from '../view-service.ts';
+import { wroteTables } from '../write-clock.ts';
 import { checkZip, firstSheetName } from './zip-guard.ts';
 
 const XLSX_MIME = 'application/vnd.openxmlformats-officedocument.spreadsheetml.sheet';
@@ -105,6 +106,7 @@ async function xlsxPlugin(app: FastifyInstance): Promise<void> {
     const result = await importXlsx(app.database, meta, all, file, caller(request).id, {
       keepGood,
       checked: zipChecked.has(request),
+      wrote: wroteTables,
     });
     return { error: 0, data: result };
   };
