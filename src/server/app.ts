@@ -151,7 +151,9 @@ export async function buildApp(config: Config, options: BuildOptions = {}): Prom
     });
   }
   app.decorate('projectCaches', caches);
-  const autoIndex = new AutoIndexer(database, {}, (err) => app.log.warn({ err }, 'managed index'));
+  const autoIndex = new AutoIndexer(database, config.autoIndex, (err) =>
+    app.log.warn({ err }, 'managed index'),
+  );
   registerAutoIndex(database.db, autoIndex);
   app.decorate('autoIndex', autoIndex);
   autoIndex.start();
