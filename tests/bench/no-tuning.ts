@@ -116,6 +116,8 @@ export async function noTuning(dialect: 'sqlite' | 'postgres'): Promise<void> {
     ),
     { logger: false },
   );
+  // Booted now, on an empty database (booting first at close() can outlast the plugin timeout).
+  await app.ready();
   const { db, dialect: d } = app.database;
   console.log(`\n== no-tuning on ${dialect}: ${ROWS.toLocaleString()} rows × 12 fields, no hand-made index`);
   const owner = await createUser(db, { account: 'benchnt1', phone: null, nickname: 'B', pwd: 'bench12345' });

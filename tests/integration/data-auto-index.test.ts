@@ -227,6 +227,31 @@ describe.each(dialects)('managed indexes on %s', (dialect) => {
     expect((await list()).indexes).toEqual([]);
   });
 
+  it('a summary behind a range does not look rows up through the range field index (SQLite plan)', async () => {
+    if (dialect !== 'sqlite') return;
+    const { db } = t.app.database;
+    const meta = await loadMeta(db, project, 'order');
+    const q = normalizeOrThrow(
+      { query: { $and: [{ field: 'amount', type: 'number', opt: 'gt', value: 0 }] } },
+      { now: Date.now(), user: null, fields: meta.queryTypes },
+    );
+    const region = sql.ref(`t.${meta.columns.region!.column}`);
+    const explain = async (c: QueryCompiler) =>
+      (
+        await sql<{
+          detail: string;
+        }>`EXPLAIN QUERY PLAN SELECT ${region}, count(*) FROM ${sql.table(meta.table)} t WHERE ${c.where(q.where)} GROUP BY ${region}`.execute(
+          db,
+        )
+      ).rows
+        .map((x) => x.detail)
+        .join('\n');
+    const amountIx = `${meta.table}_${meta.columns.amount!.column}`;
+    // A page may use it (a range with a LIMIT), the whole-table aggregate scans instead.
+    expect(await explain(new QueryCompiler('sqlite', meta.columns))).toContain(amountIx);
+    expect(await explain(new QueryCompiler('sqlite', meta.columns, 't', false))).not.toContain(amountIx);
+  });
+
   it('builds the compound index of a recurring page shape, uses it, and answers the same', async () => {
     const expected = await reference();
     const before = await page();
