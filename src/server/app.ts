@@ -22,7 +22,7 @@ import type { RecordTriggers } from './data/record-hooks.ts';
 import recordsPlugin from './data/records-plugin.ts';
 import schemaPlugin from './data/schema-plugin.ts';
 import viewPlugin from './data/view-plugin.ts';
-import { closeWriteClock, connectWriteClock } from './data/write-clock.ts';
+import { announced, closeWriteClock, connectWriteClock } from './data/write-clock.ts';
 import xlsxPlugin from './data/xlsx/plugin.ts';
 import datasetAdminPlugin from './dataset/admin-plugin.ts';
 import datasetAppPlugin from './dataset/app-plugin.ts';
@@ -143,9 +143,18 @@ export async function buildApp(config: Config, options: BuildOptions = {}): Prom
   if (config.redisUrl) {
     await connectWriteClock(config.redisUrl);
     app.addHook('onClose', async () => closeWriteClock());
+    // An answer leaves once its writes' versions reached Redis: the client's next call, on any
+    // process, sees them (write-clock.ts). Callback style, nothing pending costs no promise.
+    app.addHook('onSend', (_request, _reply, payload, done) => {
+      const wait = announced();
+      if (!wait) return done(null, payload);
+      wait.then(() => done(null, payload));
+    });
   }
   app.decorate('projectCaches', caches);
-  const autoIndex = new AutoIndexer(database, {}, (err) => app.log.warn({ err }, 'managed index'));
+  const autoIndex = new AutoIndexer(database, config.autoIndex, (err) =>
+    app.log.warn({ err }, 'managed index'),
+  );
   registerAutoIndex(database.db, autoIndex);
   app.decorate('autoIndex', autoIndex);
   autoIndex.start();

@@ -37,6 +37,11 @@ export interface Config {
   socketRate: { events: number; windowMs: number; strikes: number };
   /** Whether debug answers (plain data beside the sealed one) may be given. */
   allowDebug: boolean;
+  /**
+   * Indexes that follow use (data/auto-index.ts): a query this slow (AUTO_INDEX_SLOW_MS, default 25)
+   * counts toward its shape's index, built after AUTO_INDEX_RECUR (default 3) such runs.
+   */
+  autoIndex: { slowMs: number; recur: number };
   /** Largest accepted xlsx upload in bytes (IMPORT_LIMIT, default 20 MB). */
   importLimit: number;
   /** Bearer token that may read /metrics (METRICS_TOKEN); unset: loopback only, not behind a proxy. */
@@ -314,6 +319,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env, overrides: Part
     },
     socketRate: { events: int(env.RATE_SOCKET, 100), windowMs: 10_000, strikes: 20 },
     allowDebug: env.ALLOW_DEBUG !== '0',
+    autoIndex: { slowMs: int(env.AUTO_INDEX_SLOW_MS, 25), recur: Math.max(1, int(env.AUTO_INDEX_RECUR, 3)) },
     importLimit: int(env.IMPORT_LIMIT, 20 * 1024 * 1024),
     metricsToken: env.METRICS_TOKEN || undefined,
     trustProxy: env.TRUST_PROXY === '1',

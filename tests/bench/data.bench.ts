@@ -25,6 +25,7 @@ import { createProject } from '../../src/server/project/service.ts';
 import { newId } from '../../src/shared/id.ts';
 import { evaluate, normalizeOrThrow, normalizeSummaryOrThrow } from '../../src/shared/query/index.ts';
 import { removeTestStorage } from '../helpers/db.ts';
+import { importIndexes } from './import-indexes.ts';
 import { noTuning } from './no-tuning.ts';
 
 const ROWS = Number(process.env.BENCH_ROWS ?? 1_000_000);
@@ -531,11 +532,18 @@ async function xlsxFigures(
   );
 }
 
-const onlyNoTuning = process.env.BENCH_ONLY === 'no-tuning';
-if (process.env.BENCH_SQLITE !== '0' && !onlyNoTuning) await run('sqlite');
-if ((process.env.BENCH_PG === '1' || process.env.TEST_DATABASE_URL) && !onlyNoTuning) await run('postgres');
-// The no-tuning workload (no-tuning.ts): BENCH_NO_TUNING=0 skips it, BENCH_ONLY=no-tuning runs only it.
-if (process.env.BENCH_NO_TUNING !== '0') {
+// BENCH_ONLY=no-tuning or BENCH_ONLY=import runs only that section.
+const only = process.env.BENCH_ONLY;
+const pgToo = process.env.BENCH_PG === '1' || !!process.env.TEST_DATABASE_URL;
+if (process.env.BENCH_SQLITE !== '0' && !only) await run('sqlite');
+if (pgToo && !only) await run('postgres');
+// Import throughput with and without the default per-field indexes (import-indexes.ts).
+if (!only || only === 'import') {
+  if (process.env.BENCH_SQLITE !== '0') await importIndexes('sqlite');
+  if (pgToo) await importIndexes('postgres');
+}
+// The no-tuning workload (no-tuning.ts): BENCH_NO_TUNING=0 skips it.
+if (process.env.BENCH_NO_TUNING !== '0' && (!only || only === 'no-tuning')) {
   if (process.env.BENCH_SQLITE !== '0') await noTuning('sqlite');
   if (process.env.BENCH_PG === '1' || process.env.TEST_DATABASE_URL) await noTuning('postgres');
 }

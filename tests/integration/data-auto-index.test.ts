@@ -171,10 +171,85 @@ describe.each(dialects)('managed indexes on %s', (dialect) => {
     return evaluate(all.data, q, meta.queryTypes).rows.map((r) => String(r._id));
   }
 
-  it('makes no single-column index per field (only the system ones)', async () => {
+  it('makes a single-column index only for number and date fields (none for text)', async () => {
     const names = await indexNames();
+    const meta = await loadMeta(t.app.database.db, project, 'order');
     expect(names.some((n) => n.startsWith('ax_'))).toBe(false);
-    expect(names.filter((n) => /_c_[0-9a-f]{24}$/.test(n))).toEqual([]);
+    const perField = names.filter((n) => /_c_[0-9a-f]{24}$/.test(n)).sort();
+    expect(perField).toEqual(
+      ['amount', 'created'].map((f) => `${meta.table}_${meta.columns[f]!.column}`).sort(),
+    );
+  });
+
+  it('contains + sort by a number answers from the default index the first time (EXPLAIN), same rows', async () => {
+    const CONTAINS = {
+      query: { $and: [{ field: 'title', type: 'text', opt: 'contain', value: 'order 1' }] },
+      sort: [{ field: 'amount', order: 'asc' }],
+      page: { index: 1, size: 20 },
+    };
+    const meta = await loadMeta(t.app.database.db, project, 'order');
+    const amountIx = `${meta.table}_${meta.columns.amount!.column}`;
+    // No shape recorded yet, no managed index: the field's own index serves the sort. (Nothing is
+    // recorded here either: later tests count their own shapes.)
+    expect((await list()).indexes).toEqual([]);
+    t.app.autoIndex.options.enabled = false;
+    for (const order of ['asc', 'desc'] as const) {
+      const body = { ...CONTAINS, sort: [{ field: 'amount', order }] };
+      const p = await plan(body);
+      expect(p).toContain(amountIx);
+      if (dialect === 'sqlite') {
+        // The index yields rows in amount order; only ties on amount are sorted by _id.
+        expect(p).toMatch(new RegExp(`SCAN t USING INDEX ${amountIx}`));
+        expect(p).not.toContain('USE TEMP B-TREE FOR ORDER BY');
+      } else {
+        expect(p).toMatch(/Index Scan( Backward)? using/);
+      }
+      const r = await call<{ data: Array<{ _id: string }> }>(t.app, 'POST', admin('order/query'), {
+        token: owner,
+        body,
+      });
+      expect(r.error, r.raw).toBe(0);
+      const all = await queryRecords(
+        t.app.database.db,
+        t.app.database.dialect,
+        meta,
+        normalizeOrThrow(
+          { page: { index: 1, size: 100_000 } },
+          { now: Date.now(), user: null, fields: meta.queryTypes },
+        ),
+      );
+      const q = normalizeOrThrow(body, { now: Date.now(), user: null, fields: meta.queryTypes });
+      expect(r.data.data.map((x) => x._id)).toEqual(
+        evaluate(all.data, q, meta.queryTypes).rows.map((x) => String(x._id)),
+      );
+    }
+    t.app.autoIndex.options.enabled = true;
+    expect((await list()).indexes).toEqual([]);
+  });
+
+  it('a summary behind a range does not look rows up through the range field index (SQLite plan)', async () => {
+    if (dialect !== 'sqlite') return;
+    const { db } = t.app.database;
+    const meta = await loadMeta(db, project, 'order');
+    const q = normalizeOrThrow(
+      { query: { $and: [{ field: 'amount', type: 'number', opt: 'gt', value: 0 }] } },
+      { now: Date.now(), user: null, fields: meta.queryTypes },
+    );
+    const region = sql.ref(`t.${meta.columns.region!.column}`);
+    const explain = async (c: QueryCompiler) =>
+      (
+        await sql<{
+          detail: string;
+        }>`EXPLAIN QUERY PLAN SELECT ${region}, count(*) FROM ${sql.table(meta.table)} t WHERE ${c.where(q.where)} GROUP BY ${region}`.execute(
+          db,
+        )
+      ).rows
+        .map((x) => x.detail)
+        .join('\n');
+    const amountIx = `${meta.table}_${meta.columns.amount!.column}`;
+    // A page may use it (a range with a LIMIT), the whole-table aggregate scans instead.
+    expect(await explain(new QueryCompiler('sqlite', meta.columns))).toContain(amountIx);
+    expect(await explain(new QueryCompiler('sqlite', meta.columns, 't', false))).not.toContain(amountIx);
   });
 
   it('builds the compound index of a recurring page shape, uses it, and answers the same', async () => {

@@ -69,6 +69,8 @@ export const tadvEn = {
   byBuilder: 'Built by a builder',
   byServer: 'Built for slow queries',
   uses: 'used {{n}} times',
+  lastUsed: 'last used {{at}}',
+  indexReload: 'Refresh',
   rolesTitle: 'Roles on this table',
   rolesHint:
     'Each role’s default filter (its members see only matching rows) and the programs it may run here.',
@@ -158,6 +160,8 @@ export const tadvZh: typeof tadvEn = {
   byBuilder: '由开发者建立',
   byServer: '为慢查询建立',
   uses: '已使用 {{n}} 次',
+  lastUsed: '最近使用 {{at}}',
+  indexReload: '刷新',
   rolesTitle: '各角色在该表上的设置',
   rolesHint: '每个角色的默认筛选（该角色成员只能看到符合条件的行）以及可在此运行的程序。',
   roleTitle: '数据表高级配置',

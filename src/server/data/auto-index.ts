@@ -167,6 +167,14 @@ export function summaryShape(meta: EntityMeta, q: NormalizedQuery, spec: Summary
   return { kind: 'summary', key: `s|${columns.map((c) => c.field).join(',')}`, columns };
 }
 
+/**
+ * The shape keys an index serves: its own, and for a builder's index (`m|…`) the query shape of the
+ * same columns (`q|…`), so the queries it serves count as its uses and do not build a second one.
+ */
+function servedKeys(key: string): string[] {
+  return key.startsWith('m|') ? [key, `q|${key.slice(2)}`] : [key];
+}
+
 /** A managed index as builders see it. */
 export interface ManagedIndex {
   _id: string;
@@ -301,7 +309,7 @@ export class AutoIndexer {
           m = new Map();
           known.set(t, m);
         }
-        m.set(r.shape, r.id);
+        for (const k of servedKeys(r.shape)) m.set(k, r.id);
       }
       this.known = known;
     })();
@@ -444,8 +452,10 @@ export class AutoIndexer {
       m = new Map();
       this.known.set(meta.table, m);
     }
-    m.set(shape.key, id);
-    this.stats.get(meta.table)?.delete(shape.key);
+    for (const k of servedKeys(shape.key)) {
+      m.set(k, id);
+      this.stats.get(meta.table)?.delete(k);
+    }
     if (!this.pg) await sql`ANALYZE ${sql.table(meta.table)}`.execute(this.db).catch(() => undefined);
     return id;
   }
@@ -517,8 +527,10 @@ export class AutoIndexer {
     await this.runDdl(stmt, row.name);
     await this.db.deleteFrom('data_indexes').where('id', '=', id).execute();
     const t = `e_${row.entity_id}`;
-    this.known.get(t)?.delete(row.shape);
-    this.stats.get(t)?.delete(row.shape);
+    for (const k of servedKeys(row.shape)) {
+      this.known.get(t)?.delete(k);
+      this.stats.get(t)?.delete(k);
+    }
     this.uses.delete(id);
   }
 }

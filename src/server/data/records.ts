@@ -671,7 +671,7 @@ async function computeSummary(
   spec: SummarySpec,
 ): Promise<SummaryAnswer> {
   const accuracy = spec.accuracy ?? 2;
-  const c = new QueryCompiler(dialect, meta.columns);
+  const c = new QueryCompiler(dialect, meta.columns, 't', false);
   const where = q.nothing ? sql`1 = 0` : c.where(q.where);
   const col = (code: string) => sql.ref(`t.${meta.columns[code]!.column}`);
   const textLike = (code: string) => !['number', 'date', 'boolean'].includes(meta.queryTypes[code] ?? '');

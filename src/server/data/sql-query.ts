@@ -28,7 +28,19 @@ export class QueryCompiler {
     private readonly columns: ColumnMap,
     /** The alias of the entity table in the statement. */
     private readonly alias = 't',
+    /**
+     * SQLite: may a range (number or date) look rows up through the column's own index? Not for a
+     * whole-table aggregate: without statistics SQLite takes any range for selective, and a lookup per
+     * row over most of a table is slower than the scan (a covering index is still scanned whole).
+     */
+    private readonly rangeByIndex = true,
   ) {}
+
+  /** The column a range compares: on SQLite `+col` where a range must not pick the column's index. */
+  private rangeCol(field: string): Sql {
+    const c = this.col(field);
+    return this.rangeByIndex || this.dialect === 'postgres' ? c : sql`+${c}`;
+  }
 
   protected col(field: string): Sql {
     if (field === '_id') return sql.ref(`${this.alias}._id`);
@@ -95,7 +107,7 @@ export class QueryCompiler {
         break;
       }
       case 'number': {
-        const c = this.col(p.field);
+        const c = p.op === 'eq' || p.op === 'ne' ? this.col(p.field) : this.rangeCol(p.field);
         if (p.op === 'between') return sql`(${c} >= ${p.value[0]} AND ${c} <= ${p.value[1]})`;
         if (p.op === 'notbetween')
           return sql`(${c} IS NOT NULL AND (${c} < ${p.value[0]} OR ${c} > ${p.value[1]}))`;
@@ -117,7 +129,7 @@ export class QueryCompiler {
         break;
       }
       case 'date': {
-        const c = this.col(p.field);
+        const c = this.rangeCol(p.field);
         const parts: Sql[] = [];
         if (p.from !== null) parts.push(sql`${c} >= ${p.from}`);
         if (p.to !== null) parts.push(sql`${c} < ${p.to}`);

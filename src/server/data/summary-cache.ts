@@ -2,10 +2,12 @@
  * Grouped summaries cached per (table, table version, filter, group, metrics): a dashboard loaded
  * again answers from memory. An entry is kept only under the table's write clock read before its
  * query ran (write-clock.ts), and every write moves that clock and drops the table's entries, so a
- * summary is never answered from before a write that touched its table.
+ * summary is never answered from before a write that touched its table. With Redis, an entry also
+ * records the table's shared version read before its query, and is answered only while that version
+ * stands, so a write made by another process is never answered around either.
  */
 import type { NormalizedQuery, SummaryAnswer, SummarySpec } from '../../shared/query/index.ts';
-import { clockOf, onTableWrite } from './write-clock.ts';
+import { clockOf, onTableWrite, sharedVersion } from './write-clock.ts';
 
 const MAX_ENTRIES = 1000;
 /** Answers with more groups than this are not kept (they are rare and large). */
@@ -13,6 +15,8 @@ const MAX_GROUPS = 2000;
 
 interface Entry {
   clock: number;
+  /** The table's shared version (Redis) read before the query; null without Redis. */
+  shared: string | null;
   answer: SummaryAnswer;
 }
 
@@ -40,14 +44,21 @@ export async function cachedSummary(
   compute: () => Promise<SummaryAnswer>,
 ): Promise<SummaryAnswer> {
   const clock = clockOf(table);
+  const shared = await sharedVersion(table);
   const hit = tables.get(table)?.get(key);
-  if (hit && hit.clock === clock) {
+  if (
+    hit &&
+    hit.clock === clock &&
+    clockOf(table) === clock &&
+    shared !== undefined &&
+    hit.shared === shared
+  ) {
     stats.hits++;
     return structuredClone(hit.answer);
   }
   stats.misses++;
   const answer = await compute();
-  if (clockOf(table) === clock && answer.groups.length <= MAX_GROUPS) {
+  if (clockOf(table) === clock && shared !== undefined && answer.groups.length <= MAX_GROUPS) {
     let t = tables.get(table);
     if (!t) {
       t = new Map();
@@ -55,7 +66,7 @@ export async function cachedSummary(
     }
     if (!t.has(key)) size++;
     t.delete(key);
-    t.set(key, { clock, answer: structuredClone(answer) });
+    t.set(key, { clock, shared, answer: structuredClone(answer) });
     while (size > MAX_ENTRIES) evictOne();
   }
   return answer;

@@ -7,12 +7,20 @@
  * reads run beside an open transaction (PostgreSQL's pool, SQLite's import worker): a read that
  * started before the commit saw the old rows and must not be kept under the new clock.
  * With REDIS_URL set, settled writes are announced so every process serving the same database
- * moves its clocks too.
+ * moves its clocks too, and each announcement also sets the table's shared version in Redis (a fresh
+ * random token per write): a process answering from its own cache checks that version first, so the
+ * call after a write made on another process is correct even before the pub/sub message arrives.
+ * An answer waits for its process's announcements (app.ts, onSend), so "after a write" holds for the
+ * client that made it.
  */
+import { randomBytes } from 'node:crypto';
 import type { Redis } from 'ioredis';
 
 const CHANNEL = 'lc:table-write';
+const VERSION = 'lc:table-version:';
 const TABLE = /^e_[0-9a-f]{24}$/;
+/** A Redis call slower than this is given up (the write stands; a cache read then misses). */
+const REDIS_WAIT_MS = 1000;
 
 const clocks = new Map<string, number>();
 /** Tables each open transaction wrote (the key is the transaction's Kysely object). */
@@ -68,9 +76,42 @@ export function wroteTables(tables: string[]): void {
   announce(tables);
 }
 
+/** Announcements not yet acknowledged by Redis. */
+const inflight = new Set<Promise<unknown>>();
+
+function bounded<T>(p: Promise<T>): Promise<T | undefined> {
+  let timer: NodeJS.Timeout | undefined;
+  const late = new Promise<undefined>((resolve) => {
+    timer = setTimeout(resolve, REDIS_WAIT_MS, undefined);
+    timer.unref();
+  });
+  return Promise.race([p.catch(() => undefined), late]).finally(() => clearTimeout(timer));
+}
+
 function announce(tables: string[]): void {
   if (!pub || tables.length === 0) return;
-  pub.publish(CHANNEL, tables.join(',')).catch(() => undefined);
+  const m = pub.multi();
+  for (const t of tables) m.set(`${VERSION}${t}`, randomBytes(9).toString('base64url'));
+  m.publish(CHANNEL, tables.join(','));
+  const p = bounded(m.exec());
+  inflight.add(p);
+  void p.finally(() => inflight.delete(p));
+}
+
+/** Resolves once this process's announcements so far reached Redis; null when none is pending. */
+export function announced(): Promise<void> | null {
+  if (inflight.size === 0) return null;
+  return Promise.all([...inflight]).then(() => undefined);
+}
+
+/**
+ * The table's version shared by every process (Redis): null without Redis (this process's clock is
+ * the whole truth), undefined when Redis did not answer (then nothing cached may be trusted).
+ */
+export async function sharedVersion(table: string): Promise<string | null | undefined> {
+  if (!pub) return null;
+  const v = await bounded(pub.get(`${VERSION}${table}`));
+  return v === undefined ? undefined : (v ?? '');
 }
 
 /** Hear other processes' writes (each process also hears its own: moving a clock twice is harmless). */

@@ -15,12 +15,10 @@ import {
   Form,
   Input,
   List,
-  Popconfirm,
   Result,
   Select,
   Space,
   Spin,
-  Switch,
   Tag,
   Typography,
 } from 'antd';
@@ -42,8 +40,9 @@ import {
 import { VIEW_FEATURES } from '../../../shared/view-features.ts';
 import { menusApi } from '../../api/pages.ts';
 import { fetchShare, forgetShare, setShare } from '../../api/share.ts';
-import { type Role, rolesApi, type TableIndex, tableIndexesApi } from '../../api/system.ts';
+import { type Role, rolesApi } from '../../api/system.ts';
 import { type Entity, type Field, wb } from '../../api/workbench.ts';
+import { TableIndexesCard } from '../../views/TableIndexes.tsx';
 import { useProject } from '../workbench/workbench-context.ts';
 import { RoleTableModal } from './RoleTableConfig.tsx';
 
@@ -97,7 +96,7 @@ export default function DataTableScreen() {
       </Space>
       <Space direction="vertical" size="middle" style={{ width: '100%' }}>
         <ViewSettingsCard project={p} table={table} fields={fields} />
-        <IndexesCard project={p} table={table} fields={fields} />
+        <TableIndexesCard project={p} table={table._id} fields={fields} />
         <RoleDefaultsCard project={p} table={table} />
       </Space>
     </div>
@@ -275,117 +274,6 @@ function ViewSettingsCard({ project, table, fields }: { project: string; table: 
           </Space>
         </Form.Item>
       </Form>
-    </Card>
-  );
-}
-
-function IndexesCard({ project, table, fields }: { project: string; table: Entity; fields: Field[] }) {
-  const { t } = useTranslation();
-  const { message } = App.useApp();
-  const [list, setList] = useState<TableIndex[] | null>(null);
-  const [limit, setLimit] = useState(6);
-  const [chosen, setChosen] = useState<string[]>([]);
-  const [busy, setBusy] = useState(false);
-  const reload = useCallback(() => {
-    tableIndexesApi.list(project, table._id).then(
-      (r) => {
-        setList(r.indexes);
-        setLimit(r.limit);
-      },
-      () => setList([]),
-    );
-  }, [project, table._id]);
-  useEffect(reload, [reload]);
-  const indexable = fields.filter((f) => f._type !== 'collection');
-
-  async function create() {
-    setBusy(true);
-    try {
-      await tableIndexesApi.create(project, table._id, chosen);
-      message.success(t('tadv.indexBuilt'));
-      setChosen([]);
-      reload();
-    } catch {
-      // Shown by the request wrapper.
-    } finally {
-      setBusy(false);
-    }
-  }
-
-  return (
-    <Card title={t('tadv.indexesTitle')} size="small" data-testid="table-indexes">
-      <Typography.Paragraph type="secondary">{t('tadv.indexesHint', { n: limit })}</Typography.Paragraph>
-      <Space.Compact style={{ width: '100%', maxWidth: 520, marginBottom: 12 }}>
-        <Select
-          mode="multiple"
-          maxCount={3}
-          style={{ flex: 1 }}
-          placeholder={t('tadv.indexFields')}
-          value={chosen}
-          onChange={setChosen}
-          options={fieldOptions(indexable)}
-          data-testid="index-fields"
-        />
-        <Button
-          type="primary"
-          icon={<PlusOutlined />}
-          loading={busy}
-          disabled={chosen.length === 0 || (list?.length ?? 0) >= limit}
-          onClick={() => void create()}
-          data-testid="index-create"
-        >
-          {t('tadv.indexCreate')}
-        </Button>
-      </Space.Compact>
-      {!list ? (
-        <Spin />
-      ) : list.length === 0 ? (
-        <Empty image={Empty.PRESENTED_IMAGE_SIMPLE} description={t('tadv.noIndexes')} />
-      ) : (
-        <List
-          size="small"
-          dataSource={list}
-          renderItem={(ix) => (
-            <List.Item
-              data-testid="index-row"
-              actions={[
-                <Switch
-                  key="pin"
-                  size="small"
-                  checked={ix.pinned}
-                  checkedChildren={t('tadv.pinned')}
-                  unCheckedChildren={t('tadv.unpinned')}
-                  onChange={(pinned) =>
-                    tableIndexesApi.pin(project, table._id, ix._id, pinned).then(reload, reload)
-                  }
-                />,
-                <Popconfirm
-                  key="rm"
-                  title={t('tadv.indexRemoveConfirm')}
-                  onConfirm={() => tableIndexesApi.remove(project, table._id, ix._id).then(reload, reload)}
-                >
-                  <Button size="small" danger icon={<DeleteOutlined />} data-testid="index-remove">
-                    {t('common.remove')}
-                  </Button>
-                </Popconfirm>,
-              ]}
-            >
-              <Space wrap size={[4, 4]}>
-                {ix.fields.map((f) => (
-                  <Tag key={f.field}>
-                    {f.name ?? f.field}
-                    {f.order ? ` ${f.order}` : ''}
-                  </Tag>
-                ))}
-                <Typography.Text type="secondary">
-                  {t(ix.kind === 'manual' ? 'tadv.byBuilder' : 'tadv.byServer')} ·{' '}
-                  {t('tadv.uses', { n: ix.uses })}
-                </Typography.Text>
-              </Space>
-            </List.Item>
-          )}
-        />
-      )}
     </Card>
   );
 }

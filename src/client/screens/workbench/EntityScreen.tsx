@@ -4,13 +4,14 @@ import { useTranslation } from 'react-i18next';
 import { useParams, useSearchParams } from 'react-router';
 import { type Field, wb } from '../../api/workbench.ts';
 import { PageLoading } from '../../shell/PageLoading.tsx';
+import { TableIndexesCard } from '../../views/TableIndexes.tsx';
 import { useDataModel } from './data-context.ts';
 import { FieldEditor } from './FieldEditor.tsx';
 import { useProject } from './workbench-context.ts';
 
 const RowsGrid = lazy(() => import('./RowsGrid.tsx'));
 
-/** /dev/data/:entity — a table's fields and rows. */
+/** /dev/data/:entity — a table's fields, rows and indexes (the same panel as /system/data/{entity}). */
 export default function EntityScreen() {
   const { t } = useTranslation();
   const { entity: ref } = useParams();
@@ -19,7 +20,8 @@ export default function EntityScreen() {
   const entity = entities.find((e) => e._id === ref || e._code === ref);
   const [fields, setFields] = useState<Field[] | null>(null);
   const [search, setSearch] = useSearchParams();
-  const tab = search.get('tab') === 'rows' ? 'rows' : 'fields';
+  const asked = search.get('tab');
+  const tab = asked === 'rows' || asked === 'indexes' ? asked : 'fields';
 
   const id = entity?._id;
   const reload = useCallback(async () => {
@@ -39,7 +41,7 @@ export default function EntityScreen() {
       </Typography.Title>
       <Tabs
         activeKey={tab}
-        onChange={(k) => setSearch(k === 'rows' ? { tab: 'rows' } : {}, { replace: true })}
+        onChange={(k) => setSearch(k === 'fields' ? {} : { tab: k }, { replace: true })}
         items={[
           {
             key: 'fields',
@@ -58,6 +60,14 @@ export default function EntityScreen() {
                 <Suspense fallback={<PageLoading />}>
                   <RowsGrid key={entity._id} entity={entity} fields={fields} />
                 </Suspense>
+              ) : null,
+          },
+          {
+            key: 'indexes',
+            label: t('tadv.indexesTitle'),
+            children:
+              fields && tab === 'indexes' ? (
+                <TableIndexesCard key={entity._id} project={p} table={entity._id} fields={fields} />
               ) : null,
           },
         ]}

@@ -46,6 +46,7 @@ export class StagedWriter {
   constructor(
     private readonly database: Pick<Database, 'db' | 'dialect' | 'sqlite'>,
     private readonly meta: EntityMeta,
+    private readonly wrote: (tables: string[]) => void = wroteTables,
   ) {
     this.columns = ['_id', '_created_at', '_updated_at', '_creator'];
     for (const f of meta.fields) if (f.type !== 'collection') this.columns.push(fieldColumn(f.id));
@@ -101,7 +102,7 @@ export class StagedWriter {
               this.linkLists(part),
             );
           else await this.writeChunk(part);
-          wroteTables(this.tables());
+          this.wrote(this.tables());
           for (const r of part) this.written.push(r.values[0] as string);
           await tick();
         } catch (err) {
@@ -229,7 +230,7 @@ export class StagedWriter {
         await trx.deleteFrom(this.meta.table).where('_id', 'in', ids).execute();
       });
     }
-    wroteTables(this.tables());
+    this.wrote(this.tables());
   }
 
   /** The tables the import writes (their write clocks move after each chunk). */

@@ -28,6 +28,11 @@ export interface ImportOptions {
    * the table): refused as row errors, so nothing is kept (or, with `keepGood`, only those go).
    */
   outside?: ((ids: string[]) => Promise<Set<string>>) | undefined;
+  /**
+   * Told the tables written once each chunk is committed: the app's write clock (the plugin passes
+   * the one loaded with the app, since this module loads lazily). Default: this module's import of it.
+   */
+  wrote?: (tables: string[]) => void;
 }
 
 export const IMPORT_MAX_ROWS = 200_000;
@@ -163,7 +168,7 @@ export async function importXlsx(
 ): Promise<ImportResult> {
   if (!opts.checked) await checkZip(file, opts.zip ?? DEFAULT_ZIP_LIMITS);
   for (let attempt = 1; ; attempt++) {
-    const writer = new StagedWriter(database, meta);
+    const writer = new StagedWriter(database, meta, opts.wrote);
     // Auto-numbered fields get their numbers as rows are written; a failed import gives them back.
     const numbering = await ImportNumbering.of(database.db, meta);
     try {

@@ -18,6 +18,7 @@ import { queryRecords } from '../records.ts';
 import { userContext } from '../records-plugin.ts';
 import { type EntityRow, entityBySheetName, findEntity } from '../schema-service.ts';
 import { roleClause, withClause } from '../view-service.ts';
+import { wroteTables } from '../write-clock.ts';
 import { checkZip, firstSheetName } from './zip-guard.ts';
 
 const XLSX_MIME = 'application/vnd.openxmlformats-officedocument.spreadsheetml.sheet';
@@ -112,6 +113,7 @@ async function xlsxPlugin(app: FastifyInstance): Promise<void> {
       keepGood,
       checked: zipChecked.has(request),
       outside: bounds ? (ids) => bounds(db, meta, ids) : undefined,
+      wrote: wroteTables,
     });
     return { error: 0, data: result };
   };

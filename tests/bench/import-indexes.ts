@@ -1,0 +1,195 @@
+/**
+ * bench:data's import figure: one xlsx file of IMPORT_ROWS rows (default 100,000; 12 fields: 4 text,
+ * 3 number, 3 date, 2 relations by name) imported over HTTP into three tables of the same fields,
+ * in one run: with today's default per-field indexes (numbers, dates, relations), without any
+ * per-field index, and with one index per field (the set before adaptive indexes, made here by
+ * hand). Prints rows/s of each and the ratios; the goal is today's defaults no more than 10 %
+ * slower than one index per field. BENCH_ONLY=import runs only this section.
+ */
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { PassThrough } from 'node:stream';
+import ExcelJS from 'exceljs';
+import { type Kysely, sql } from 'kysely';
+import { createSession, createUser } from '../../src/server/account/service.ts';
+import { buildApp } from '../../src/server/app.ts';
+import { loadConfig } from '../../src/server/config.ts';
+import { fieldColumn } from '../../src/server/data/ddl.ts';
+import { loadMeta } from '../../src/server/data/meta.ts';
+import { createEntity, createField } from '../../src/server/data/schema-service.ts';
+import { createProject } from '../../src/server/project/service.ts';
+import { newId } from '../../src/shared/id.ts';
+import { removeTestStorage } from '../helpers/db.ts';
+
+const ROWS = Number(process.env.BENCH_IMPORT_ROWS ?? 100_000);
+const CUSTOMERS = 1000;
+const DAY = 86_400_000;
+const T0 = Date.UTC(2024, 0, 1);
+type AnyDb = Kysely<Record<string, Record<string, unknown>>>;
+
+const SPEC: [string, 'string' | 'number' | 'date' | 'relate'][] = [
+  ['title', 'string'],
+  ['city', 'string'],
+  ['status', 'string'],
+  ['note', 'string'],
+  ['amount', 'number'],
+  ['qty', 'number'],
+  ['score', 'number'],
+  ['ordered', 'date'],
+  ['shipped', 'date'],
+  ['due', 'date'],
+  ['customer', 'relate'],
+  ['seller', 'relate'],
+];
+
+function rng(seed: number) {
+  let s = seed >>> 0;
+  return () => {
+    s = (s * 1664525 + 1013904223) >>> 0;
+    return s / 0x100000000;
+  };
+}
+
+async function file(rows: number): Promise<Buffer> {
+  const chunks: Buffer[] = [];
+  const sink = new PassThrough();
+  sink.on('data', (c: Buffer) => chunks.push(c));
+  const wbw = new ExcelJS.stream.xlsx.WorkbookWriter({
+    stream: sink,
+    useStyles: true,
+    useSharedStrings: false,
+  });
+  const ws = wbw.addWorksheet('Rows');
+  ws.addRow(SPEC.map(([code]) => code)).commit();
+  const r = rng(7);
+  for (let i = 0; i < rows; i++) {
+    ws.addRow([
+      `Imported ${i}`,
+      'Shanghai',
+      'new',
+      i % 3 ? `note ${i}` : null,
+      Math.round(r() * 100_000) / 100,
+      Math.floor(r() * 50),
+      r() * 10,
+      new Date(T0 + Math.floor(r() * 700) * DAY),
+      new Date(T0 + Math.floor(r() * 700) * DAY),
+      new Date(T0 + Math.floor(r() * 700) * DAY),
+      `Customer ${Math.floor(r() * CUSTOMERS)}`,
+      `Customer ${Math.floor(r() * CUSTOMERS)}`,
+    ]).commit();
+  }
+  ws.commit();
+  await wbw.commit();
+  return Buffer.concat(chunks);
+}
+
+export async function importIndexes(dialect: 'sqlite' | 'postgres'): Promise<void> {
+  const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'lc-bench-imp-'));
+  const pgUrl = process.env.TEST_DATABASE_URL ?? 'postgres://postgres@127.0.0.1:5432/test';
+  const schema = `bench_imp_${Date.now().toString(36)}`;
+  const app = await buildApp(
+    loadConfig(
+      {},
+      {
+        dataDir,
+        clientDir: path.join(dataDir, 'none'),
+        ...(dialect === 'postgres' ? { databaseUrl: pgUrl, databaseSchema: schema } : {}),
+      },
+    ),
+    { logger: false },
+  );
+  await app.ready();
+  await app.listen({ port: 0, host: '127.0.0.1' });
+  const base = `http://127.0.0.1:${(app.server.address() as { port: number }).port}`;
+  const { db, dialect: d } = app.database;
+  console.log(
+    `\n== import with and without per-field indexes on ${dialect}: ${ROWS.toLocaleString()} rows × 12 fields`,
+  );
+  const owner = await createUser(db, { account: 'benchimp1', phone: null, nickname: 'B', pwd: 'bench12345' });
+  const token = await createSession(db, owner.id);
+  const project = await createProject(db, owner.id, 'Import');
+  const customer = await createEntity(db, project.id, { name: 'Customer', code: 'customer' });
+  await createField(db, d, customer, { name: 'Name', field: 'name', type: 'string' });
+  const cust = await loadMeta(db, project.id, 'customer');
+  const nameCol = fieldColumn(cust.byCode.get('name')!.id);
+  const people = Array.from({ length: CUSTOMERS }, (_, i) => ({
+    _id: newId(T0 + i),
+    _created_at: T0,
+    _updated_at: T0,
+    [nameCol]: `Customer ${i}`,
+  }));
+  for (let i = 0; i < people.length; i += 200)
+    await (db as unknown as AnyDb)
+      .insertInto(cust.table)
+      .values(people.slice(i, i + 200))
+      .execute();
+
+  const tables: Record<'defaults' | 'none' | 'each', string> = { defaults: '', none: '', each: '' };
+  for (const variant of Object.keys(tables) as Array<keyof typeof tables>) {
+    const code = `imp_${variant}`;
+    const e = await createEntity(db, project.id, { name: code, code });
+    for (const [f, type] of SPEC)
+      await createField(db, d, e, {
+        name: f,
+        field: f,
+        type,
+        ...(type === 'relate' ? { relate: cust.entity.id } : {}),
+      });
+    const meta = await loadMeta(db, project.id, code);
+    for (const f of meta.fields) {
+      const c = fieldColumn(f.id);
+      const name = `${meta.table}_${c}`;
+      if (variant === 'none') await sql.raw(`DROP INDEX IF EXISTS "${name}"`).execute(db);
+      if (variant === 'each')
+        await sql.raw(`CREATE INDEX IF NOT EXISTS "${name}" ON "${meta.table}" ("${c}")`).execute(db);
+    }
+    tables[variant] = code;
+  }
+  const buf = await file(ROWS);
+  const rate: Record<string, number> = {};
+  // Each variant once, in this order; a warm-up import of 2,000 rows first (caches, JIT).
+  const imp = async (code: string, body: Buffer) => {
+    const s = performance.now();
+    const res = await fetch(`${base}/api/app/d/${project.id}/${code}/import`, {
+      method: 'POST',
+      headers: { token, 'content-type': 'application/octet-stream' },
+      body: new Uint8Array(body),
+    });
+    const out = (await res.json()) as { error: number; msg?: string; data?: { inserted: number } };
+    if (out.error !== 0) throw new Error(JSON.stringify(out).slice(0, 300));
+    return { ms: performance.now() - s, n: out.data!.inserted };
+  };
+  const warm = await createEntity(db, project.id, { name: 'warm', code: 'warm' });
+  for (const [f, type] of SPEC)
+    await createField(db, d, warm, {
+      name: f,
+      field: f,
+      type,
+      ...(type === 'relate' ? { relate: cust.entity.id } : {}),
+    });
+  await imp('warm', await file(2000));
+  for (const variant of ['none', 'defaults', 'each'] as const) {
+    const r = await imp(tables[variant], buf);
+    rate[variant] = (r.n / r.ms) * 1000;
+    const label = {
+      none: 'no per-field index            ',
+      defaults: "today's defaults (num/date/rel)",
+      each: 'one index per field (before)  ',
+    }[variant];
+    console.log(
+      `import ${r.n.toLocaleString()} rows, ${label} ${(r.ms / 1000).toFixed(2).padStart(7)} s  ${rate[variant]!.toFixed(0).padStart(7)} rows/s`,
+    );
+  }
+  const slower = (1 - rate.defaults! / rate.each!) * 100;
+  console.log(
+    `today's defaults vs one index per field: ${(rate.defaults! / rate.each!).toFixed(2)}× the throughput (${slower > 0 ? `${slower.toFixed(1)} % slower` : `${(-slower).toFixed(1)} % faster`}; goal: at most 10 % slower); ` +
+      `vs no per-field index: ${(rate.defaults! / rate.none!).toFixed(2)}×`,
+  );
+  await app.close();
+  await removeTestStorage(
+    dataDir,
+    dialect === 'postgres' ? pgUrl : undefined,
+    dialect === 'postgres' ? schema : undefined,
+  );
+}
