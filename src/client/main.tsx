@@ -2,7 +2,7 @@ import { Modal } from 'antd';
 import { createRoot } from 'react-dom/client';
 import { RouterProvider } from 'react-router';
 import { setApiEffects } from './api/effects.ts';
-import { initI18n } from './i18n/index.ts';
+import { i18nReady, initI18n } from './i18n/index.ts';
 import { createAppRouter } from './router.tsx';
 import { installAfterNavigate, PAGE_JUMP_EVENT } from './shell/after-navigate.ts';
 import { Providers } from './shell/Providers.tsx';
@@ -13,8 +13,9 @@ import './styles.css';
 
 initI18n();
 // URL query options (mode, tokens, bm_*, babel, o_w_full, console) are read once, before routing.
-// Awaited: a messaging-app sign-in code (?wx_token=) must become a session before the route guard runs.
-await applyStartOptions();
+// Awaited: a messaging-app sign-in code (?wx_token=) must become a session before the route guard runs;
+// meanwhile an early-access language's strings load (zh and en are in the entry).
+await Promise.all([applyStartOptions(), i18nReady()]);
 const router = createAppRouter();
 // Navigation rule 8: track the jump, scroll to top, reset modals.
 installAfterNavigate(router, {

@@ -1,6 +1,7 @@
 /** The route table (runtime spec §2), screens loaded lazily. */
 import { type ComponentType, Suspense, useState } from 'react';
 import { createBrowserRouter, Navigate, type RouteObject, redirect } from 'react-router';
+import { loadBuilderTexts } from './i18n/index.ts';
 import {
   appPageScreen,
   appPrintScreen,
@@ -36,6 +37,14 @@ function screen(importer: () => Promise<ScreenModule>) {
       <ScreenView key={s.id} screen={s} />
     </Suspense>
   );
+}
+
+/**
+ * A builder screen (designer, workbench, administration, user center): its chunk and the builder
+ * strings load together, so the end-user entry does not carry those strings.
+ */
+function builder(importer: () => Promise<ScreenModule>): () => Promise<ScreenModule> {
+  return () => Promise.all([importer(), loadBuilderTexts()]).then(([m]) => m);
 }
 
 /**
@@ -104,7 +113,7 @@ const rootChildren = (app = false): RouteObject[] => [
   { path: 'home/:page', element: screen(listScreen) },
   // A dataset on its own: where a role home of kind dataset opens.
   { path: 'dataset/:id', element: screen(() => import('./screens/home/DatasetScreen.tsx')) },
-  { path: 'user', element: screen(() => import('./screens/user/UserCenter.tsx')) },
+  { path: 'user', element: screen(builder(() => import('./screens/user/UserCenter.tsx'))) },
   // The sample apps (spec route table: /playground/...), opened in the system that holds them.
   { path: 'playground/:app', element: screen(() => import('./screens/playground/PlaygroundScreen.tsx')) },
   { path: 'upgrade', element: screen(() => import('./screens/home/UpgradeScreen.tsx')) },
@@ -112,31 +121,37 @@ const rootChildren = (app = false): RouteObject[] => [
   // Administration area (second document): owners and admins; sections not built yet say so.
   {
     path: 'system',
-    element: screen(() => import('./screens/system/SystemLayout.tsx')),
+    element: screen(builder(() => import('./screens/system/SystemLayout.tsx'))),
     children: [
       { index: true, element: <Navigate to="auth" replace /> },
-      { path: 'menu', element: screen(() => import('./screens/workbench/MenusScreen.tsx')) },
-      { path: 'auth', element: screen(() => import('./screens/system/AuthScreen.tsx')) },
+      { path: 'menu', element: screen(builder(() => import('./screens/workbench/MenusScreen.tsx'))) },
+      { path: 'auth', element: screen(builder(() => import('./screens/system/AuthScreen.tsx'))) },
       // The brief's name for the permission screen; the spec's route is /system/auth.
       { path: 'role', element: <Navigate to="../auth" replace /> },
-      { path: 'user', element: screen(() => import('./screens/system/UserScreen.tsx')) },
-      { path: 'project', element: screen(() => import('./screens/system/ProjectScreen.tsx')) },
-      { path: 'schedule', element: screen(() => import('./screens/system/ScheduleScreen.tsx')) },
-      { path: 'i18n', element: screen(() => import('./screens/system/I18nScreen.tsx')) },
-      { path: 'share/*', element: screen(() => import('./screens/system/ShareScreen.tsx')) },
-      { path: 'deploy', element: screen(() => import('./screens/system/DeployScreen.tsx')) },
+      { path: 'user', element: screen(builder(() => import('./screens/system/UserScreen.tsx'))) },
+      { path: 'project', element: screen(builder(() => import('./screens/system/ProjectScreen.tsx'))) },
+      { path: 'schedule', element: screen(builder(() => import('./screens/system/ScheduleScreen.tsx'))) },
+      { path: 'i18n', element: screen(builder(() => import('./screens/system/I18nScreen.tsx'))) },
+      { path: 'share/*', element: screen(builder(() => import('./screens/system/ShareScreen.tsx'))) },
+      { path: 'deploy', element: screen(builder(() => import('./screens/system/DeployScreen.tsx'))) },
       // Advanced data-table config (builder spec §2): the list, and one table's settings.
-      { path: 'data-advanced', element: screen(() => import('./screens/system/DataAdvancedScreen.tsx')) },
-      { path: 'data', element: screen(() => import('./screens/system/DataAdvancedScreen.tsx')) },
-      { path: 'data/:entity', element: screen(() => import('./screens/system/DataTableScreen.tsx')) },
+      {
+        path: 'data-advanced',
+        element: screen(builder(() => import('./screens/system/DataAdvancedScreen.tsx'))),
+      },
+      { path: 'data', element: screen(builder(() => import('./screens/system/DataAdvancedScreen.tsx'))) },
+      {
+        path: 'data/:entity',
+        element: screen(builder(() => import('./screens/system/DataTableScreen.tsx'))),
+      },
       // The administration's feature switches and this browser's debug / early-access modes.
-      { path: 'features', element: screen(() => import('./screens/system/FeaturesScreen.tsx')) },
-      { path: 'simple/:entity?', element: screen(() => import('./screens/system/SimpleScreen.tsx')) },
-      { path: '*', element: screen(() => import('./screens/system/SystemPlaceholder.tsx')) },
+      { path: 'features', element: screen(builder(() => import('./screens/system/FeaturesScreen.tsx'))) },
+      { path: 'simple/:entity?', element: screen(builder(() => import('./screens/system/SimpleScreen.tsx'))) },
+      { path: '*', element: screen(builder(() => import('./screens/system/SystemPlaceholder.tsx'))) },
     ],
   },
   // Joining a system by an invitation's link, or by its code.
-  { path: 'join/:link?', element: screen(() => import('./screens/system/JoinScreen.tsx')) },
+  { path: 'join/:link?', element: screen(builder(() => import('./screens/system/JoinScreen.tsx'))) },
   {
     path: 'page/:id',
     loader: ({ params }) => pageLoader([rootLayout, pageScreen], shownProject(params.custom), params.id),
@@ -171,13 +186,13 @@ export const routes: RouteObject[] = [
   },
   { path: '/pc-only', element: screen(() => import('./screens/home/PcOnly.tsx')) },
   { path: '/reset', loader: resetLoader },
-  { path: '/dev/queue', element: screen(() => import('./screens/dev/QueueScreen.tsx')) },
+  { path: '/dev/queue', element: screen(builder(() => import('./screens/dev/QueueScreen.tsx'))) },
   // Page runtime: the draft for builders, and app pages' print layout (on its own, no shell).
   {
     path: '/dev/preview',
     loader: guardLoader,
     HydrateFallback: PageLoading,
-    element: screen(() => import('./screens/page/PreviewScreen.tsx')),
+    element: screen(builder(() => import('./screens/page/PreviewScreen.tsx'))),
   },
   {
     path: '/app/:project/print/:page',
@@ -197,14 +212,14 @@ export const routes: RouteObject[] = [
     path: '/dev/provider',
     loader: guardLoader,
     HydrateFallback: PageLoading,
-    element: screen(() => import('./screens/dev/ProviderScreen.tsx')),
+    element: screen(builder(() => import('./screens/dev/ProviderScreen.tsx'))),
   },
   {
     // The page designer: full screen, outside the workbench frame, behind the same sign-in guard.
     path: '/dev/design/:page',
     loader: guardLoader,
     HydrateFallback: PageLoading,
-    element: screen(() => import('./designer/DesignerScreen.tsx')),
+    element: screen(builder(() => import('./designer/DesignerScreen.tsx'))),
   },
   {
     // The builder's workbench (mode dev); its screens load only here, never in the end-user entry.
@@ -212,24 +227,24 @@ export const routes: RouteObject[] = [
     loader: guardLoader,
     HydrateFallback: PageLoading,
     shouldRevalidate: ({ currentUrl, nextUrl }) => currentUrl.pathname !== nextUrl.pathname,
-    element: screen(() => import('./screens/workbench/DevLayout.tsx')),
+    element: screen(builder(() => import('./screens/workbench/DevLayout.tsx'))),
     children: [
       { index: true, loader: () => redirect('/dev/data') },
-      { path: 'expired', element: screen(() => import('./screens/workbench/ExpiredScreen.tsx')) },
+      { path: 'expired', element: screen(builder(() => import('./screens/workbench/ExpiredScreen.tsx'))) },
       {
         path: 'data',
-        element: screen(() => import('./screens/workbench/DataLayout.tsx')),
+        element: screen(builder(() => import('./screens/workbench/DataLayout.tsx'))),
         children: [
-          { index: true, element: screen(() => import('./screens/workbench/DataHome.tsx')) },
-          { path: ':entity', element: screen(() => import('./screens/workbench/EntityScreen.tsx')) },
+          { index: true, element: screen(builder(() => import('./screens/workbench/DataHome.tsx'))) },
+          { path: ':entity', element: screen(builder(() => import('./screens/workbench/EntityScreen.tsx'))) },
         ],
       },
-      { path: 'pages', element: screen(() => import('./screens/workbench/PagesScreen.tsx')) },
-      { path: 'menus', element: screen(() => import('./screens/workbench/MenusScreen.tsx')) },
-      { path: 'programs', element: screen(() => import('./screens/workbench/ProgramsScreen.tsx')) },
-      { path: 'datasets', element: screen(() => import('./screens/workbench/DatasetsScreen.tsx')) },
+      { path: 'pages', element: screen(builder(() => import('./screens/workbench/PagesScreen.tsx'))) },
+      { path: 'menus', element: screen(builder(() => import('./screens/workbench/MenusScreen.tsx'))) },
+      { path: 'programs', element: screen(builder(() => import('./screens/workbench/ProgramsScreen.tsx'))) },
+      { path: 'datasets', element: screen(builder(() => import('./screens/workbench/DatasetsScreen.tsx'))) },
       // The widget gallery: every kind with its property panel (designer/panel).
-      { path: 'panel-lab', element: screen(() => import('./designer/panel/PanelLab.tsx')) },
+      { path: 'panel-lab', element: screen(builder(() => import('./designer/panel/PanelLab.tsx'))) },
       { path: '*', element: screen(() => import('./screens/home/NotFound.tsx')) },
     ],
   },

@@ -31,8 +31,12 @@
  *   The page here has the palette and the shortcuts mounted (`tools=1`); the baseline gets the same
  *   inputs (click to select, Delete, Ctrl+D, Ctrl+Z, a name field, a palette tile).
  *
+ *   A try whose result does not show within PAINT_TIMEOUT_MS is reported and left out (it used to
+ *   wait forever, and the run ended in "Target page closed"); target points, the drop's included,
+ *   are checked to be on the widget and inside the viewport.
+ *
  * Env: BENCH_SIZES (100,500,1000) BENCH_TRIES (20) BENCH_DRAG_N (500) BENCH_PAINT_N (1000; 0 = off)
- * BENCH_OPENS (5) CHROMIUM_PATH
+ * BENCH_OPENS (5) BENCH_DIAG (1: print each phase and try of the input-to-paint pass) CHROMIUM_PATH
  */
 import fs from 'node:fs';
 import os from 'node:os';
@@ -53,6 +57,11 @@ const TRIES = Number(process.env.BENCH_TRIES ?? 20);
 const DRAG_N = Number(process.env.BENCH_DRAG_N ?? 500);
 const PAINT_N = Number(process.env.BENCH_PAINT_N ?? 1000);
 const OPENS = Number(process.env.BENCH_OPENS ?? 5);
+/** How long an input-to-paint try waits for its result before it counts as missed (never forever). */
+const PAINT_TIMEOUT_MS = 10_000;
+/** Where the palette tile is dropped, from the target widget's point. */
+const DROP_DX = 40;
+const DROP_DY = 10;
 const OPS = ['select', 'edit', 'move', 'delete', 'duplicate', 'paste50', 'undo', 'redo'] as const;
 /** Ops that change how many widgets there are: each try is undone (untimed) to keep the stated size. */
 const RESTORE = new Set<string>(['delete', 'duplicate', 'paste50', 'redo']);
@@ -148,7 +157,11 @@ const HARNESS = () => {
 const PAINT = () => {
   type Check = (arg: string) => boolean;
   const w = window as unknown as {
-    paint: { arm(check: string, arg: string, on: string): void; done: Promise<number> };
+    paint: {
+      arm(check: string, arg: string, on: string): void;
+      done: Promise<number>;
+      state(): unknown;
+    };
   };
   const items = () => document.querySelectorAll('.dz-item').length;
   const item = (id: string) => document.querySelector(`.dz-item[data-wid="${id}"]`);
@@ -180,6 +193,8 @@ const PAINT = () => {
     );
   w.paint = {
     done: Promise.resolve(0),
+    // What a missed try saw: whether its input event came, the widget count, the focus.
+    state: () => ({ inputSeen: start >= 0, on, items: items(), focus: document.activeElement?.tagName }),
     arm(check, arg, type) {
       start = -1;
       on = type;
@@ -202,6 +217,8 @@ const PAINT = () => {
 interface PaintResult {
   open: number[];
   ops: Record<string, number[]>;
+  /** Tries whose result never showed (PAINT_TIMEOUT_MS), by op: left out of the figures. */
+  missed: Record<string, number>;
 }
 
 const PAINT_OPS = ['select', 'select + panel', 'drop', 'delete', 'duplicate', 'undo', 'keystroke'] as const;
@@ -215,7 +232,11 @@ async function measurePaint(page: Page, base: string, kind: string, n: number): 
       timeout: 120_000,
       polling: 'raf',
     });
+  const diag = (what: string) => {
+    if (process.env.BENCH_DIAG) console.warn(`(${new Date().toISOString()} ${kind}: ${what})`);
+  };
   for (let k = 0; k < OPENS; k++) {
+    diag(`open ${k}`);
     await page.goto('about:blank');
     await page.goto(url, { waitUntil: 'commit' });
     // The frame where every box is drawn (and the views near the viewport), after its paint.
@@ -236,12 +257,14 @@ async function measurePaint(page: Page, base: string, kind: string, n: number): 
       ),
     );
   }
+  diag('opened');
   await ready();
   await page.waitForFunction(
     () => document.querySelectorAll('.dz-deferred, .dz-loading').length === 0,
     null,
     { timeout: 120_000, polling: 'raf' },
   );
+  diag('complete');
   await page.evaluate(PAINT);
   const cdp = await page.context().newCDPSession(page);
   type Arm = [string, string, string];
@@ -251,8 +274,16 @@ async function measurePaint(page: Page, base: string, kind: string, n: number): 
         (window as unknown as { paint: { arm(c: string, a: string, o: string): void } }).paint.arm(c, a, o),
       [check, arg, on] as const,
     );
+  // Never waits forever: a result that does not show within PAINT_TIMEOUT_MS answers -1.
   const done = () =>
-    page.evaluate(() => (window as unknown as { paint: { done: Promise<number> } }).paint.done);
+    page.evaluate(
+      (ms) =>
+        Promise.race([
+          (window as unknown as { paint: { done: Promise<number> } }).paint.done,
+          new Promise<number>((r) => setTimeout(() => r(-1), ms)),
+        ]),
+      PAINT_TIMEOUT_MS,
+    );
   // Between tries: the inspector has caught up with the last selection and two frames have passed.
   const idle = async () => {
     await page.waitForFunction(() => !document.querySelector('[data-testid="inspector"][data-stale]'));
@@ -264,21 +295,30 @@ async function measurePaint(page: Page, base: string, kind: string, n: number): 
     );
   };
   const count = () => page.evaluate(() => document.querySelectorAll('.dz-item').length);
-  /** A top-level widget in view, not the selected one: its id and a point on it. */
+  /**
+   * A top-level widget in view, not the selected one: its id and a point on it. Both the point and
+   * the palette drop's point (DROP_DX, DROP_DY from it) are on the box, inside the viewport: a drop
+   * sent below the viewport's edge is never delivered, and its try would wait for nothing.
+   */
   const target = (i: number) =>
-    page.evaluate((j) => {
-      const seen = [...document.querySelectorAll<HTMLElement>('.dz-item')].filter((el) => {
+    page.evaluate(
+      ([j, dx, dy]) => {
+        const on = (el: HTMLElement, x: number, y: number) =>
+          x < innerWidth && y < innerHeight && document.elementFromPoint(x, y)?.closest('.dz-item') === el;
+        const seen = [...document.querySelectorAll<HTMLElement>('.dz-item')].filter((el) => {
+          const r = el.getBoundingClientRect();
+          if (r.top < 40 || r.top + 4 + dy >= innerHeight || r.width < 40) return false;
+          if (el.querySelector(':scope > .dz-chrome') || el.classList.contains('sel')) return false;
+          // The points are on this box (not under a panel, not on a nested widget).
+          return on(el, r.left + 6, r.top + 4) && on(el, r.left + 6 + dx, r.top + 4 + dy);
+        });
+        const el = seen[(j * 5 + 1) % seen.length]!;
         const r = el.getBoundingClientRect();
-        if (r.top < 40 || r.top + 10 > innerHeight || r.width < 40) return false;
-        if (el.querySelector(':scope > .dz-chrome') || el.classList.contains('sel')) return false;
-        // The point is on this box (not under a panel, not on a nested widget).
-        return document.elementFromPoint(r.left + 6, r.top + 4)?.closest('.dz-item') === el;
-      });
-      const el = seen[(j * 5 + 1) % seen.length]!;
-      const r = el.getBoundingClientRect();
-      // Near the top-left corner: on the box, off most widgets' own controls.
-      return { id: el.dataset.wid!, x: r.left + 6, y: r.top + 4 };
-    }, i);
+        // Near the top-left corner: on the box, off most widgets' own controls.
+        return { id: el.dataset.wid!, x: r.left + 6, y: r.top + 4 };
+      },
+      [i, DROP_DX, DROP_DY] as const,
+    );
   const click = async (x: number, y: number) => {
     await cdp.send('Input.dispatchMouseEvent', { type: 'mouseMoved', x, y });
     await cdp.send('Input.dispatchMouseEvent', { type: 'mousePressed', x, y, button: 'left', clickCount: 1 });
@@ -294,42 +334,62 @@ async function measurePaint(page: Page, base: string, kind: string, n: number): 
     await idle();
     await arm(a);
     await input();
-    return done();
+    const ms = await done();
+    if (ms < 0) {
+      const state = await page.evaluate(() =>
+        (window as unknown as { paint: { state(): unknown } }).paint.state(),
+      );
+      console.warn(
+        `(${kind}: "${a[0]} ${a[1]}" after ${a[2]} did not show in ${PAINT_TIMEOUT_MS} ms: ${JSON.stringify(state)})`,
+      );
+    }
+    return ms;
   };
   const undo = async (back: number) => {
+    if ((await count()) === back) return;
     await page.keyboard.press('Control+z');
     await page.waitForFunction((m) => document.querySelectorAll('.dz-item').length === m, back);
   };
   const ops: Record<string, number[]> = {};
   for (const op of PAINT_OPS) ops[op] = [];
+  const missed: Record<string, number> = {};
+  /** Records one try; a missed one (-1) is counted apart, not as a time. */
+  const record = (op: (typeof PAINT_OPS)[number], ms: number) => {
+    if (ms >= 0) ops[op]!.push(ms);
+    else missed[op] = (missed[op] ?? 0) + 1;
+  };
   const nameField = kind === 'baseline' ? '.bx-name' : '[data-testid="widget-name"]';
   const tile = kind === 'baseline' ? '.bx-tile' : '[data-testid="palette-text"]';
   for (let i = 0; i < TRIES; i++) {
+    diag(`try ${i}`);
     let t = await target(i);
-    ops.select!.push(await timed(['selected', t.id, 'mousedown'], () => click(t.x, t.y)));
+    record('select', await timed(['selected', t.id, 'mousedown'], () => click(t.x, t.y)));
     t = await target(i + 7);
-    ops['select + panel']!.push(
+    record(
+      'select + panel',
       await timed([kind === 'baseline' ? 'selected' : 'panel', t.id, 'mousedown'], () => click(t.x, t.y)),
     );
     // Delete, then undo (untimed) to keep the page's size.
     t = await target(i + 3);
     await click(t.x, t.y);
-    ops.delete!.push(await timed(['gone', t.id, 'keydown'], () => page.keyboard.press('Delete')));
+    record('delete', await timed(['gone', t.id, 'keydown'], () => page.keyboard.press('Delete')));
     await undo(n);
     t = await target(i + 4);
     await click(t.x, t.y);
-    ops.duplicate!.push(
+    record(
+      'duplicate',
       await timed(['count', String(n + 1), 'keydown'], () => page.keyboard.press('Control+d')),
     );
-    ops.undo!.push(await timed(['count', String(n), 'keydown'], () => page.keyboard.press('Control+z')));
+    record('undo', await timed(['count', String(n), 'keydown'], () => page.keyboard.press('Control+z')));
     // Insert by drop: the palette tile dragged onto the canvas (Playwright turns the mouse moves of
     // an HTML drag into Input.dispatchDragEvent), then undone.
     const from = (await page.locator(tile).first().boundingBox())!;
     t = await target(i + 11);
     await page.mouse.move(from.x + from.width / 2, from.y + from.height / 2);
     await page.mouse.down();
-    await page.mouse.move(t.x + 40, t.y + 10, { steps: 4 });
-    ops.drop!.push(
+    await page.mouse.move(t.x + DROP_DX, t.y + DROP_DY, { steps: 4 });
+    record(
+      'drop',
       await timed(['count', String(n + 1), 'drop'], async () => {
         await page.mouse.up();
       }),
@@ -344,7 +404,8 @@ async function measurePaint(page: Page, base: string, kind: string, n: number): 
     await page.locator(nameField).first().click();
     const before = await page.locator(nameField).first().inputValue();
     const expect = `${before}k`;
-    ops.keystroke!.push(
+    record(
+      'keystroke',
       await timed(['named', JSON.stringify([t.id, expect]), 'keydown'], () => page.keyboard.press('k')),
     );
     // Back to the canvas for the next try's keys (Escape deselects; nothing else changes).
@@ -353,7 +414,7 @@ async function measurePaint(page: Page, base: string, kind: string, n: number): 
   const left = await count();
   if (left !== n) console.warn(`(${kind} paint pass: ${left} widgets at the end, not ${n})`);
   await cdp.detach();
-  return { open, ops };
+  return { open, ops, missed };
 }
 
 async function measure(page: Page, base: string, kind: string, n: number, drag: boolean): Promise<Result> {
@@ -470,6 +531,8 @@ async function main() {
     if (PAINT_N > 0) {
       const page = await browser.newPage({ viewport: { width: 1440, height: 900 } });
       await page.addInitScript('globalThis.__name = (f) => f');
+      // A renderer crash (out of memory) would otherwise surface only as "Target page closed".
+      page.on('crash', () => console.error('bench:designer: the input-to-paint page crashed'));
       const ours = await measurePaint(page, base, 'designer', PAINT_N);
       const bare = await measurePaint(page, base, 'baseline', PAINT_N);
       await page.close();
@@ -485,6 +548,16 @@ async function main() {
         );
       row('open', ours.open, bare.open);
       for (const op of PAINT_OPS) row(op, ours.ops[op]!, bare.ops[op]!);
+      for (const [who, r] of [
+        ['designer', ours],
+        ['baseline', bare],
+      ] as const)
+        if (Object.keys(r.missed).length)
+          console.log(
+            `${who}: tries whose result never showed (left out): ${Object.entries(r.missed)
+              .map(([op, k]) => `${op} ${k}`)
+              .join(', ')}`,
+          );
     }
     console.log('\nGoals: open ≤ 2000 ms at 1,000; each op ≤ 50 ms at 1,000; drag step ≤ 16 ms at 500.');
     if (PAINT_N > 0)

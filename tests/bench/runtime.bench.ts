@@ -354,10 +354,22 @@ async function main() {
     if (stopWarmProfile && warmProfile)
       fs.writeFileSync(warmProfile, JSON.stringify(await stopWarmProfile()));
     if (process.env.BENCH_TRACE === '1' && r === ROUNDS - 1) {
-      const marks = await tab.evaluate(() =>
-        performance.getEntriesByType('mark').map((e) => `${e.startTime.toFixed(0)} ${e.name}`),
-      );
-      console.log('\n   in-app marks (ms from navigation start, last round):');
+      // Marks and the calls made since the menu click (what the page waited for).
+      const marks = await tab.evaluate(() => {
+        const since = performance.getEntriesByType('mark')[0]?.startTime ?? 0;
+        return [
+          ...performance.getEntriesByType('mark').map((e) => ({ at: e.startTime, line: e.name })),
+          ...(performance.getEntriesByType('resource') as PerformanceResourceTiming[])
+            .filter((e) => e.responseEnd >= since - 1000)
+            .map((e) => ({
+              at: e.startTime,
+              line: `→ ${e.responseEnd.toFixed(0)}  ${e.name.replace(location.origin, '')}`,
+            })),
+        ]
+          .sort((a, b) => a.at - b.at)
+          .map((e) => `${e.at.toFixed(0)} ${e.line}`);
+      });
+      console.log('\n   in-app marks and calls (ms from navigation start, last round):');
       for (const m of marks) console.log(`   ${m}`);
     }
     const warm = await tab.evaluate(() => ({

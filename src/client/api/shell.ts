@@ -6,7 +6,8 @@ import { get, post, type RequestOptions } from './request.ts';
 
 export interface AppInit {
   project: { _id: string; _name: string; _home: string; _status: number; _limited?: boolean };
-  custom: { logo?: string; name?: string; view?: unknown; reg?: unknown };
+  /** `code`: the project's setup script (runtime/PageView runs it). */
+  custom: { logo?: string; name?: string; view?: unknown; reg?: unknown; code?: string };
   option: Record<string, unknown>;
   page: { _id: string; name: string } | null;
 }
@@ -28,6 +29,29 @@ export interface Rows {
 }
 
 const quiet: RequestOptions = { quiet: true };
+
+const inits = new Map<string, Promise<AppInit>>();
+
+/**
+ * A project's app init, asked once per project and window and shared by its callers: the route
+ * guard (rule 5) and the page's setup-script loader. Sharing it keeps a page opened from the menu
+ * (/app/{project}/{page}) from waiting on a second init round trip before its first commit. A
+ * failure is forgotten, so the next caller asks again.
+ */
+export function appInitOnce(project: string): Promise<AppInit> {
+  let hit = inits.get(project);
+  if (!hit) {
+    hit = shellApi.appInit(project);
+    hit.catch(() => inits.delete(project));
+    inits.set(project, hit);
+  }
+  return hit;
+}
+
+/** Forget the inits (sign-out, reset): another user's session asks again. */
+export function forgetAppInits(): void {
+  inits.clear();
+}
 
 export const shellApi = {
   /** Rule 5: init the app of a project (quiet: a failure signs the user out). */

@@ -1,8 +1,10 @@
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { en } from './en.ts';
+import { enBuilder } from './en-builder.ts';
 import { jp, vie, yue } from './extra.ts';
 import { initialLang } from './index.ts';
 import { zh } from './zh.ts';
+import { zhBuilder } from './zh-builder.ts';
 
 function storageWith(lang: string | null, early = false): Pick<Storage, 'getItem'> {
   return { getItem: (k: string) => (k === 'lang' ? lang : k === 'lc_early' && early ? '1' : null) };
@@ -34,10 +36,16 @@ describe('language choice', () => {
     expect(initialLang()).toBe(expected);
   });
 
-  it('zh and en have the same strings, none empty', () => {
-    expect(keys(zh).sort()).toEqual(keys(en).sort());
-    for (const k of keys(zh))
-      expect(k.split('.').reduce<unknown>((o, p) => (o as Record<string, unknown>)[p], zh)).not.toBe('');
+  it.each([
+    ['shell', zh, en],
+    ['builder', zhBuilder, enBuilder],
+  ])('zh and en have the same %s strings, none empty', (_part, zhPart, enPart) => {
+    expect(keys(zhPart).sort()).toEqual(keys(enPart).sort());
+    for (const k of keys(zhPart)) expect(at(zhPart, k)).not.toBe('');
+  });
+
+  it('the builder strings add sections of their own, never replace a shell section', () => {
+    for (const section of Object.keys(enBuilder)) expect(en).not.toHaveProperty(section);
   });
 
   it.each([

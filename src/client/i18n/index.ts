@@ -8,12 +8,13 @@ import { initReactI18next } from 'react-i18next';
 import type { Lang } from '../../shared/validation.ts';
 import { KEYS } from '../api/storage.ts';
 import { en } from './en.ts';
-import { jp, vie, yue } from './extra.ts';
 import { zh } from './zh.ts';
 
 type Widen<T> = { [K in keyof T]: T[K] extends string ? string : Widen<T[K]> };
-/** The shape every language's strings must have. */
+/** The shape every language's strings must have (those in the entry). */
 export type Messages = Widen<typeof en>;
+/** The shape of the builder screens' strings (loaded with those screens, see `loadBuilderTexts`). */
+export type BuilderMessages = Widen<typeof import('./en-builder.ts').enBuilder>;
 
 /** Interface languages: the main two, and the early-access three. */
 export type UiLang = Lang | 'jp' | 'vie' | 'yue';
@@ -64,11 +65,45 @@ export function currentLang(): Lang {
   return l === 'zh' || l === 'yue' ? 'zh' : 'en';
 }
 
+const isEarly = (lang: string) => (EARLY_LANGS as readonly string[]).includes(lang);
+let earlyTexts: Promise<void> | null = null;
+
+/** The early-access languages' strings (jp, vie, yue): loaded when one is in use, not with the entry. */
+function loadEarlyTexts(): Promise<void> {
+  earlyTexts ??= import('./extra.ts').then(
+    (m) => {
+      for (const [lang, msgs] of [
+        ['jp', m.jp],
+        ['vie', m.vie],
+        ['yue', m.yue],
+      ] as const)
+        i18next.addResourceBundle(lang, 'translation', msgs, true, true);
+    },
+    (err: unknown) => {
+      earlyTexts = null;
+      throw err;
+    },
+  );
+  return earlyTexts;
+}
+
+/**
+ * Resolves when the interface language's strings are all in: at once for zh and en (in the entry),
+ * after its chunk for an early-access language (on failure its strings fall back, as missing ones do).
+ */
+export function i18nReady(): Promise<void> {
+  return isEarly(i18next.language) ? loadEarlyTexts().catch(() => undefined) : Promise.resolve();
+}
+
 /** Switch and remember the language. */
 export function setLang(lang: UiLang): void {
   localStorage.setItem(KEYS.lang, lang);
   document.documentElement.lang = lang === 'jp' ? 'ja' : lang === 'vie' ? 'vi' : lang;
-  void i18next.changeLanguage(lang);
+  if (isEarly(lang))
+    void loadEarlyTexts()
+      .catch(() => undefined)
+      .then(() => i18next.changeLanguage(lang));
+  else void i18next.changeLanguage(lang);
 }
 
 const earlyListeners = new Set<() => void>();
@@ -83,7 +118,7 @@ export function onEarlyAccess(listener: () => void): () => void {
 export function setEarlyAccess(on: boolean): void {
   if (on) localStorage.setItem(EARLY_KEY, '1');
   else localStorage.removeItem(EARLY_KEY);
-  if (!on && (EARLY_LANGS as readonly string[]).includes(i18next.language)) setLang('en');
+  if (!on && isEarly(i18next.language)) setLang('en');
   for (const l of earlyListeners) l();
 }
 
@@ -91,12 +126,10 @@ export function initI18n(): typeof i18next {
   const lng = initialLang();
   document.documentElement.lang = lng;
   void i18next.use(initReactI18next).init({
+    // jp, vie and yue are added when used (`i18nReady`, `setLang`).
     resources: {
       zh: { translation: zh },
       en: { translation: en },
-      jp: { translation: jp },
-      vie: { translation: vie },
-      yue: { translation: yue },
     },
     lng,
     // Early languages carry the shell's strings; the rest falls back (Cantonese to Chinese first).
@@ -104,4 +137,26 @@ export function initI18n(): typeof i18next {
     interpolation: { escapeValue: false },
   });
   return i18next;
+}
+
+let builderTexts: Promise<void> | null = null;
+
+/**
+ * Adds the builder screens' strings (designer, workbench, programs, administration: about half of
+ * each catalog) to every language. They stay out of the entry bundle, which end users load; the
+ * router loads them beside those screens' chunks, so a builder screen never renders a raw key.
+ */
+export function loadBuilderTexts(): Promise<void> {
+  builderTexts ??= Promise.all([import('./en-builder.ts'), import('./zh-builder.ts')]).then(
+    ([e, z]) => {
+      i18next.addResourceBundle('en', 'translation', e.enBuilder, true, true);
+      i18next.addResourceBundle('zh', 'translation', z.zhBuilder, true, true);
+    },
+    (err: unknown) => {
+      // A failed chunk load (offline, a new deploy) is tried again by the next screen that asks.
+      builderTexts = null;
+      throw err;
+    },
+  );
+  return builderTexts;
 }

@@ -17,7 +17,7 @@ import { mergePrintOption, pagePrintOption } from '../../shared/print.ts';
 import { obj, str } from '../../shared/props.ts';
 import { isSafeUrl } from '../../shared/sanitize.ts';
 import { ApiError } from '../api/api-error.ts';
-import { get } from '../api/request.ts';
+import { appInitOnce } from '../api/shell.ts';
 import { currentLang } from '../i18n/index.ts';
 import { PrintHost } from '../print/PrintHost.tsx';
 import { lastPrintOption } from '../print/print-settings.ts';
@@ -325,9 +325,8 @@ const setupCode = new Map<string, Promise<string>>();
 function loadSetupCode(project: string): Promise<string> {
   let hit = setupCode.get(project);
   if (!hit) {
-    hit = get<{ custom?: { code?: string } }>(`/api/common/app/${encodeURIComponent(project)}/init`, {
-      quiet: true,
-    }).then((init) => str(init.custom?.code));
+    // The same init answer the route guard uses (rule 5): one call per project and window.
+    hit = appInitOnce(project).then((init) => str(init.custom?.code));
     hit.catch(() => setupCode.delete(project));
     setupCode.set(project, hit);
   }

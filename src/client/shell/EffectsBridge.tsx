@@ -2,16 +2,20 @@ import { App } from 'antd';
 import { useEffect } from 'react';
 import { useTranslation } from 'react-i18next';
 import { NOTICE_MS } from '../../shared/constants.ts';
-import { errorByCode } from '../../shared/errors.ts';
 import { setApiEffects } from '../api/effects.ts';
 import { currentLang } from '../i18n/index.ts';
 
-/** Text for a coded error: our registry's Chinese text when the server sent its stock message. */
-function errorText(code: number, msg: string): string {
-  const def = errorByCode(code);
-  if (def && currentLang() === 'zh' && (msg === def.msg || msg.startsWith(`${def.msg}:`))) {
-    return def.zh + msg.slice(def.msg.length);
-  }
+/**
+ * Text for a coded error: our registry's Chinese text when the server sent its stock message. The
+ * registry (every code's two texts) is loaded only then, not with the entry: English needs nothing.
+ */
+async function errorText(code: number, msg: string): Promise<string> {
+  if (currentLang() !== 'zh') return msg;
+  const def = await import('../../shared/errors.ts').then(
+    (m) => m.errorByCode(code),
+    () => undefined,
+  );
+  if (def && (msg === def.msg || msg.startsWith(`${def.msg}:`))) return def.zh + msg.slice(def.msg.length);
   return msg;
 }
 
@@ -23,11 +27,13 @@ export function EffectsBridge({ goHome }: { goHome: () => void }) {
     () =>
       setApiEffects({
         notifyError(code, msg) {
-          notification.error({
-            title: t('notice.errorTitle'),
-            description: `${code}: ${errorText(code, msg)}`,
-            duration: NOTICE_MS / 1000,
-          });
+          void errorText(code, msg).then((text) =>
+            notification.error({
+              title: t('notice.errorTitle'),
+              description: `${code}: ${text}`,
+              duration: NOTICE_MS / 1000,
+            }),
+          );
         },
         partnerModal() {
           modal.info({

@@ -13,9 +13,9 @@ import {
   UserOutlined,
 } from '@ant-design/icons';
 import { App, Button, Dropdown, List, type MenuProps, Popover, Space, Switch, Tooltip } from 'antd';
-import { type ReactNode, useState, useSyncExternalStore } from 'react';
+import { memo, type ReactNode, useState, useSyncExternalStore } from 'react';
 import { useTranslation } from 'react-i18next';
-import { Link, useNavigate } from 'react-router';
+import { Link, type NavigateFunction } from 'react-router';
 import { displayName } from '../../shared/validation.ts';
 import { earlyAccess, onEarlyAccess, setLang, uiLangs } from '../i18n/index.ts';
 import { useSession } from '../stores/session.ts';
@@ -63,18 +63,23 @@ function DraftList() {
 /**
  * The toolbar (spec §2): user center, system settings, manage mode, pc/mobile switch, logout, debug,
  * help, drafts, language, home. On phones the secondary actions fold into "More".
+ *
+ * Memoised, with the layout's (stable) `navigate` passed in rather than `useNavigate` here, which
+ * reads the route context: moving between screens then leaves the toolbar alone instead of
+ * re-rendering its buttons, tooltips and switches before the new screen's first commit.
  */
-export function Toolbar({
+export const Toolbar = memo(function Toolbar({
   builder,
   compact,
   home,
+  navigate,
 }: {
   builder: boolean;
   compact: boolean;
   home: string | null;
+  navigate: NavigateFunction;
 }) {
   const { t } = useTranslation();
-  const navigate = useNavigate();
   const { modal } = App.useApp();
   const user = useSession((s) => s.user);
   const custom = useShell((s) => s.custom);
@@ -256,4 +261,4 @@ export function Toolbar({
       </Button>
     </Space>
   );
-}
+});

@@ -4,7 +4,7 @@ import { api } from '../api/account.ts';
 import { ApiError } from '../api/api-error.ts';
 import { afterEffects, effects, effectsReady } from '../api/effects.ts';
 import { clearRequestCache } from '../api/request.ts';
-import { shellApi } from '../api/shell.ts';
+import { appInitOnce, forgetAppInits, shellApi } from '../api/shell.ts';
 import { getToken, setToken } from '../api/storage.ts';
 import { useSession } from '../stores/session.ts';
 import { useShell } from '../stores/shell.ts';
@@ -14,6 +14,7 @@ import { applyQueryOptions, decide, parseQueryOptions, stripOptions } from './na
 export async function signIn(user: string, pwd: string): Promise<void> {
   const answer = await api.login(user, pwd);
   setToken(answer.token);
+  forgetAppInits();
   useSession.getState().setUser(answer.user);
   useSession.getState().setLanding(true);
 }
@@ -36,18 +37,18 @@ export async function signOut(): Promise<void> {
   if (getToken()) await api.logout().catch(() => undefined);
   setToken(null);
   clearRequestCache();
+  forgetAppInits();
   useSession.setState({ user: null, limited: false });
   useShell.getState().reset();
 }
 
-const initialised = new Set<string>();
-
-/** Rule 5: init the app of a project once; a failure clears the token. */
+/**
+ * Rule 5: init the app of a project once (an init the page's setup loader already has counts: the
+ * guard then lets the navigation through without a round trip); a failure clears the token.
+ */
 async function initApp(project: string): Promise<boolean> {
-  if (initialised.has(project)) return true;
   try {
-    const init = await shellApi.appInit(project);
-    initialised.add(project);
+    const init = await appInitOnce(project);
     if (init.project._limited) useSession.getState().setLimited(true);
     return true;
   } catch {
@@ -89,7 +90,7 @@ export async function guardLoader({ request }: { request: Request }): Promise<nu
 export function resetLoader(): never {
   localStorage.clear();
   sessionStorage.clear();
-  initialised.clear();
+  forgetAppInits();
   useSession.setState({ user: null, limited: false });
   useShell.getState().reset();
   useShell.getState().setCustom(null);

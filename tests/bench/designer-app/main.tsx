@@ -23,7 +23,7 @@ import { useDesigner } from '../../../src/client/designer/store.ts';
 import { WIDGETS } from '../../../widgets/index.ts';
 import { emptyPage, instanceOf } from '../../fixtures/pages.ts';
 import '../../../src/client/designer/designer.css';
-import { initI18n } from '../../../src/client/i18n/index.ts';
+import { initI18n, loadBuilderTexts } from '../../../src/client/i18n/index.ts';
 import { ANTD_THEME } from '../../../src/client/shell/Providers.tsx';
 import { applyPageToDoc } from '../../../src/shared/page-ydoc.ts';
 
@@ -42,7 +42,6 @@ const COLS = 6;
 const pos = (i: number) => ({ x: (i % COLS) * 20, y: Math.floor(i / COLS) * 4, w: 20, h: 4 });
 
 function designer() {
-  initI18n();
   // Leaves only (cycling through the kinds, charts and rich text aside), on a regular grid, so both
   // kinds draw the same rectangles.
   const leafs = WIDGETS.filter(
@@ -327,4 +326,9 @@ function baseline() {
 }
 
 if (kind === 'baseline') baseline();
-else designer();
+else {
+  // The designer's strings load beside its screen in the app (i18n `loadBuilderTexts`): here too.
+  initI18n();
+  await loadBuilderTexts();
+  designer();
+}

@@ -2,7 +2,7 @@ import { MenuFoldOutlined, MenuOutlined, MenuUnfoldOutlined } from '@ant-design/
 import { Button, Drawer, Layout, Tag } from 'antd';
 import { Suspense, useEffect, useState } from 'react';
 import { useTranslation } from 'react-i18next';
-import { Link, Outlet, useLocation, useParams } from 'react-router';
+import { Link, Outlet, useLocation, useNavigate, useParams } from 'react-router';
 import { warmMenuScreens } from '../../lazy-screens.ts';
 import { AdminMenu } from '../../shell/AdminMenu.tsx';
 import { AppMenu } from '../../shell/AppMenu.tsx';
@@ -25,6 +25,8 @@ import { useShell } from '../../stores/shell.ts';
 export default function RootLayout() {
   const { t } = useTranslation();
   const { pathname } = useLocation();
+  // Stable across navigations (the toolbar is memoised on it).
+  const navigate = useNavigate();
   const route = useParams().project ?? null;
   const limited = useSession((s) => s.limited);
   useShellProjectSync(route);
@@ -117,7 +119,7 @@ export default function RootLayout() {
           </Link>
           {limited ? <Tag color="red">{t('home.limited')}</Tag> : null}
         </div>
-        <Toolbar builder={builder} compact={mobile} home={current?._home ?? null} />
+        <Toolbar builder={builder} compact={mobile} home={current?._home ?? null} navigate={navigate} />
       </Layout.Header>
       <Layout>
         {mobile ? (
