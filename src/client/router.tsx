@@ -146,7 +146,10 @@ const rootChildren = (app = false): RouteObject[] => [
       },
       // The administration's feature switches and this browser's debug / early-access modes.
       { path: 'features', element: screen(builder(() => import('./screens/system/FeaturesScreen.tsx'))) },
-      { path: 'simple/:entity?', element: screen(builder(() => import('./screens/system/SimpleScreen.tsx'))) },
+      {
+        path: 'simple/:entity?',
+        element: screen(builder(() => import('./screens/system/SimpleScreen.tsx'))),
+      },
       { path: '*', element: screen(builder(() => import('./screens/system/SystemPlaceholder.tsx'))) },
     ],
   },
