@@ -48,15 +48,22 @@ async function visit(page: Page, path: string) {
   await expect(page.locator('.lc-playground .lc-page')).toBeVisible();
   await expect(page.locator('.lc-page[data-busy="1"]')).toHaveCount(0);
   await expect(page.locator('.lc-page [data-deferred]')).toHaveCount(0);
-  // A page's onLoad may still be at work (the member page makes the profile, then reloads its card).
-  await page.waitForLoadState('networkidle');
+  // Every picture drawn before the screenshot. Polled, not waited on the network going idle (live
+  // pages refetch whenever another user writes): a page's onLoad may still be at work (the member page
+  // makes the profile, then reloads its card), so a picture still loading is asked again; one that
+  // failed to load stays in the list and fails the check.
+  await expect
+    .poll(
+      () =>
+        page.evaluate(() =>
+          [...document.images]
+            .filter((i) => !i.complete || i.naturalWidth === 0)
+            .map((i) => i.getAttribute('src')),
+        ),
+      { message: `${path}: images that did not load` },
+    )
+    .toEqual([]);
   await expect(page.locator('.lc-page[data-busy="1"]')).toHaveCount(0);
-  // Pictures drawn before the screenshot (an image that failed to load counts as drawn, and is caught below).
-  await page.waitForFunction(() => [...document.images].every((i) => i.complete));
-  const broken = await page.evaluate(() =>
-    [...document.images].filter((i) => i.naturalWidth === 0).map((i) => i.getAttribute('src')),
-  );
-  expect(broken, `${path}: images that did not load`).toEqual([]);
 }
 
 const cards = (page: Page, wid: string) => page.locator(`[data-wid="${wid}"] .lc-card-list-item`);
