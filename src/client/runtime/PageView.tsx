@@ -33,7 +33,6 @@ import { PageRenderer } from './PageRenderer.tsx';
 import { type AppPageAnswer, fetchPage, takeArrived } from './page-prefetch.ts';
 import { bumpReload, type PageStore, setStateVar, setWidgetValue } from './page-store.ts';
 import { kindsLoaded, preloadKinds } from './preload.ts';
-import { runProgramFlow } from './program-runner.tsx';
 import { useProjectTexts } from './project-texts.ts';
 import { sandbox } from './sandbox.ts';
 import { createScriptHost } from './script-host.ts';
@@ -233,6 +232,8 @@ export function createHost(h: HostInput): ActionHost {
       // table row); its coded error, if any, stops the action list and is shown as a notice.
       const row = obj(h.scope().record);
       const record = typeof row._id === 'string' ? row._id : undefined;
+      // The runner (its input and display modals) loads when a page first runs a program.
+      const { runProgramFlow } = await import('./program-runner.tsx');
       return runProgramFlow(h.project, program, h.pageId, { params, record });
     },
     refreshWidget(widget) {

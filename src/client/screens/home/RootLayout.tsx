@@ -1,10 +1,9 @@
 import { MenuFoldOutlined, MenuOutlined, MenuUnfoldOutlined } from '@ant-design/icons';
 import { Button, Drawer, Layout, Tag } from 'antd';
-import { Suspense, useEffect, useState } from 'react';
+import { lazy, Suspense, useEffect, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { Link, Outlet, useLocation, useNavigate, useParams } from 'react-router';
 import { warmMenuScreens } from '../../lazy-screens.ts';
-import { AdminMenu } from '../../shell/AdminMenu.tsx';
 import { AppMenu } from '../../shell/AppMenu.tsx';
 import { adminBase } from '../../shell/admin-menu.ts';
 import { findEntry } from '../../shell/menu.ts';
@@ -15,6 +14,9 @@ import { Toolbar } from '../../shell/Toolbar.tsx';
 import { useAppProject, useNarrow, useShellProjectSync } from '../../shell/use-app-project.ts';
 import { useSession } from '../../stores/session.ts';
 import { useShell } from '../../stores/shell.ts';
+
+// The administration's side menu (builders inside /system) loads with it, not on end users' pages.
+const AdminMenu = lazy(() => import('../../shell/AdminMenu.tsx').then((m) => ({ default: m.AdminMenu })));
 
 /**
  * The signed-in frame (spec §2 root layout): top bar with the toolbar, the side menu (a drawer on
@@ -44,7 +46,9 @@ export default function RootLayout() {
   const admin = builder && adminBase(pathname) !== null;
   const sideMenu = (menuCollapsed: boolean, onOpen?: () => void) =>
     admin ? (
-      <AdminMenu project={current?._id ?? null} collapsed={menuCollapsed} onOpen={onOpen} />
+      <Suspense fallback={null}>
+        <AdminMenu project={current?._id ?? null} collapsed={menuCollapsed} onOpen={onOpen} />
+      </Suspense>
     ) : (
       <AppMenu collapsed={menuCollapsed} onOpen={onOpen} />
     );
