@@ -57,3 +57,50 @@ test('a builder uploads an image into rich text and inserts it again from the up
   await expect(story.locator(`img[src="${src}"]`)).toHaveCount(2);
   await shot(page, 'richtext-images');
 });
+
+test("the image widget's source and the carousel's slides take an uploaded picture or one already uploaded", async ({
+  page,
+  request,
+}) => {
+  test.setTimeout(180_000);
+  const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'lc-src-'));
+  const photo = path.join(dir, 'quay.png');
+  fs.writeFileSync(
+    photo,
+    grayPng(64, 48, (x, y) => ((x + y) % 16 < 8 ? 60 : 220)),
+  );
+  const env = await setup(request);
+  const doc = emptyPage('src');
+  const pic = instanceOf(getWidget('image')!, 'pic');
+  const show = instanceOf(getWidget('swiper')!, 'show', 20);
+  doc.widgets = [pic, show];
+  const pageId = await newPage(request, env, 'Image sources', doc);
+  await openDesigner(page, env, pageId);
+  const panel = page.getByTestId('property-panel');
+
+  // The image widget: "Upload image" sets its source to the stored picture, drawn on the canvas.
+  await canvas(page).locator('[data-wid="pic"]').click();
+  const upload = panel.getByTestId('prop-src-upload');
+  await expect(upload).toBeVisible();
+  const chooser = page.waitForEvent('filechooser');
+  await upload.click();
+  await (await chooser).setFiles(photo);
+  const srcInput = panel.getByTestId('prop-src');
+  await expect(srcInput).toHaveValue(/\/upload\/project\//, { timeout: 30_000 });
+  const src = await srcInput.inputValue();
+  const drawn = canvas(page).locator(`[data-wid="pic"] img[src="${src}"]`);
+  await expect(drawn).toHaveCount(1);
+  await expect.poll(() => drawn.evaluate((el: HTMLImageElement) => el.naturalWidth)).toBe(64);
+
+  // The carousel: the same picture picked from the uploaded ones becomes its first slide.
+  await canvas(page).locator('[data-wid="show"]').click();
+  await panel
+    .getByTestId('prop-list')
+    .getByRole('button', { name: /Uploaded images/ })
+    .click();
+  const gallery = page.getByTestId('prop-list-upload-gallery');
+  await gallery.locator(`button:has(img[src="${src}"])`).click();
+  await expect(panel.getByTestId('prop-list-0')).toHaveValue(src);
+  await expect(canvas(page).locator(`[data-wid="show"] img[src="${src}"]`).first()).toBeVisible();
+  await shot(page, 'image-sources');
+});

@@ -140,6 +140,7 @@ export const en = {
     failed: 'Upload failed',
     remove: 'Remove',
     compressing: 'Compressing the image…',
+    uploadImage: 'Upload image',
     insertImage: 'Insert image',
     uploadedImages: 'Uploaded images',
     noImages: 'No uploaded images yet',

@@ -140,6 +140,7 @@ export const zh: Messages = {
     failed: '上传失败',
     remove: '移除',
     compressing: '正在压缩图片…',
+    uploadImage: '上传图片',
     insertImage: '插入图片',
     uploadedImages: '已上传的图片',
     noImages: '还没有上传的图片',

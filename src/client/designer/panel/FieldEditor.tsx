@@ -3,8 +3,8 @@ import { ArrowDownOutlined, ArrowUpOutlined, DeleteOutlined, PlusOutlined } from
 import { Button, ColorPicker, Image, Input, InputNumber, Segmented, Select, Space, Switch } from 'antd';
 import { useTranslation } from 'react-i18next';
 import { usePanel } from './context.ts';
+import { ImagePick, imageHtml } from './ImagePick.tsx';
 import { DatasetPicker, EntityPicker, FieldPicker, PagePicker, ProgramsPicker } from './pickers.tsx';
-import { RichTextImages } from './RichTextImages.tsx';
 import {
   type EditorKind,
   editorOf,
@@ -95,7 +95,7 @@ function RowButtons(props: { i: number; n: number; onMove: (d: number) => void; 
 /** Add / remove / reorder rows; each row is a nested generated form (objects) or one control (scalars). */
 function ListEditor(props: EditorProps) {
   const { t } = useTranslation();
-  const { lang } = usePanel();
+  const { lang, project } = usePanel();
   const list = Array.isArray(props.value) ? (props.value as unknown[]) : [];
   const items = (props.schema.items ?? {}) as Json;
   const objectRows = items.type === 'object';
@@ -160,15 +160,26 @@ function ListEditor(props: EditorProps) {
           {objectRows ? <ErrorText message={props.errors?.[String(i)]} /> : null}
         </div>
       ))}
-      <Button
-        size="small"
-        icon={<PlusOutlined />}
-        disabled={list.length >= max}
-        onClick={() => set([...list, emptyRow(props.schema)])}
-        data-testid={props.testId ? `${props.testId}-add` : undefined}
-      >
-        {t('panel.addRow')}
-      </Button>
+      <Space size={4} wrap>
+        <Button
+          size="small"
+          icon={<PlusOutlined />}
+          disabled={list.length >= max}
+          onClick={() => set([...list, emptyRow(props.schema)])}
+          data-testid={props.testId ? `${props.testId}-add` : undefined}
+        >
+          {t('panel.addRow')}
+        </Button>
+        {props.editor === 'images' ? (
+          <ImagePick
+            project={project}
+            label={t('upload.uploadImage')}
+            disabled={list.length >= max}
+            onPick={(url) => set([...list, url])}
+            {...(props.testId ? { testId: `${props.testId}-upload` } : {})}
+          />
+        ) : null}
+      </Space>
       <ErrorText message={props.errors?.['']} />
     </div>
   );
@@ -197,6 +208,7 @@ function ColorEditor(props: EditorProps) {
 
 function ImageEditor(props: EditorProps) {
   const { t } = useTranslation();
+  const { project } = usePanel();
   const value = str(props.value);
   return (
     <div className="panel-image">
@@ -206,6 +218,12 @@ function ImageEditor(props: EditorProps) {
         onChange={(e) => props.onChange(e.target.value)}
         status={props.errors?.[''] ? 'error' : undefined}
         data-testid={props.testId}
+      />
+      <ImagePick
+        project={project}
+        label={t('upload.uploadImage')}
+        onPick={(url) => props.onChange(url)}
+        {...(props.testId ? { testId: `${props.testId}-upload` } : {})}
       />
       {value && !props.errors?.[''] ? (
         <Image src={value} alt="" height={64} className="panel-image-preview" fallback="" />
@@ -307,9 +325,9 @@ export function FieldEditor(props: EditorProps) {
         props.editor === 'html' ? (
           <div className="panel-richtext">
             {area}
-            <RichTextImages
+            <ImagePick
               project={project}
-              onInsert={(html) => props.onChange(`${str(props.value)}${html}`)}
+              onPick={(url, alt) => props.onChange(`${str(props.value)}${imageHtml(url, alt)}`)}
               {...(props.testId ? { testId: `${props.testId}-image` } : {})}
             />
           </div>

@@ -1,7 +1,8 @@
 /**
- * Images for rich text (the `html` editor): upload one through the rich-text helper
- * (`ueditor?action=uploadimage`, compressed on the client first) or pick one of the project's uploaded
- * images (`listimage`); either is added to the HTML as `<p><img src alt></p>`.
+ * Pictures for the designer's image sources: upload one through the rich-text helper
+ * (`ueditor?action=uploadimage`, compressed on the client first, EXIF orientation applied) or pick one of
+ * the project's uploaded images (`listimage`). The caller decides what a picked picture becomes: an
+ * `<img>` in rich text, an image widget's source, a carousel's next slide.
  */
 import { PictureOutlined, UploadOutlined } from '@ant-design/icons';
 import { Upload as AntUpload, App, Button, Empty, Popover, Space, Spin } from 'antd';
@@ -14,13 +15,25 @@ import { UPLOAD_MAX_BYTES } from '../../fields/Upload.tsx';
 const IMAGE_TYPES = ['image/png', 'image/jpeg', 'image/gif', 'image/webp'];
 const attr = (s: string) => s.replace(/&/g, '&amp;').replace(/"/g, '&quot;').replace(/</g, '&lt;');
 
-export function RichTextImages(props: { project: string; onInsert(html: string): void; testId?: string }) {
+/** Rich text's `<p><img src alt></p>` for a picked picture. */
+export const imageHtml = (url: string, alt: string) => `<p><img src="${attr(url)}" alt="${attr(alt)}"></p>`;
+
+export function ImagePick(props: {
+  project: string;
+  /** A picture was uploaded (alt: its file name without extension) or picked from the uploaded ones. */
+  onPick(url: string, alt: string): void;
+  /** The upload button's words (default "Insert image"). */
+  label?: string;
+  disabled?: boolean;
+  testId?: string;
+}) {
   const { t } = useTranslation();
   const { message } = App.useApp();
   const [percent, setPercent] = useState<number | null>(null);
   const [images, setImages] = useState<{ url: string }[] | null>(null);
-  const insert = (url: string, alt: string) =>
-    props.onInsert(`<p><img src="${attr(url)}" alt="${attr(alt)}"></p>`);
+  const [galleryOpen, setGalleryOpen] = useState(false);
+  const insert = props.onPick;
+  const off = !props.project || props.disabled === true;
 
   async function upload(file: File) {
     if (!IMAGE_TYPES.includes(file.type)) {
@@ -60,7 +73,10 @@ export function RichTextImages(props: { project: string; onInsert(html: string):
             key={img.url}
             type="button"
             className="panel-richtext-thumb"
-            onClick={() => insert(img.url, '')}
+            onClick={() => {
+              setGalleryOpen(false);
+              insert(img.url, '');
+            }}
           >
             <img src={img.url} alt="" />
           </button>
@@ -73,18 +89,20 @@ export function RichTextImages(props: { project: string; onInsert(html: string):
       <AntUpload
         accept={IMAGE_TYPES.join(',')}
         showUploadList={false}
-        disabled={!props.project || percent !== null}
+        disabled={off || percent !== null}
         customRequest={({ file }) => void upload(file as File)}
       >
         <Button size="small" icon={<UploadOutlined />} loading={percent !== null} data-testid={props.testId}>
-          {percent !== null ? t('upload.uploading', { percent }) : t('upload.insertImage')}
+          {percent !== null ? t('upload.uploading', { percent }) : (props.label ?? t('upload.insertImage'))}
         </Button>
       </AntUpload>
       <Popover
         trigger="click"
         content={gallery}
         title={t('upload.uploadedImages')}
+        open={galleryOpen}
         onOpenChange={(open) => {
+          setGalleryOpen(open);
           if (!open) return;
           setImages(null);
           listEditorImages(props.project, 0, 40).then(
@@ -93,7 +111,7 @@ export function RichTextImages(props: { project: string; onInsert(html: string):
           );
         }}
       >
-        <Button size="small" icon={<PictureOutlined />} disabled={!props.project}>
+        <Button size="small" icon={<PictureOutlined />} disabled={off}>
           {t('upload.uploadedImages')}
         </Button>
       </Popover>
