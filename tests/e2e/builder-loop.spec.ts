@@ -4,7 +4,7 @@
  * published with a note, and an end user granted the page and the table opening it and seeing rows.
  */
 import { type APIRequestContext, expect, type Page, test } from '@playwright/test';
-import { ADMIN, DESKTOP, pick, shot } from './helpers.ts';
+import { ADMIN, DESKTOP, pick, shot, signInWithToken } from './helpers.ts';
 
 async function api<T>(
   request: APIRequestContext,
@@ -21,17 +21,7 @@ async function api<T>(
 }
 
 async function signInAs(page: Page, token: string, project: string, mode: 'dev' | 'app'): Promise<void> {
-  await page.addInitScript(
-    ([t, p, m]) => {
-      // The session belongs to the page, not its frames (the sandbox frame may not read storage).
-      if (window !== window.top) return;
-      localStorage.setItem('token', t!);
-      localStorage.setItem('lc_project', p!);
-      localStorage.setItem('lc_mode', m!);
-      localStorage.setItem('lang', 'en');
-    },
-    [token, project, mode],
-  );
+  await signInWithToken(page, token, project, 'en', mode);
 }
 
 test('a builder puts a table on a page, publishes it, and an end user sees the rows', async ({

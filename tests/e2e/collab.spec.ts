@@ -8,7 +8,7 @@
 import path from 'node:path';
 import { type Browser, expect, type Page, test } from '@playwright/test';
 import Database from 'better-sqlite3';
-import { DESKTOP, shot } from './helpers.ts';
+import { DESKTOP, shot, signInWithToken } from './helpers.ts';
 import { OwnServer } from './own-server.ts';
 
 test.describe.configure({ mode: 'serial' });
@@ -100,17 +100,7 @@ async function setup(): Promise<Setup> {
 async function designer(browser: Browser, s: Setup, token: string): Promise<Page> {
   const context = await browser.newContext({ baseURL: server.url, viewport: DESKTOP, locale: 'en-US' });
   const page = await context.newPage();
-  await page.addInitScript(
-    ([t, p]) => {
-      // The session belongs to the page, not its frames (the sandbox frame may not read storage).
-      if (window !== window.top) return;
-      localStorage.setItem('token', t!);
-      localStorage.setItem('lc_project', p!);
-      localStorage.setItem('lc_mode', 'dev');
-      localStorage.setItem('lang', 'en');
-    },
-    [token, s.project],
-  );
+  await signInWithToken(page, token, s.project, 'en', 'dev');
   await page.goto(`/dev/design/${s.page}?project=${s.project}`);
   return page;
 }

@@ -1,6 +1,6 @@
 /** Steps the designer's browser tests share: sign in through the API, make a page, open the designer. */
 import { type APIRequestContext, expect, type Locator, type Page } from '@playwright/test';
-import { ADMIN } from './helpers.ts';
+import { ADMIN, signInWithToken } from './helpers.ts';
 
 export interface Env {
   token: string;
@@ -45,17 +45,7 @@ export async function newPage(
 
 /** Signs the page's browser in as the builder (English UI, dev mode) before anything loads. */
 export async function signIn(page: Page, env: Env): Promise<void> {
-  await page.addInitScript(
-    ([token, project]) => {
-      // The session belongs to the page, not its frames (the sandbox frame may not read storage).
-      if (window !== window.top) return;
-      localStorage.setItem('token', token!);
-      localStorage.setItem('lc_project', project!);
-      localStorage.setItem('lc_mode', 'dev');
-      localStorage.setItem('lang', 'en');
-    },
-    [env.token, env.project],
-  );
+  await signInWithToken(page, env.token, env.project, 'en', 'dev');
 }
 
 export async function openDesigner(page: Page, env: Env, pageId: string): Promise<void> {

@@ -6,7 +6,7 @@
 import { type APIRequestContext, expect, type Locator, type Page, test } from '@playwright/test';
 import { getWidget } from '../../widgets/registry.ts';
 import { emptyPage, instanceOf } from '../fixtures/pages.ts';
-import { ADMIN, DESKTOP, shot } from './helpers.ts';
+import { ADMIN, DESKTOP, shot, signInWithToken } from './helpers.ts';
 
 interface Env {
   token: string;
@@ -38,17 +38,7 @@ async function newPage(request: APIRequestContext, env: Env, name: string): Prom
 }
 
 async function openDesigner(page: Page, env: Env, pageId: string): Promise<void> {
-  await page.addInitScript(
-    ([token, project]) => {
-      // The session belongs to the page, not its frames (the sandbox frame may not read storage).
-      if (window !== window.top) return;
-      localStorage.setItem('token', token!);
-      localStorage.setItem('lc_project', project!);
-      localStorage.setItem('lc_mode', 'dev');
-      localStorage.setItem('lang', 'en');
-    },
-    [env.token, env.project],
-  );
+  await signInWithToken(page, env.token, env.project, 'en', 'dev');
   await page.goto(`/dev/design/${pageId}?project=${env.project}`);
   await expect(page.getByTestId('designer')).toBeVisible();
   // These walks place and measure widgets in page pixels at 100 % (a page opens fitted to the width).

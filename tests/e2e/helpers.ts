@@ -150,22 +150,27 @@ export async function demoProject(call: Awaited<ReturnType<typeof adminApi>>) {
   return { project, page };
 }
 
-/** Signed in with a token and a chosen project (English UI) before any page script runs. */
+/**
+ * Signed in with a token and a chosen project (English UI unless `lang` says otherwise) before any
+ * page script runs; `mode` picks the builder's (`dev`) or the end user's (`app`) side.
+ */
 export async function signInWithToken(
   target: Page | BrowserContext,
   token: string,
   project: string,
   lang = 'en',
+  mode?: 'dev' | 'app',
 ) {
   await target.addInitScript(
-    ([t, p, l]) => {
+    ([t, p, l, m]) => {
       // The session belongs to the page, not its frames (the sandbox frame may not read storage).
       if (window !== window.top) return;
       localStorage.setItem('token', t);
       localStorage.setItem('lc_project', p);
       localStorage.setItem('lang', l);
+      if (m) localStorage.setItem('lc_mode', m);
     },
-    [token, project, lang] as const,
+    [token, project, lang, mode ?? ''] as const,
   );
 }
 

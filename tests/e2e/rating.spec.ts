@@ -5,7 +5,7 @@
  * clicks a star and the action runs with the chosen score.
  */
 import { type APIRequestContext, expect, type Page, test } from '@playwright/test';
-import { ADMIN, DESKTOP, shot } from './helpers.ts';
+import { ADMIN, DESKTOP, shot, signInWithToken } from './helpers.ts';
 
 async function api<T>(
   request: APIRequestContext,
@@ -22,17 +22,7 @@ async function api<T>(
 }
 
 async function signInAs(page: Page, token: string, project: string, mode: 'dev' | 'app'): Promise<void> {
-  await page.addInitScript(
-    ([t, p, m]) => {
-      // The session belongs to the page, not its frames (the sandbox frame may not read storage).
-      if (window !== window.top) return;
-      localStorage.setItem('token', t!);
-      localStorage.setItem('lc_project', p!);
-      localStorage.setItem('lc_mode', m!);
-      localStorage.setItem('lang', 'en');
-    },
-    [token, project, mode],
-  );
+  await signInWithToken(page, token, project, 'en', mode);
 }
 
 test('a rating dropped in the designer runs its onChange action when an end user clicks a star', async ({
