@@ -315,9 +315,13 @@ export function DataTableView(props: DataViewProps) {
     return data.rows;
   }, [data.rows, group, data.stats, tree]);
 
+  // A group begun on an earlier page counts on from there (its count comes with the statistics).
   const groupIndex = useMemo(
-    () => (on.index && group.length ? groupIndexes(viewRows) : null),
-    [on.index, group.length, viewRows],
+    () =>
+      on.index && group.length
+        ? groupIndexes(viewRows, (data.page - 1) * pageSize, data.stats?.answer ?? null)
+        : null,
+    [on.index, group.length, viewRows, data.page, pageSize, data.stats],
   );
 
   const canWrite = on.option;
@@ -432,7 +436,7 @@ export function DataTableView(props: DataViewProps) {
       title: '#',
       width: 56,
       fixed: 'left',
-      // Grouped, each group counts its own rows from 1; else the rows count on from page to page.
+      // Grouped, each group counts its own rows from 1 (on across pages); else the rows count on.
       render: (_v, row, i) =>
         row.__group ? null : groupIndex ? groupIndex.get(row._id) : (data.page - 1) * pageSize + i + 1,
     });
