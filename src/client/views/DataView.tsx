@@ -66,7 +66,7 @@ import { fieldKind } from '../fields/registry.ts';
 import { PrintModal } from '../print/PrintModal.tsx';
 import { lastPrintOption } from '../print/print-settings.ts';
 import { removeRecord, saveRecord } from '../runtime/data-source.ts';
-import type { DatasetColumn } from '../runtime/dataset-client.ts';
+import type { DatasetColumn, DatasetTable } from '../runtime/dataset-client.ts';
 import { programFailed, runProgramFlow } from '../runtime/program-runner.tsx';
 import { ViewProjectContext } from './project-context.ts';
 import { RecordForm } from './RecordForm.tsx';
@@ -223,15 +223,16 @@ export function DataTableView(props: DataViewProps) {
       live = false;
     };
   }, [project, entity, overDataset]);
-  const onColumns = useCallback(
-    (columns: DatasetColumn[]) =>
-      setFields((was) => {
-        const next = datasetFields(columns);
-        // The same columns again (each page brings them): keep the fields, nothing reloads.
-        return was && JSON.stringify(was) === JSON.stringify(next) ? was : next;
-      }),
-    [],
-  );
+  // The tables a dataset reads: a change to the records of any of them reloads it (useLiveTable).
+  const [dsTables, setDsTables] = useState<DatasetTable[] | null>(null);
+  const onColumns = useCallback((columns: DatasetColumn[], tables?: DatasetTable[]) => {
+    setFields((was) => {
+      const next = datasetFields(columns);
+      // The same columns again (each page brings them): keep the fields, nothing reloads.
+      return was && JSON.stringify(was) === JSON.stringify(next) ? was : next;
+    });
+    if (tables) setDsTables((was) => (JSON.stringify(was) === JSON.stringify(tables) ? was : tables));
+  }, []);
 
   const loadSaved = useCallback(() => {
     viewsApi.filters(project, entity).then(
@@ -282,7 +283,7 @@ export function DataTableView(props: DataViewProps) {
   // Others' changes reload quietly: the scroll, the selection and an open form stay as they are.
   const live = useLiveTable({
     project,
-    table: table ? { entity: table.entity, code: table.code } : null,
+    table: table ? { entity: table.entity, code: table.code } : dsTables,
     enabled: true,
     onChange: () => reload(true),
   });
