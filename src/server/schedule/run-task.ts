@@ -1,22 +1,30 @@
 /** One claimed fire: the task's released program through the program run model, logged as trigger `schedule`. */
 import type { FastifyInstance } from 'fastify';
+import { projectFeatures } from '../admin/feature-guard.ts';
 import { AppError } from '../errors.ts';
 import { runAndLog } from '../program/run.ts';
 import { inputFields, releasedDoc } from '../program/service.ts';
 
 export interface FireOutcome {
-  state: 'success' | 'fail';
+  /** `skipped`: the project's `schedule` feature is off (/system/features), nothing ran. */
+  state: 'success' | 'fail' | 'skipped';
   result: string;
   runId: string | null;
 }
 
 const RESULT_MAX = 2000;
+/** The log's result of a fire skipped because the project's `schedule` feature is off. */
+export const SKIPPED = 'skipped: scheduled tasks are switched off for this system (/system/features)';
 const cut = (s: string) => (s.length > RESULT_MAX ? `${s.slice(0, RESULT_MAX)}…` : s);
 
 export async function runTask(app: FastifyInstance, taskId: string): Promise<FireOutcome> {
   const { db } = app.database;
   const task = await db.selectFrom('schedules').selectAll().where('id', '=', taskId).executeTakeFirst();
   if (!task) return { state: 'fail', result: 'the task was removed', runId: null };
+  // A system whose schedules are switched off keeps its tasks but runs none of them: each fire is
+  // logged as skipped, so the owner sees why nothing ran.
+  if ((await projectFeatures(app, task.project_id)).schedule !== true)
+    return { state: 'skipped', result: SKIPPED, runId: null };
   const flow = await db
     .selectFrom('flows')
     .selectAll()
