@@ -384,8 +384,10 @@ export function DataTableView(props: DataViewProps) {
     () => [...(on.label ? settings.labels : []), ...(tableCfg?.labels ?? [])],
     [on.label, settings.labels, tableCfg],
   );
+  // Asked for no order (nor grouped), the rows come in the table's default sort: its header says so.
+  const shownSort = data.sort ?? (group.length ? undefined : (tableCfg?.sort ?? undefined));
   const columns: TableColumnType<ViewRow>[] = visible.map((f, i) => {
-    const order = data.sort?.field === f._field ? (data.sort.order === 'asc' ? 'ascend' : 'descend') : null;
+    const order = shownSort?.field === f._field ? (shownSort.order === 'asc' ? 'ascend' : 'descend') : null;
     const d = declared?.get(f._field);
     const fixed = (on.pin ? settings.fixed[f._field] : undefined) ?? d?.fixed;
     return {
