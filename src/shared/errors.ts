@@ -527,6 +527,13 @@ export const E = {
     'too many debug-mode requests for this system, try again in a minute',
     '开启调试模式的请求过于频繁,请一分钟后再试',
   ),
+  // Datasets in the end user's data view: statistics over the whole filtered set (2260–2269, helper vdata).
+  DATASET_SUMMARY_GROUPED: def(
+    2260,
+    400,
+    'dataset statistics have no groups: the dataset groups its own rows',
+    '数据集统计不支持分组:分组由数据集自身定义',
+  ),
 } as const satisfies Record<string, ErrorDef>;
 
 export type ErrorName = keyof typeof E;

@@ -357,7 +357,15 @@ async function seedPage(request: Parameters<typeof adminApi>[0]) {
   const account = uniqueAccount('ann');
   await call(`/api/admin/user/${p}/create`, { role: role._id, account, pwd: 'secret123', name: 'Ann' });
   const ann = await adminApi(request, { user: account, pwd: 'secret123' });
-  return { call, ann, project: p, code, entity: entity._id, dataset: ds._id, page: page._id, fieldIds };
+  const bobAccount = uniqueAccount('bob');
+  await call(`/api/admin/user/${p}/create`, {
+    role: role._id,
+    account: bobAccount,
+    pwd: 'secret123',
+    name: 'Bob',
+  });
+  const bob = await adminApi(request, { user: bobAccount, pwd: 'secret123' });
+  return { call, ann, bob, project: p, code, entity: entity._id, dataset: ds._id, page: page._id, fieldIds };
 }
 
 test('on a page: one load per save, rows numbered per group, a dataset as a read-only view; a saved filter outlives a changed field', async ({
@@ -414,8 +422,7 @@ test('on a page: one load per save, rows numbered per group, a dataset as a read
   // The dataset's table: the same view, read-only, paged by 5 and sorted on the server.
   const sizes = page.locator('[data-wid="sizes"] [data-testid="data-view"]');
   await expect(sizes.getByTestId('view-readonly')).toBeVisible();
-  // A dataset does not say which tables feed it: its refresh button shows the added record.
-  await sizes.getByTestId('view-refresh').click();
+  // The dataset reads the table: the record saved beside it shows without a refresh.
   await expect(sizes.getByTestId('view-total')).toContainText('Rows: 10');
   await expect(sizes.getByTestId('view-add')).toHaveCount(0);
   await sizes.locator('th', { hasText: 'Size' }).click();
@@ -472,5 +479,67 @@ test('on a page: one load per save, rows numbered per group, a dataset as a read
   await expect(view.getByTestId('stale-filter')).toContainText('Tag (its type changed)');
   await expect(view.getByTestId('view-total')).toContainText('Rows: 4');
   await shot(page, 'data-views-stale-filter');
+  expect(errors).toEqual([]);
+});
+
+test('a dataset view: its statistics row over the whole filtered set, and records another member adds show live', async ({
+  page,
+  browser,
+  request,
+}) => {
+  test.setTimeout(180_000);
+  const s = await seedPage(request);
+  const errors: string[] = [];
+  page.on('pageerror', (e) => errors.push(e.message));
+  await page.setViewportSize(DESKTOP);
+  await signInWithToken(page, s.ann.token, s.project);
+  await page.goto(`/home/${s.dataset}`);
+  const view = page.getByTestId('data-view');
+  await expect(view.getByTestId('view-readonly')).toBeVisible();
+  await expect(view.getByTestId('view-total')).toContainText('Rows: 9');
+  // Statistics of the whole set (sizes 1..9), not of the page.
+  await view.getByTestId('view-summary').click();
+  await expect(view.getByTestId('summary-count')).toHaveText('9');
+  await expect(view.getByTestId('summary-sum-size')).toContainText('45');
+  await expect(view.getByTestId('summary-max-size')).toContainText('9');
+  // Filtered: size greater than 5 → 6, 7, 8, 9.
+  await view.getByTestId('view-filter').click();
+  const filter = page.getByTestId('table-filter');
+  await filter.getByTestId('table-filter-add').click();
+  await pick(page, filter.getByTestId('table-filter-field').first(), 'Size');
+  const op = filter.getByTestId('table-filter-op').first();
+  await expect(async () => {
+    await pick(page, op, 'greater than');
+    await expect(op).toContainText('greater than', { timeout: 1000 });
+  }).toPass({ timeout: 15_000 });
+  await inputOf(filter, 'table-filter-value').fill('5');
+  await filter.getByTestId('table-filter-apply').click();
+  await expect(view.getByTestId('view-total')).toContainText('Rows: 4');
+  await expect(view.getByTestId('summary-count')).toHaveText('4');
+  await expect(view.getByTestId('summary-sum-size')).toContainText('30');
+  await expect(view.getByTestId('summary-avg-size')).toContainText('7.5');
+
+  // Bob adds a record to the dataset's table from the table's own view: Ann's dataset view shows it
+  // without a reload, the statistics with it.
+  const other = await browser.newContext({ viewport: DESKTOP });
+  await signInWithToken(other, s.bob.token, s.project);
+  const bob = await other.newPage();
+  await bob.goto(`/home/${s.code}`);
+  await expect(bob.getByTestId('data-view').getByText('Task 1', { exact: true })).toBeVisible();
+  // Give the live channel of both a moment to join the project room.
+  await bob.waitForTimeout(1000);
+  await bob.getByTestId('view-add').click();
+  const form = bob.getByTestId('row-form');
+  await inputOf(form, 'input-title').fill('Task 10');
+  await inputOf(form, 'input-qty').fill('10');
+  await bob.locator('.ant-modal:visible').getByRole('button', { name: 'Save' }).click();
+  await expect(bob.getByTestId('data-view').getByText('Task 10', { exact: true })).toBeVisible();
+  await expect(view.getByText('Task 10', { exact: true })).toBeVisible({ timeout: 15_000 });
+  await expect(view.getByTestId('view-total')).toContainText('Rows: 5');
+  await expect(view.getByTestId('summary-sum-size')).toContainText('40');
+  // The filter stayed as it was: the view reloaded in place.
+  await expect(view.getByTestId('view-filter')).toContainText('1');
+  await other.close();
+  await shot(page, 'data-views-dataset-live');
   expect(errors).toEqual([]);
 });

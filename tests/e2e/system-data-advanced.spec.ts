@@ -93,7 +93,8 @@ test("an owner sets a role's default filter and allowed programs; its member see
   await inputOf(filter, 'table-filter-value').fill('north');
   await filter.getByRole('button', { name: 'Apply' }).click();
   await expect(page.getByText('Default filter saved')).toBeVisible();
-  await expect(fm.getByTestId('role-filter-current')).toContainText('region eq north');
+  // In words, as the member's chip says it (not the stored `region eq north`).
+  await expect(fm.getByTestId('role-filter-current')).toHaveText('Region equals north');
   await shot(page, 'system-auth-role-filter-desktop');
   await fm.getByTestId('role-filter-close').click();
 
@@ -183,6 +184,12 @@ test('an owner edits a table in /system/data-advanced: view settings kept, an in
     off: ['export'],
     labels: [{ field: 'title', opt: 'eq', value: 'north', color: 'red' }],
   });
+
+  // The data view starts in the table's default sort, and its column header says so.
+  await page.goto(`/home/${s.code}`);
+  const qty = page.getByTestId('data-view').locator('th', { hasText: 'Qty' }).first();
+  await expect(qty).toHaveAttribute('aria-sort', 'descending');
+  await page.goto(`/system/data/${s.entity}`);
 
   // An index on Region: built, listed, dropped.
   const ix = page.getByTestId('table-indexes');

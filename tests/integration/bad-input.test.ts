@@ -1032,6 +1032,60 @@ const ENDPOINTS: Record<string, Endpoint> = {
       ['parameters that are not an object', () => ({ body: { params: ['x'] } }), 1000],
     ],
   },
+  datasetSummary: {
+    method: 'POST',
+    path: (c) => `/api/app/ds/${c.project}/${c.dataset}/summary`,
+    auth: true,
+    body: () => ({ summary: { metrics: [{ fn: 'count', as: 'n' }] } }),
+    ids: [
+      {
+        name: 'project',
+        path: (c, v) => `/api/app/ds/${v}/${c.dataset}/summary`,
+        unknown: 1200,
+        foreign: (c) => c.foreign,
+      },
+      { name: 'dataset', path: (c, v) => `/api/app/ds/${c.project}/${v}/summary`, unknown: 1920 },
+    ],
+    extra: [
+      [
+        "another project's dataset through this project",
+        (c) => ({
+          path: `/api/app/ds/${c.project}/${c.foreignDataset}/summary`,
+          body: { summary: { metrics: [{ fn: 'count', as: 'n' }] } },
+        }),
+        1920,
+      ],
+      ['no statistics asked', () => ({ body: {} }), 1000],
+      ['an empty list of statistics', () => ({ body: { summary: { metrics: [] } } }), 1000],
+      [
+        'a sum of an unknown column',
+        () => ({ body: { summary: { metrics: [{ fn: 'sum', field: 'nosuch', as: 's' }] } } }),
+        1450,
+      ],
+      [
+        'grouped statistics',
+        () => ({ body: { summary: { group: ['name'], metrics: [{ fn: 'count', as: 'n' }] } } }),
+        2260,
+      ],
+      [
+        'more metrics than allowed',
+        () => ({
+          body: {
+            summary: { metrics: Array.from({ length: 21 }, (_, i) => ({ fn: 'count', as: `m${i}` })) },
+          },
+        }),
+        1451,
+      ],
+      [
+        'a hostile parameter value (an operator object)',
+        () => ({
+          body: { params: { who: { $ne: null } }, summary: { metrics: [{ fn: 'count', as: 'n' }] } },
+        }),
+        1924,
+      ],
+      ['parameters that are not an object', () => ({ body: { params: ['x'] } }), 1000],
+    ],
+  },
   // A role's per-table settings and a builder's index (#22 data-advanced); `badRole` is a role of `project`.
   roleTableGet: {
     method: 'GET',

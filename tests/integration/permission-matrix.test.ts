@@ -848,6 +848,28 @@ const ENDPOINTS: Ep[] = [
     }),
   },
   {
+    name: 'app dataset statistics of a granted dataset',
+    level: 'grant',
+    mutating: false,
+    ids: true,
+    build: async (_a, f, g) => ({
+      method: 'POST',
+      url: `/api/app/ds/${f.pid}/${g.grantedDataset}/summary`,
+      body: { summary: { metrics: [{ fn: 'count', as: 'n' }] } },
+    }),
+  },
+  {
+    name: 'app dataset statistics of an ungranted dataset',
+    level: 'hidden',
+    mutating: false,
+    ids: false,
+    build: async (_a, f) => ({
+      method: 'POST',
+      url: `/api/app/ds/${f.pid}/${f.hiddenDataset}/summary`,
+      body: { summary: { metrics: [{ fn: 'count', as: 'n' }] } },
+    }),
+  },
+  {
     name: 'builder dataset preview',
     level: 'admin',
     mutating: false,

@@ -317,6 +317,36 @@ describe.each(dialects)('schedules on %s', (dialect) => {
     await api(`/${id}/remove`);
   });
 
+  it('skips (and logs as skipped) the fires of a system whose schedules are switched off', async () => {
+    const set = await api<Task>('/set', { flow, cron: '* * * * * ? *', name: 'Switched off' });
+    const id = set.data._id;
+    const features = (value: Record<string, boolean>) =>
+      call(t.app, 'POST', `/api/app/share/${pid}/config/project/features`, {
+        token: owner.token,
+        body: { value },
+      });
+    expect((await features({ schedule: false })).error).toBe(0);
+    const runsBefore = await logRows();
+    await engine();
+    await sleep(2300);
+    // The last fire may still be running (outcomes are written in batches): the finished ones.
+    const off = (await fires(id)).filter((r) => r.state !== 'running');
+    expect(off.length).toBeGreaterThan(0);
+    expect(off.every((r) => r.state === 'skipped')).toBe(true);
+    expect(off[0]!.result).toMatch(/switched off/);
+    expect(off.every((r) => r.run_id === null)).toBe(true);
+    // Nothing ran: no program run, no record.
+    expect(await logRows()).toBe(runsBefore);
+    // Switched on again, the next fires run.
+    expect((await features({ schedule: true })).error).toBe(0);
+    await sleep(2300);
+    for (const e of engines.splice(0)) await e.stop();
+    const after = (await fires(id)).filter((r) => Number(r.fire_time) > Number(off.at(-1)!.fire_time));
+    expect(after.some((r) => r.state === 'success')).toBe(true);
+    expect(await logRows()).toBeGreaterThan(runsBefore);
+    await call(t.app, 'GET', `/api/admin/schedule/${pid}/${id}/remove`, { token: owner.token });
+  });
+
   it('logs a failing run as fail with its reason', async () => {
     const bad = await program(pid, [
       { _type: 'set', _handle: 's', _procedure: { value: 'nosuchfunction(1)' } },

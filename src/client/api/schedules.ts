@@ -13,7 +13,7 @@ export interface ScheduleJob extends ScheduleTask {
   running: boolean;
 }
 
-export type FireState = 'running' | 'success' | 'fail' | 'missed';
+export type FireState = 'running' | 'success' | 'fail' | 'missed' | 'skipped';
 
 export interface ScheduleList<T> {
   list: T[];

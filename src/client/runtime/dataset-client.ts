@@ -33,11 +33,19 @@ export interface DatasetQuery {
   count?: boolean;
 }
 
+/** A table a dataset reads, as records-change notices name it. */
+export interface DatasetTable {
+  entity: string;
+  code: string;
+}
+
 export interface DatasetAnswer {
   rows: Record<string, unknown>[];
   count?: number;
   columns: DatasetColumn[];
   version: number;
+  /** The tables it reads (base and joins): a view reloads when their records change. */
+  tables?: DatasetTable[];
 }
 
 interface Wire {
@@ -45,6 +53,7 @@ interface Wire {
   count?: number;
   columns?: DatasetColumn[];
   version: number;
+  tables?: DatasetTable[];
 }
 
 type Mode = 'dev' | 'forced';
@@ -167,6 +176,7 @@ export function showDataset(
       ...(w.count === undefined ? {} : { count: w.count }),
       columns,
       version: w.version,
+      ...(w.tables ? { tables: w.tables } : {}),
     };
   });
 }

@@ -66,7 +66,7 @@ import { fieldKind } from '../fields/registry.ts';
 import { PrintModal } from '../print/PrintModal.tsx';
 import { lastPrintOption } from '../print/print-settings.ts';
 import { removeRecord, saveRecord } from '../runtime/data-source.ts';
-import type { DatasetColumn } from '../runtime/dataset-client.ts';
+import type { DatasetColumn, DatasetTable } from '../runtime/dataset-client.ts';
 import { programFailed, runProgramFlow } from '../runtime/program-runner.tsx';
 import { ViewProjectContext } from './project-context.ts';
 import { RecordForm } from './RecordForm.tsx';
@@ -223,15 +223,16 @@ export function DataTableView(props: DataViewProps) {
       live = false;
     };
   }, [project, entity, overDataset]);
-  const onColumns = useCallback(
-    (columns: DatasetColumn[]) =>
-      setFields((was) => {
-        const next = datasetFields(columns);
-        // The same columns again (each page brings them): keep the fields, nothing reloads.
-        return was && JSON.stringify(was) === JSON.stringify(next) ? was : next;
-      }),
-    [],
-  );
+  // The tables a dataset reads: a change to the records of any of them reloads it (useLiveTable).
+  const [dsTables, setDsTables] = useState<DatasetTable[] | null>(null);
+  const onColumns = useCallback((columns: DatasetColumn[], tables?: DatasetTable[]) => {
+    setFields((was) => {
+      const next = datasetFields(columns);
+      // The same columns again (each page brings them): keep the fields, nothing reloads.
+      return was && JSON.stringify(was) === JSON.stringify(next) ? was : next;
+    });
+    if (tables) setDsTables((was) => (JSON.stringify(was) === JSON.stringify(tables) ? was : tables));
+  }, []);
 
   const loadSaved = useCallback(() => {
     viewsApi.filters(project, entity).then(
@@ -282,7 +283,7 @@ export function DataTableView(props: DataViewProps) {
   // Others' changes reload quietly: the scroll, the selection and an open form stay as they are.
   const live = useLiveTable({
     project,
-    table: table ? { entity: table.entity, code: table.code } : null,
+    table: table ? { entity: table.entity, code: table.code } : dsTables,
     enabled: true,
     onChange: () => reload(true),
   });
@@ -315,9 +316,13 @@ export function DataTableView(props: DataViewProps) {
     return data.rows;
   }, [data.rows, group, data.stats, tree]);
 
+  // A group begun on an earlier page counts on from there (its count comes with the statistics).
   const groupIndex = useMemo(
-    () => (on.index && group.length ? groupIndexes(viewRows) : null),
-    [on.index, group.length, viewRows],
+    () =>
+      on.index && group.length
+        ? groupIndexes(viewRows, (data.page - 1) * pageSize, data.stats?.answer ?? null)
+        : null,
+    [on.index, group.length, viewRows, data.page, pageSize, data.stats],
   );
 
   const canWrite = on.option;
@@ -379,8 +384,10 @@ export function DataTableView(props: DataViewProps) {
     () => [...(on.label ? settings.labels : []), ...(tableCfg?.labels ?? [])],
     [on.label, settings.labels, tableCfg],
   );
+  // Asked for no order (nor grouped), the rows come in the table's default sort: its header says so.
+  const shownSort = data.sort ?? (group.length ? undefined : (tableCfg?.sort ?? undefined));
   const columns: TableColumnType<ViewRow>[] = visible.map((f, i) => {
-    const order = data.sort?.field === f._field ? (data.sort.order === 'asc' ? 'ascend' : 'descend') : null;
+    const order = shownSort?.field === f._field ? (shownSort.order === 'asc' ? 'ascend' : 'descend') : null;
     const d = declared?.get(f._field);
     const fixed = (on.pin ? settings.fixed[f._field] : undefined) ?? d?.fixed;
     return {
@@ -432,7 +439,7 @@ export function DataTableView(props: DataViewProps) {
       title: '#',
       width: 56,
       fixed: 'left',
-      // Grouped, each group counts its own rows from 1; else the rows count on from page to page.
+      // Grouped, each group counts its own rows from 1 (on across pages); else the rows count on.
       render: (_v, row, i) =>
         row.__group ? null : groupIndex ? groupIndex.get(row._id) : (data.page - 1) * pageSize + i + 1,
     });

@@ -18,8 +18,8 @@ export interface LiveTable {
 
 export function useLiveTable(opts: {
   project: string;
-  /** The table's id and code once known. */
-  table: RecordsChange | null;
+  /** The table's id and code once known; a dataset view gives every table it reads. */
+  table: RecordsChange | readonly RecordsChange[] | null;
   enabled: boolean;
   onChange: () => void;
 }): LiveTable {
@@ -27,23 +27,29 @@ export function useLiveTable(opts: {
   const onChange = useRef(opts.onChange);
   onChange.current = opts.onChange;
   const channel = useRef<SocketChannel | null>(null);
-  const tableRef = useRef(table);
-  tableRef.current = table;
-  const id = table?.entity ?? '';
-  const code = table?.code ?? '';
+  const list: readonly RecordsChange[] = table === null ? [] : Array.isArray(table) ? table : [table];
+  const tableRef = useRef(list[0] ?? null);
+  tableRef.current = list[0] ?? null;
+  // The tables by value ("id code" per line): a new list each render must not subscribe again.
+  const key = list.map((t) => `${t.entity} ${t.code}`).join('\n');
 
   // This tab's saves (forms, programs, scripts) through the shared bus.
   useEffect(() => {
-    if (!id) return;
+    const tables = parseKey(key);
+    if (!tables.length) return;
     return onEntityChanged((p, entity) => {
-      if (p === project && (entity === id || entity === code || sameEntity(project, entity, id)))
+      if (
+        p === project &&
+        tables.some((t) => entity === t.entity || entity === t.code || sameEntity(project, entity, t.entity))
+      )
         onChange.current();
     });
-  }, [project, id, code]);
+  }, [project, key]);
 
   useEffect(() => {
     const token = getToken();
-    if (!enabled || !id || !token) return;
+    const tables = parseKey(key);
+    if (!enabled || !tables.length || !token) return;
     const shared = acquireChannel(project, token);
     channel.current = shared.ch;
     // Joined already (another view of this project opened the channel): every later join is a rejoin.
@@ -55,7 +61,12 @@ export function useLiveTable(opts: {
     });
     const offAction = shared.onAction((a) => {
       const c = a.data as Partial<RecordsChange> | null;
-      if (a.page === null && a.type === RECORDS_ACTION && c && (c.entity === id || c.code === code))
+      if (
+        a.page === null &&
+        a.type === RECORDS_ACTION &&
+        c &&
+        tables.some((t) => c.entity === t.entity || (t.code !== '' && c.code === t.code))
+      )
         onChange.current();
     });
     return () => {
@@ -64,7 +75,7 @@ export function useLiveTable(opts: {
       shared.release();
       if (channel.current === shared.ch) channel.current = null;
     };
-  }, [project, id, code, enabled]);
+  }, [project, key, enabled]);
 
   const live = useRef<LiveTable>({
     broadcast() {
@@ -77,6 +88,14 @@ export function useLiveTable(opts: {
     },
   });
   return live.current;
+}
+
+function parseKey(key: string): RecordsChange[] {
+  if (!key) return [];
+  return key.split('\n').map((line) => {
+    const [entity = '', code = ''] = line.split(' ');
+    return { entity, code };
+  });
 }
 
 interface ActionMessage {

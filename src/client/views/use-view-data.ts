@@ -10,10 +10,10 @@ import type { Field } from '../../shared/api/fields.ts';
 import { TABLE_REFRESH_MS } from '../../shared/constants.ts';
 import { allOf, conditionsQuery, type Match, searchQuery } from '../../shared/query/conditions.ts';
 import { countBody, type KnownCount, type Total, totalAfterPage } from '../../shared/query/page-total.ts';
-import { type Metric, type SummaryAnswer, type ViewRows, viewsApi } from '../api/views.ts';
-import type { DatasetColumn } from '../runtime/dataset-client.ts';
+import type { Metric, SummaryAnswer, ViewRows } from '../api/views.ts';
+import type { DatasetColumn, DatasetTable } from '../runtime/dataset-client.ts';
 import { createReloadGate } from './reload-gate.ts';
-import { sourceRows, type ViewSource } from './view-source.ts';
+import { sourceRows, sourceSummary, type ViewSource } from './view-source.ts';
 
 export type Sort = { field: string; order: 'asc' | 'desc' } | undefined;
 
@@ -57,8 +57,8 @@ export function readStats(metrics: readonly Metric[], values: Record<string, num
 export function useViewData(opts: {
   project: string;
   source: ViewSource;
-  /** A dataset's columns, as its first page brings them (its fields). */
-  onColumns?: (columns: DatasetColumn[]) => void;
+  /** A dataset's columns, as its pages bring them (its fields), and the tables it reads. */
+  onColumns?: (columns: DatasetColumn[], tables?: DatasetTable[]) => void;
   fields: Field[] | null;
   pageSize: number;
   /** The role's default filter is applied by the server; nothing here can lift it. */
@@ -77,8 +77,9 @@ export function useViewData(opts: {
   // The source by value: a new object each render must not load again.
   const sourceKey = JSON.stringify(source);
   const entity = source.kind === 'table' ? source.entity : '';
-  // Statistics come from a table's summary call; a dataset has none.
-  const wantStats = opts.wantStats && source.kind === 'table';
+  const overDataset = source.kind === 'dataset';
+  // Statistics come from the summary call of the table or the dataset (a dataset has no groups).
+  const wantStats = opts.wantStats;
   const early = opts.early ?? false;
   const [page, setPage] = useState(1);
   const [sort, setSort] = useState<Sort>(undefined);
@@ -150,7 +151,7 @@ export function useViewData(opts: {
       .then(
         (answer) => {
           if (!req.live) return;
-          if (answer.columns) onColumns.current?.(answer.columns);
+          if (answer.columns) onColumns.current?.(answer.columns, answer.tables);
           setRows(answer.data);
           setError(null);
           const key = JSON.stringify(query ?? null);
@@ -173,21 +174,22 @@ export function useViewData(opts: {
   }, [project, sourceKey, fields, early, query, sortList, page, pageSize, tick]);
 
   useEffect(() => {
-    if (!fields || !entity || (!wantStats && group.length === 0)) {
+    if (!fields || (!entity && !overDataset) || (!wantStats && group.length === 0)) {
       setStats(null);
       return;
     }
     let live = true;
     const metrics = summaryMetrics(fields, wantStats ? STAT_FNS : ['sum']);
     void tick;
-    viewsApi.summary(project, entity, query, { ...(group.length ? { group } : {}), metrics }).then(
+    const from = JSON.parse(sourceKey) as ViewSource;
+    sourceSummary(project, from, query, { ...(group.length ? { group } : {}), metrics }).then(
       (answer) => live && setStats({ metrics, answer }),
       () => live && setStats(null),
     );
     return () => {
       live = false;
     };
-  }, [project, entity, fields, query, group, wantStats, tick]);
+  }, [project, entity, overDataset, sourceKey, fields, query, group, wantStats, tick]);
 
   return {
     page,

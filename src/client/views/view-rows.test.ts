@@ -33,3 +33,85 @@ describe('index column when grouped', () => {
     expect([...groupIndexes(rows).values()]).toEqual([1, 2, 3, 4, 5, 6]);
   });
 });
+
+/** The grouped summary of a set of rows by `kind`: each group's count as `m0`, in key order. */
+const statsOf = (counts: [string, number][]) => ({
+  total: {},
+  groups: counts.map(([k, n]) => ({ key: [k], values: { m0: n } })),
+});
+
+describe('index column when a group continues from an earlier page', () => {
+  // The whole set by kind: alpha 5, beta 4, gamma 3; pages of 3.
+  const stats = statsOf([
+    ['alpha', 5],
+    ['beta', 4],
+    ['gamma', 3],
+  ]);
+  const page = (ids: [string, string][]) => ids.map(([id, kind]) => ({ _id: id, kind }));
+  const numbered = (list: Row[], offset: number) =>
+    Object.fromEntries(groupIndexes(groupRows(list, ['kind'], stats), offset, stats));
+
+  it('a group that ends on this page counts on from its earlier rows', () => {
+    // Page 2: alpha 4, 5, then beta 1.
+    const p2 = page([
+      ['a4', 'alpha'],
+      ['a5', 'alpha'],
+      ['b1', 'beta'],
+    ]);
+    expect(numbered(p2, 3)).toEqual({ a4: 4, a5: 5, b1: 1 });
+  });
+
+  it('a group that fills the page counts on from the rows before it', () => {
+    // Page 3: beta 2, 3, 4 (alpha's 5 rows and beta 1 came before).
+    const p3 = page([
+      ['b2', 'beta'],
+      ['b3', 'beta'],
+      ['b4', 'beta'],
+    ]);
+    expect(numbered(p3, 6)).toEqual({ b2: 2, b3: 3, b4: 4 });
+  });
+
+  it('the first page and a group starting a page count from 1', () => {
+    const p1 = page([
+      ['a1', 'alpha'],
+      ['a2', 'alpha'],
+      ['a3', 'alpha'],
+    ]);
+    expect(numbered(p1, 0)).toEqual({ a1: 1, a2: 2, a3: 3 });
+    const p4 = page([
+      ['g1', 'gamma'],
+      ['g2', 'gamma'],
+      ['g3', 'gamma'],
+    ]);
+    expect(numbered(p4, 9)).toEqual({ g1: 1, g2: 2, g3: 3 });
+  });
+
+  it('with two fields, the first inner group of the page counts on', () => {
+    const two = {
+      total: {},
+      groups: [
+        { key: ['alpha', 'L'], values: { m0: 2 } },
+        { key: ['alpha', 'S'], values: { m0: 4 } },
+      ],
+    };
+    // Page 2 of 3-row pages: alpha/S rows 2, 3, 4 (alpha/L 2 rows and alpha/S 1 came before).
+    const list = [
+      { _id: 's2', kind: 'alpha', size: 'S' },
+      { _id: 's3', kind: 'alpha', size: 'S' },
+      { _id: 's4', kind: 'alpha', size: 'S' },
+    ];
+    const got = groupIndexes(groupRows(list, ['kind', 'size'], two), 3, two);
+    expect(Object.fromEntries(got)).toEqual({ s2: 2, s3: 3, s4: 4 });
+  });
+
+  it('without the counts of the groups it counts from 1', () => {
+    const p2 = page([
+      ['a4', 'alpha'],
+      ['a5', 'alpha'],
+    ]);
+    expect(Object.fromEntries(groupIndexes(groupRows(p2, ['kind'], null), 3, null))).toEqual({
+      a4: 1,
+      a5: 2,
+    });
+  });
+});

@@ -76,19 +76,56 @@ export function groupRows(
 
 /**
  * The index column's numbers of grouped rows: each innermost group counts its rows from 1 (a row's
- * number says where it sits in its group, as the group's count says how many it holds).
+ * number says where it sits in its group, as the group's count says how many it holds). A group that
+ * began on an earlier page counts on from there: `offset` is the rows before this page and `stats`
+ * the grouped summary (each group's whole-set count, in the rows' order).
  */
-export function groupIndexes(rows: readonly ViewRow[]): Map<string, number> {
+export function groupIndexes(
+  rows: readonly ViewRow[],
+  offset = 0,
+  stats: SummaryAnswer | null = null,
+): Map<string, number> {
   const out = new Map<string, number>();
-  const walk = (list: readonly ViewRow[]) => {
-    let n = 0;
+  // The innermost groups in order (ungrouped rows are one), each with its key path.
+  const leaves: { head: ViewRow | null; path: string[]; rows: ViewRow[] }[] = [];
+  const walk = (list: readonly ViewRow[], head: ViewRow | null, path: string[]) => {
+    const own: ViewRow[] = [];
     for (const r of list) {
-      if (r.__group) walk(r.children ?? []);
-      else out.set(r._id, ++n);
+      if (r.__group) walk(r.children ?? [], r, [...path, String(r.__group.value)]);
+      else own.push(r);
     }
+    if (own.length) leaves.push({ head, path, rows: own });
   };
-  walk(rows);
+  walk(rows, null, []);
+  leaves.forEach((leaf, i) => {
+    let n = i === 0 && leaf.head ? earlierRows(leaf, leaves.length > 1, offset, stats) : 0;
+    for (const r of leaf.rows) out.set(r._id, ++n);
+  });
   return out;
+}
+
+/**
+ * How many rows of the page's first group sit on earlier pages. When another group follows on this
+ * page the first one ends here, so it is its count less the rows shown; when it fills the page, the
+ * rows before it are the page's offset less the counts of the groups before it.
+ */
+function earlierRows(
+  leaf: { head: ViewRow | null; path: string[]; rows: ViewRow[] },
+  endsHere: boolean,
+  offset: number,
+  stats: SummaryAnswer | null,
+): number {
+  const count = leaf.head?.__group?.count;
+  if (offset <= 0 || count === null || count === undefined) return 0;
+  const most = Math.max(0, count - leaf.rows.length);
+  if (endsHere) return most;
+  const key = JSON.stringify(leaf.path);
+  let before = 0;
+  for (const g of stats?.groups ?? []) {
+    if (JSON.stringify(g.key.map(keyText)) === key) return Math.min(most, Math.max(0, offset - before));
+    before += g.values.m0 ?? 0;
+  }
+  return 0;
 }
 
 /** The figures of the groups whose key starts with `prefix`, added up (counts and sums add). */

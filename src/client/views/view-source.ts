@@ -5,9 +5,10 @@
  */
 import type { Field, FieldType } from '../../shared/api/fields.ts';
 import type { ViewOptions } from '../../shared/view-features.ts';
-import type { ViewRows } from '../api/views.ts';
+import { post } from '../api/request.ts';
+import type { Metric, SummaryAnswer, ViewRows } from '../api/views.ts';
 import { viewsApi } from '../api/views.ts';
-import { type DatasetColumn, showDataset } from '../runtime/dataset-client.ts';
+import { type DatasetColumn, type DatasetTable, showDataset } from '../runtime/dataset-client.ts';
 
 export type ViewSource =
   | { kind: 'table'; entity: string }
@@ -20,8 +21,8 @@ export interface SourceBody {
   count?: boolean;
 }
 
-/** A page of rows; a dataset also says its columns (its fields). */
-export type SourceRows = ViewRows & { columns?: DatasetColumn[] };
+/** A page of rows; a dataset also says its columns (its fields) and the tables it reads. */
+export type SourceRows = ViewRows & { columns?: DatasetColumn[]; tables?: DatasetTable[] };
 
 export function sourceRows(project: string, source: ViewSource, body: SourceBody): Promise<SourceRows> {
   if (source.kind === 'table') return viewsApi.rows(project, source.entity, body);
@@ -31,7 +32,26 @@ export function sourceRows(project: string, source: ViewSource, body: SourceBody
     data: a.rows.map((r, i) => ({ ...r, _id: `${index}-${i}` })),
     ...(a.count === undefined ? {} : { count: a.count }),
     columns: a.columns,
+    ...(a.tables ? { tables: a.tables } : {}),
   }));
+}
+
+/**
+ * The statistics of the whole filtered set (never the page): a table's summary call, or a dataset's
+ * (`/api/app/ds/{p}/{flow}/summary`, its parameters and the same filter as its rows; no groups).
+ */
+export function sourceSummary(
+  project: string,
+  source: ViewSource,
+  query: unknown,
+  summary: { group?: string[]; metrics: Metric[] },
+): Promise<SummaryAnswer> {
+  if (source.kind === 'table') return viewsApi.summary(project, source.entity, query, summary);
+  return post<SummaryAnswer>(
+    `/api/app/ds/${encodeURIComponent(project)}/${encodeURIComponent(source.flow)}/summary`,
+    { params: source.params, ...(query === undefined ? {} : { query }), summary },
+    { quiet: true, share: false },
+  );
 }
 
 /** A dataset's output columns as the fields a data view draws, sorts and filters by. */
@@ -54,8 +74,8 @@ export function datasetFields(columns: readonly DatasetColumn[]): Field[] {
 
 /**
  * What a dataset leaves of a view's options: no writes, no selection or programs, and none of the
- * features built on a table's own calls (export and import, chart, grouping and statistics over
- * the server's summary, saved filters and their links).
+ * features built on a table's own calls (export and import, chart, grouping over the server's
+ * summary, saved filters and their links). Its statistics row has its own call (sourceSummary).
  */
 export function datasetOptions(options: ViewOptions): ViewOptions {
   return {
@@ -66,7 +86,6 @@ export function datasetOptions(options: ViewOptions): ViewOptions {
       export: false,
       chart: false,
       group: false,
-      summary: false,
       share: false,
     },
     select: false,

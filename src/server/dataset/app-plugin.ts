@@ -1,5 +1,5 @@
 import type { FastifyInstance, FastifyRequest } from 'fastify';
-import type { ShowRequest } from '../../shared/dataset/index.ts';
+import type { DatasetPlan, ShowRequest } from '../../shared/dataset/index.ts';
 import { planDataset } from '../../shared/dataset/index.ts';
 import { QueryError } from '../../shared/query/error.ts';
 import { authorize } from '../access/decide.ts';
@@ -8,10 +8,18 @@ import { userContext } from '../data/records-plugin.ts';
 import { AppError, E, fail } from '../errors.ts';
 import { area } from '../http/plugin-kit.ts';
 import { anyObj, id, obj, ok } from '../http/schemas.ts';
-import type { ProjectRow } from '../project/service.ts';
-import { catalogOf, findDataset, releasedOf, runShow } from './service.ts';
+import { type ProjectRow, projectOptions } from '../project/service.ts';
+import { catalogOf, findDataset, releasedOf, runShow, runSummary } from './service.ts';
 
 const tags = ['datasets'];
+
+/** The tables a dataset reads, as records-change notices name them ({ entity: id, code }). */
+function readTables(plan: DatasetPlan): { entity: string; code: string }[] {
+  const out = new Map<string, { entity: string; code: string }>();
+  for (const e of [plan.base, ...plan.joins.map((j) => j.entity)])
+    out.set(e.id, { entity: e.id, code: e.code ?? '' });
+  return [...out.values()];
+}
 const MAX_BATCH = 50;
 const showBody = obj({
   'params?': { type: 'object', maxProperties: 16 },
@@ -53,8 +61,53 @@ async function datasetAppPlugin(app: FastifyInstance): Promise<void> {
     });
     const version = flow.released_version ?? 0;
     const { columns, ...rest } = answer;
-    return { ...rest, version, ...(body.version === version ? {} : { columns }) };
+    return {
+      ...rest,
+      version,
+      ...(body.version === version ? {} : { columns }),
+      // The tables it reads (base and joins): a view reloads when the records of one change.
+      tables: readTables(plan),
+    };
   }
+
+  // The statistics row of a dataset view: the released dataset's whole filtered set, checked as a show.
+  app.post(
+    '/:flow/summary',
+    {
+      schema: {
+        tags,
+        params: obj({ project: id(), flow: { type: 'string', pattern: '^[0-9a-f]{24}$' } }),
+        body: obj({
+          'params?': { type: 'object', maxProperties: 16 },
+          'query?': {},
+          // The table summary's shape; the functions and columns are checked against the output.
+          summary: obj({
+            metrics: { type: 'array', minItems: 1 },
+            'group?': { type: 'array' },
+            'accuracy?': { type: 'integer', minimum: 0, maximum: 10 },
+          }),
+        }),
+        response: { 200: ok(anyObj()) },
+      },
+      preHandler: optionalUser,
+    },
+    async (request) => {
+      const p = request.params as { project: string; flow: string };
+      const { project } = await authorize(request, p.project, { kind: 'app' });
+      const flow = await findDataset(db, project.id, p.flow);
+      const { actor } = await authorize(request, project.id, { kind: 'dataset', id: flow.id });
+      const doc = releasedOf(flow);
+      if (!doc) fail(E.DATASET_NOT_RELEASED);
+      const plan = planDataset(doc, await catalogOf(db, project.id));
+      const body = (request.body ?? {}) as ShowRequest & { summary?: unknown };
+      const data = await runSummary(db, dialect, plan, body, {
+        user: userContext(request),
+        showHidden: actor.kind === 'owner' || actor.kind === 'admin',
+        accuracy: projectOptions(project).accuracy,
+      });
+      return { error: 0, data };
+    },
+  );
 
   app.post(
     '/:flow/show',

@@ -13,6 +13,7 @@
  * Table and column names come from our own ids only; every value is a bound parameter.
  */
 import { type RawBuilder, sql } from 'kysely';
+import { ACCURACY_DEFAULT } from '../../shared/constants.ts';
 import { BEIJING_OFFSET_MS } from '../../shared/dataset/evaluate.ts';
 import type { ShowPlan } from '../../shared/dataset/show.ts';
 import { tieBreak } from '../../shared/dataset/show.ts';
@@ -82,12 +83,15 @@ export interface CompiledShow {
   names: { key: string; alias: string; type: ValueType }[];
 }
 
-export function compileShow(
-  dialect: Dialect,
-  plan: DatasetPlan,
-  show: ShowPlan,
-  withCount: boolean,
-): CompiledShow {
+/** The rows of a show before paging: `SELECT … FROM (<inner>) d WHERE <extra>`, its columns named d0, d1 … */
+interface ShowBody {
+  innerSql: Sql;
+  extra: Sql;
+  dName: Map<string, string>;
+  typeOf: Map<string, ValueType>;
+}
+
+function compileBody(dialect: Dialect, plan: DatasetPlan, show: ShowPlan): ShowBody {
   const pg = dialect === 'postgres';
   const aliasIndex = new Map<string, number>([[BASE_ALIAS, 0]]);
   plan.joins.forEach((j, i) => {
@@ -249,12 +253,23 @@ export function compileShow(
   const innerSql =
     twoStep ?? sql`SELECT ${sql.join(innerList)} FROM ${sql.join(from, sql` `)} WHERE ${where}${groupBy}`;
 
-  // The caller's filter and the order, over the inner columns.
-  const outTypes = new Map<string, ValueType>(plan.output.map((o) => [o.key, o.type]));
+  // The caller's filter, over the inner columns.
   const outMap: ColumnMap = Object.fromEntries(
     show.output.map((o) => [o.key, { type: o.type, column: dName.get(o.key)! }]),
   );
   const extra = new QueryCompiler(dialect, outMap, 'd').where(show.extra.where);
+  return { innerSql, extra, dName, typeOf };
+}
+
+export function compileShow(
+  dialect: Dialect,
+  plan: DatasetPlan,
+  show: ShowPlan,
+  withCount: boolean,
+): CompiledShow {
+  const pg = dialect === 'postgres';
+  const { innerSql, extra, dName, typeOf } = compileBody(dialect, plan, show);
+  const outTypes = new Map<string, ValueType>(plan.output.map((o) => [o.key, o.type]));
   const orderKeys = [...show.sort, ...tieBreak(plan).map((k) => ({ key: k, order: 'asc' as const }))];
   const order = orderKeys.map((k) => {
     const name = dName.get(k.key) ?? k.key;
@@ -284,4 +299,54 @@ export function compileCount(dialect: Dialect, plan: DatasetPlan, show: ShowPlan
     true,
   );
   return c.statement;
+}
+
+/** A statistic of a summary: a row count, or count / sum / avg / min / max of an output column. */
+export interface SummaryPart {
+  fn: 'count' | 'sum' | 'avg' | 'min' | 'max';
+  key?: string;
+}
+
+/**
+ * The statistics of a show over its whole filtered set (the dataset's filter and the caller's, no
+ * paging) in one statement: per part a count (`n`), a sum with the count it was taken over (`s`,
+ * `c`), or a min / max (`v`), read by the caller with the reference rounding.
+ */
+export function compileSummary(
+  dialect: Dialect,
+  plan: DatasetPlan,
+  show: ShowPlan,
+  parts: SummaryPart[],
+): Sql {
+  const { innerSql, extra, dName, typeOf } = compileBody(dialect, plan, show);
+  const outTypes = new Map<string, ValueType>(show.output.map((o) => [o.key, o.type]));
+  const pg = dialect === 'postgres';
+  const rounded = new Set(plan.aggregates.filter((a) => a.fn === 'sum' || a.fn === 'avg').map((a) => a.key));
+  const list: Sql[] = [];
+  parts.forEach((p, i) => {
+    const as = (x: string) => sql.ref(`m${i}_${x}`);
+    if (!p.key) {
+      list.push(sql`COUNT(*) AS ${as('n')}`);
+      return;
+    }
+    const stored = sql.ref(`d.${dName.get(p.key)!}`);
+    // Sums and averages of a grouped dataset are shown rounded half away from zero on their decimal
+    // text: their statistics are of what is shown. PostgreSQL's numeric cast keeps 15 digits; SQLite
+    // rounds the exact binary value, so a half written as …4999999 is nudged by ~4 units in the last
+    // place to round as the decimal text does (86.925 → 86.93, not 86.92).
+    const digits = sql.raw(String(ACCURACY_DEFAULT));
+    const ref = rounded.has(p.key)
+      ? pg
+        ? sql`round(CAST(${stored} AS numeric), ${digits})`
+        : sql`round(${stored} * (1 + 1e-15), ${digits})`
+      : stored;
+    const type = outTypes.get(p.key) ?? typeOf.get(p.key) ?? 'text';
+    // Count as the table summary does: non-empty values (empty text counts as no value).
+    if (p.fn === 'count')
+      list.push(sql`COUNT(${TEXTLIKE(type) ? sql`NULLIF(${ref}, '')` : ref}) AS ${as('n')}`);
+    else if (p.fn === 'sum' || p.fn === 'avg')
+      list.push(sql`SUM(${ref}) AS ${as('s')}`, sql`COUNT(${ref}) AS ${as('c')}`);
+    else list.push(sql`${p.fn === 'min' ? sql`MIN` : sql`MAX`}(${ref}) AS ${as('v')}`);
+  });
+  return sql`SELECT ${sql.join(list)} FROM (${innerSql}) d WHERE ${extra}`;
 }

@@ -20,6 +20,8 @@ import {
 } from '../../shared/dataset/index.ts';
 import { newId } from '../../shared/id.ts';
 import { roundHalfAway } from '../../shared/query/round.ts';
+import { metricName, type SummaryAnswer } from '../../shared/query/summary.ts';
+import { normalizeSummaryOrThrow } from '../../shared/query/summary-spec.ts';
 import type { UserLike } from '../../shared/query/types.ts';
 import { entityTable, fieldColumn } from '../data/ddl.ts';
 import { metaOf } from '../data/meta.ts';
@@ -33,7 +35,7 @@ import {
   restoreDraft,
   versionDocument,
 } from '../program/flow-versions.ts';
-import { compileCount, compileShow } from './compile.ts';
+import { compileCount, compileShow, compileSummary } from './compile.ts';
 
 export type DatasetRow = FlowsTable;
 const ID = /^[0-9a-f]{24}$/;
@@ -354,6 +356,60 @@ export async function runShow(
     }
   }
   return answer;
+}
+
+/**
+ * The statistics row of a dataset view: count / sum / avg / min / max of its visible output columns
+ * over the WHOLE filtered set (the dataset's own filter and the caller's; never the page), in one
+ * statement, rounded as the table summary rounds (`accuracy` digits, counts never). The request is
+ * the table summary's `{ metrics, accuracy? }`; datasets have no grouped statistics.
+ */
+export async function runSummary(
+  db: Kysely<DB>,
+  dialect: Dialect,
+  plan: DatasetPlan,
+  request: ShowRequest & { summary?: unknown },
+  opts: ShowOptions & { accuracy: number },
+): Promise<SummaryAnswer> {
+  const { summary, page: _page, sort: _sort, count: _count, all: _all, ...rest } = request;
+  void [_page, _sort, _count, _all];
+  const show = planShow(
+    plan,
+    rest,
+    { now: opts.now ?? Date.now(), user: opts.user },
+    { showHidden: opts.showHidden },
+  );
+  const raw = summary && typeof summary === 'object' && !Array.isArray(summary) ? summary : {};
+  if (Object.hasOwn(raw, 'group') && (raw as { group?: unknown }).group !== undefined) {
+    const g = (raw as { group?: unknown }).group;
+    if (!Array.isArray(g) || g.length) fail(E.DATASET_SUMMARY_GROUPED);
+  }
+  const fields = Object.fromEntries(show.output.map((o) => [o.key, o.type]));
+  const spec = normalizeSummaryOrThrow({ accuracy: opts.accuracy, ...raw }, fields);
+  const accuracy = spec.accuracy ?? 2;
+  const parts = spec.metrics.map((m) => ({ fn: m.fn, ...(m.field ? { key: m.field } : {}) }));
+  let row: Record<string, unknown> = {};
+  if (!show.where.nothing && !show.extra.nothing) {
+    const result = await compileSummary(dialect, plan, show, parts).execute(db);
+    row = (result.rows as Record<string, unknown>[])[0] ?? {};
+  }
+  const num = (v: unknown) => (v === null || v === undefined ? null : cleanNumber(Number(v)));
+  const total: Record<string, number | null> = {};
+  spec.metrics.forEach((m, i) => {
+    const at = (x: string) => num(row[`m${i}_${x}`]);
+    let v: number | null;
+    if (m.fn === 'count' || !m.field) v = at('n') ?? 0;
+    else if (m.fn === 'sum') v = roundHalfAway(at('s') ?? 0, accuracy);
+    else if (m.fn === 'avg') {
+      const c = at('c') ?? 0;
+      v = c === 0 ? null : roundHalfAway((at('s') ?? 0) / c, accuracy);
+    } else {
+      const x = at('v');
+      v = x === null ? null : roundHalfAway(x, accuracy);
+    }
+    total[metricName(m)] = v;
+  });
+  return { total, groups: [] };
 }
 
 function decode(v: unknown, type: string, round: boolean): unknown {

@@ -350,7 +350,7 @@ export interface SchedulesTable {
 export interface ScheduleFiresTable {
   task_id: string;
   fire_time: number;
-  state: 'running' | 'success' | 'fail' | 'missed';
+  state: 'running' | 'success' | 'fail' | 'missed' | 'skipped';
   node: string;
   run_id: string | null;
   result: string | null;

@@ -163,7 +163,7 @@ export class ScheduleEngine {
   private finished: {
     task: string;
     time: number;
-    state: 'success' | 'fail';
+    state: 'success' | 'fail' | 'skipped';
     result: string;
     runId: string | null;
     at: number;

@@ -155,7 +155,7 @@ export async function finishFires(
   done: {
     task: string;
     time: number;
-    state: 'success' | 'fail';
+    state: 'success' | 'fail' | 'skipped';
     result: string;
     runId: string | null;
     at: number;
@@ -188,7 +188,7 @@ export async function finishFire(
   db: Kysely<DB>,
   task: string,
   time: number,
-  out: { state: 'success' | 'fail'; result: string; runId: string | null },
+  out: { state: 'success' | 'fail' | 'skipped'; result: string; runId: string | null },
 ): Promise<void> {
   await db
     .updateTable('schedule_fires')

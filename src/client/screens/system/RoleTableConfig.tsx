@@ -2,7 +2,7 @@
  * A role's advanced settings per data table (builder spec §2 permission management: "per-table
  * advanced config: default filters and allowed functions in popups"). The default filter is edited
  * with the data views' FilterBuilder and applied by the server to every read of the role's members
- * (they see it as a fixed chip); the allowed programs are the only ones the role's members get as
+ * (they see it as a fixed chip, in the words shown here too); the allowed programs are the only ones the role's members get as
  * that table's program buttons, and the only ones the server runs on it for them.
  */
 import { FilterOutlined, ThunderboltOutlined } from '@ant-design/icons';
@@ -14,6 +14,7 @@ import { type Condition, completeConditions, type Match } from '../../../shared/
 import { type Role, type RoleTableSettings, roleTablesApi } from '../../api/system.ts';
 import type { Entity, Field } from '../../api/workbench.ts';
 import { wb } from '../../api/workbench.ts';
+import { roleFilterText } from '../../views/role-filter-text.ts';
 
 type Popup = { kind: 'filter' | 'programs'; table: Entity } | null;
 
@@ -204,7 +205,7 @@ export function RoleTableModal(props: {
           {settings.unusable ? <Alert type="warning" showIcon message={t('tadv.filterUnusable')} /> : null}
           {settings.filter ? (
             <Tag color="blue" data-testid="role-filter-current">
-              {settings.filter.conditions.map((c) => `${c.field} ${c.opt} ${c.value ?? ''}`).join(', ')}
+              {roleFilterText(settings.filter, fields, lang)}
             </Tag>
           ) : (
             <Tag data-testid="role-filter-current">{t('tadv.noFilter')}</Tag>

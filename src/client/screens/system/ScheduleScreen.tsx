@@ -23,6 +23,7 @@ const STATE_COLOR: Record<FireState, string> = {
   success: 'green',
   fail: 'red',
   missed: 'orange',
+  skipped: 'default',
   running: 'blue',
 };
 
