@@ -5,14 +5,17 @@
  * mode adds Deployment; the members list searches on the server.
  */
 import { expect, test } from '@playwright/test';
-import { adminApi, DESKTOP, demoProject, PHONE, shot, signInWithToken } from './helpers.ts';
+import { adminApi, DESKTOP, PHONE, shot, signInWithToken } from './helpers.ts';
 
 test.describe.configure({ mode: 'serial' });
 
 test('the admin side menu follows the feature switches and modes', async ({ page, request }) => {
   test.setTimeout(180_000);
   const call = await adminApi(request);
-  const { project } = await demoProject(call);
+  // A project of its own: switching features off on the shared Demo would reach other specs.
+  const { _id: project } = await call<{ _id: string }>('/api/common/project/create', {
+    name: `Admin menu ${Date.now().toString(36)}`,
+  });
   await signInWithToken(page, call.token, project);
   await page.setViewportSize(DESKTOP);
 
