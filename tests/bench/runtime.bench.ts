@@ -14,6 +14,9 @@
  *     the same JSON parsed and its 200 widgets drawn as plain positioned divs, in the same page;
  *  3. a cold load (fresh browser context, no cache) of that page to the first widget painted (mark
  *     `lc:first-widget`); goal ≤ 1.5 s. Baseline: the first contentful paint of the same load.
+ *  4. the page opened from the menu again, BENCH_MENU_ROUNDS times (default 5), in the renderer main
+ *     thread's CPU time from a Chrome trace (menu-cpu.ts): steadier than wall time under load.
+ *     BENCH_ONLY=menu runs only this part; BENCH_CHROME_TRACE_MENU=x.json keeps the last trace.
  * Set BENCH_NO_BUILD=1 to reuse an existing dist/client, BENCH_KINDS=a,b to fill the page with other kinds. Diagnostics of the last round: BENCH_TRACE=1
  * (marks and resources), BENCH_PROFILE=1 (self time by function; BENCH_PROFILE_FILE=x.cpuprofile
  * keeps the profile), BENCH_CHROME_TRACE=x.json (a Chrome trace for DevTools' Performance panel).
@@ -28,12 +31,16 @@ import { type BrowserContext, chromium, type Page } from '@playwright/test';
 import type { PageDocument, WidgetInstance } from '../../src/shared/page-document.ts';
 import { WIDGETS } from '../../widgets/index.ts';
 import { instanceOf } from '../fixtures/pages.ts';
+import { type MenuFigure, menuRounds } from './menu-cpu.ts';
 
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../..');
 const dist = process.env.BENCH_CLIENT_DIR
   ? path.resolve(process.env.BENCH_CLIENT_DIR)
   : path.join(root, 'dist/client');
 const ROUNDS = Number(process.env.BENCH_ROUNDS ?? 5);
+/** Menu clicks measured in main-thread CPU (menu-cpu.ts); BENCH_ONLY=menu runs those alone. */
+const MENU_ROUNDS = Number(process.env.BENCH_MENU_ROUNDS ?? 5);
+const ONLY_MENU = process.env.BENCH_ONLY === 'menu';
 const HEAVY = /monaco|echarts|quill|designer/i;
 
 function kb(n: number) {
@@ -241,7 +248,7 @@ async function main() {
   const inAppAll: number[] = [];
   const first: number[] = [];
   const fcp: number[] = [];
-  for (let r = 0; r < ROUNDS; r++) {
+  for (let r = 0; r < (ONLY_MENU ? 0 : ROUNDS); r++) {
     // A fresh context each round: no HTTP cache, so this is also the cold load.
     const ctx = await browser.newContext({ viewport: { width: 1280, height: 800 } });
     await ctx.addInitScript(init, [token, project] as const);
@@ -389,9 +396,55 @@ async function main() {
     plain.push(base0);
     await ctx.close();
   }
+  let menu: MenuFigure[] = [];
+  if (MENU_ROUNDS > 0) {
+    const ctx = await browser.newContext({ viewport: { width: 1280, height: 800 } });
+    await ctx.addInitScript(init, [token, project] as const);
+    const tab = await ctx.newPage();
+    // Home, then the page once from the menu: the app and the kinds' code loaded before measuring.
+    await tab.goto(`${base}/`);
+    await tab.getByTestId('app-menu').getByText('Bench 200').click();
+    await tab.waitForFunction(() => performance.getEntriesByName('lc:render-all').length > 0, null, {
+      timeout: 60_000,
+    });
+    menu = await menuRounds(browser, tab, 'Bench 200', MENU_ROUNDS, process.env.BENCH_CHROME_TRACE_MENU);
+    await ctx.close();
+  }
   await browser.close();
   await app.close();
   fs.rmSync(dataDir, { recursive: true, force: true });
+  if (menu.length) {
+    const line = (label: string, xs: number[]) =>
+      `   ${label} ${median(xs).toFixed(1)} ms (rounds: ${xs.map((x) => x.toFixed(0)).join(', ')})`;
+    console.log(
+      `\n4. Opened from the menu, each click traced (median of ${menu.length}): the renderer main thread's own CPU time, steadier than wall time on a loaded machine`,
+    );
+    console.log(
+      line(
+        'click → first commit, CPU',
+        menu.map((m) => m.cpuClick),
+      ),
+    );
+    console.log(
+      line(
+        'page JSON → first commit, CPU',
+        menu.map((m) => m.cpuJson),
+      ),
+    );
+    console.log(
+      line(
+        'click → first commit, wall',
+        menu.map((m) => m.wallClick),
+      ),
+    );
+    console.log(
+      line(
+        'page JSON → first commit, wall',
+        menu.map((m) => m.wallJson),
+      ),
+    );
+  }
+  if (ONLY_MENU) return;
 
   const r = median(render);
   const b = median(plain);

@@ -1,63 +1,34 @@
-import { PlusOutlined } from '@ant-design/icons';
-import { Avatar, Button, Cascader, Form, Input, InputNumber, Space, Upload } from 'antd';
-import { useEffect, useState } from 'react';
+import { Button, Form, Input, InputNumber, Space } from 'antd';
+import { lazy, Suspense, useEffect } from 'react';
 import { bool, list, num, obj, str } from '../../src/shared/props.ts';
-import { safeUrl } from '../../src/shared/sanitize.ts';
 import type { WidgetRenderProps } from '../define.ts';
-import { useDispatch, useRuntime, useWidgetData } from '../kit/widget-context.ts';
-import { REGIONS, regionPath, regionText } from './regions.ts';
+import { useDispatch, useWidgetData } from '../kit/widget-context.ts';
 
 type InputKind = 'text' | 'textarea' | 'number' | 'phone' | 'region' | 'image';
 const INPUTS: readonly InputKind[] = ['text', 'textarea', 'number', 'phone', 'region', 'image'];
 
-/** A region picker (province / city / district) whose value is the text "省/市/区". */
-function RegionInput({ value, onChange }: { value?: unknown; onChange?: (v: string) => void }) {
-  const rt = useRuntime();
-  return (
-    <Cascader
-      options={REGIONS}
-      value={regionPath(value)}
-      onChange={(path) => onChange?.(regionText((path ?? []) as unknown[]))}
-      placeholder={rt.lang === 'en' ? 'Province / city / district' : '省 / 市 / 区'}
-      style={{ width: '100%' }}
-    />
-  );
-}
+const loadRich = () => import('./rich-inputs.tsx');
+const RegionInput = lazy(() => loadRich().then((m) => ({ default: m.RegionInput })));
+const ImageInput = lazy(() => loadRich().then((m) => ({ default: m.ImageInput })));
 
-/** An image (an avatar) the user uploads; the value is the stored file's URL. */
-function ImageInput({
-  value,
-  onChange,
+/**
+ * A region or image input, loaded with its file on first use (rich-inputs.tsx). Form.Item hands its
+ * value and onChange to its direct child: this wrapper, which passes them on inside the Suspense.
+ */
+function DeferredInput({
+  input,
   entity,
+  ...field
 }: {
+  input: 'region' | 'image';
+  entity: string;
   value?: unknown;
   onChange?: (v: string) => void;
-  entity: string;
 }) {
-  const rt = useRuntime();
-  const [busy, setBusy] = useState(false);
-  const src = safeUrl(str(value));
   return (
-    <Upload
-      accept="image/png,image/jpeg,image/gif,image/webp"
-      showUploadList={false}
-      disabled={!rt.upload || busy}
-      customRequest={({ file }) => {
-        if (!rt.upload) return;
-        setBusy(true);
-        rt.upload(file as File, 'image', entity || undefined)
-          .then((u) => onChange?.(u.url))
-          .catch((e: unknown) => rt.notify?.('error', e instanceof Error ? e.message : String(e)))
-          .finally(() => setBusy(false));
-      }}
-    >
-      <Space>
-        <Avatar size={64} src={src || undefined} icon={src ? undefined : <PlusOutlined />} />
-        <Button loading={busy}>
-          {rt.lang === 'en' ? (src ? 'Change' : 'Upload') : src ? '更换' : '上传'}
-        </Button>
-      </Space>
-    </Upload>
+    <Suspense fallback={<Input disabled />}>
+      {input === 'region' ? <RegionInput {...field} /> : <ImageInput {...field} entity={entity} />}
+    </Suspense>
   );
 }
 
@@ -98,9 +69,8 @@ export function FormWidget({ id, props }: WidgetRenderProps) {
       case 'phone':
         return <Input inputMode="tel" maxLength={20} />;
       case 'region':
-        return <RegionInput />;
       case 'image':
-        return <ImageInput entity={entity} />;
+        return <DeferredInput input={input} entity={entity} />;
       default:
         return <Input />;
     }

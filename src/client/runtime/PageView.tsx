@@ -5,7 +5,7 @@
  * modal stack it opens pages into.
  */
 import { App, Modal, Result, Spin } from 'antd';
-import { type ReactNode, useCallback, useEffect, useMemo, useRef, useState } from 'react';
+import { type ReactNode, useCallback, useEffect, useLayoutEffect, useMemo, useRef, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { useNavigate } from 'react-router';
 import { getWidget } from '../../../widgets/registry.ts';
@@ -79,16 +79,23 @@ export function PageView(props: ViewProps) {
   const { t } = useTranslation();
   const navigate = useNavigate();
   const user = useSession((s) => s.user);
-  // A page whose JSON and kinds are already here (the route loader fetched them) draws in the
-  // first render, with no effect and second render in between.
-  const [initial] = useState(() => {
-    const p = takeArrived(project, pageId, preview, props.display === true, (a) => kindsLoaded(a.document));
-    if (p) performance.mark('lc:kinds-loaded');
-    return p;
-  });
-  const [page, setPage] = useState<AppPage | null>(initial);
+  const [page, setPage] = useState<AppPage | null>(null);
   const [error, setError] = useState<{ code: number; msg: string } | null>(null);
-  const skipFetch = useRef(initial !== null);
+  const skipFetch = useRef(false);
+  // A page whose JSON and kinds are already here (the route loader fetched them) draws from a layout
+  // effect, not in the first render: a navigation renders its new screen in a transition, which
+  // React slices into 5 ms pieces with frames painted between (a 200-widget page took two to three
+  // times its render time that way); an update from a layout effect renders at once, in the same
+  // task, before anything is painted. Taken on commit, so a transition render React throws away
+  // and restarts does not spend the prefetched answer.
+  // biome-ignore lint/correctness/useExhaustiveDependencies: once per mount (screens key the view by page)
+  useLayoutEffect(() => {
+    const p = takeArrived(project, pageId, preview, props.display === true, (a) => kindsLoaded(a.document));
+    if (!p) return;
+    performance.mark('lc:kinds-loaded');
+    skipFetch.current = true;
+    setPage(p);
+  }, []);
 
   useEffect(() => {
     if (skipFetch.current) {

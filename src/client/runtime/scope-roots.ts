@@ -3,6 +3,8 @@ import { isBinding } from '../../shared/expr/index.ts';
 
 const ROOTS = ['user', 'params', 'state', 'widgets', 'record'] as const;
 export type Root = (typeof ROOTS)[number];
+/** One pattern for all roots, built once (every widget of a page asks on its first render). */
+const ROOT_WORD = new RegExp(`\\b(?:${ROOTS.join('|')})\\b`, 'g');
 
 /** The scope roots a value's bindings and `{{ }}` templates mention (a cheap over-approximation). */
 export function rootsOf(v: unknown, into: Set<Root> = new Set()): Set<Root> {
@@ -10,7 +12,7 @@ export function rootsOf(v: unknown, into: Set<Root> = new Set()): Set<Root> {
   if (isBinding(v)) src = v.$expr;
   else if (typeof v === 'string' && v.includes('{{')) src = v;
   if (src !== undefined) {
-    for (const r of ROOTS) if (new RegExp(`\\b${r}\\b`).test(src)) into.add(r);
+    for (const m of src.matchAll(ROOT_WORD)) into.add(m[0] as Root);
     return into;
   }
   if (Array.isArray(v)) for (const x of v) rootsOf(x, into);

@@ -48,6 +48,8 @@ export function translateDocument<D extends Pick<PageDocument, 'widgets'>>(
   pageId: string,
   texts: Record<string, string>,
 ): D {
+  // Most projects translate nothing: no walk over every widget of the page then.
+  if (Object.keys(texts).length === 0) return doc;
   // Each list comes back as the same array when none of its widgets changed.
   const walk = (list: WidgetInstance[]): WidgetInstance[] => {
     let changed = false;

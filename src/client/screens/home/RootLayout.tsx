@@ -64,12 +64,18 @@ export default function RootLayout() {
   }, []);
 
   // A visit to a menu entry's path (by click, tag or link) counts as its use and becomes a tag.
+  // Bookkeeping, in a task of its own: a page drawn at once from a layout effect (PageView) flushes
+  // this effect before its render, and the store writes and the tags' and menu's re-renders would
+  // otherwise hold the page's first commit back.
   useEffect(() => {
     if (!projectId) return;
-    const entry = findEntry(menu, (n) => menuPath(n, projectId, custom) === pathname);
-    if (!entry) return;
-    useShell.getState().pushTag({ path: pathname, name: entry.name });
-    useShell.getState().use({ id: entry._id, type: entry._type, name: entry.name });
+    const timer = setTimeout(() => {
+      const entry = findEntry(menu, (n) => menuPath(n, projectId, custom) === pathname);
+      if (!entry) return;
+      useShell.getState().pushTag({ path: pathname, name: entry.name });
+      useShell.getState().use({ id: entry._id, type: entry._type, name: entry.name });
+    }, 0);
+    return () => clearTimeout(timer);
   }, [pathname, menu, projectId, custom]);
 
   // Root styling reflects the environment (spec §2): mobile/pc, provider, ios, mini-app, weixin, wxwork.
