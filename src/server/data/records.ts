@@ -11,6 +11,7 @@ import {
   type SummarySpec,
 } from '../../shared/query/index.ts';
 import type { GroupKey } from '../../shared/query/summary.ts';
+import { compiledOnce } from '../db/compiled.ts';
 import type { Dialect } from '../db/index.ts';
 import type { DB } from '../db/schema.ts';
 import { AppError, E, fail } from '../errors.ts';
@@ -389,18 +390,22 @@ export async function $insertReturning(
   const id = newId(now);
   await $numberNewRecord(trx, meta, p.columns, now);
   const hooked = listens(hooks, meta, 'create');
-  const insert = any(trx)
-    .insertInto(meta.table)
-    .values({ _id: id, _created_at: now, _updated_at: now, _creator: userId, ...p.columns });
-  if (!readBack && !hooked) {
-    await insert.execute();
-    await writeLinks(trx, id, p.links);
-    return { ...input, _id: id };
-  }
-  const raw = await insert.returning(returningList(meta)).executeTakeFirst();
+  const row: Raw = { _id: id, _created_at: now, _updated_at: now, _creator: userId, ...p.columns };
+  const readRow = readBack || hooked;
+  const cols = Object.keys(row);
+  const r = await compiledOnce<Raw>(
+    trx,
+    `i|${meta.table}@${meta.entity.updated_at}|${readRow ? 'r' : ''}|${cols.join(',')}`,
+    cols.map((c) => row[c]),
+    () => {
+      const insert = any(trx).insertInto(meta.table).values(row);
+      return readRow ? insert.returning(returningList(meta)) : insert;
+    },
+  );
   await writeLinks(trx, id, p.links);
+  if (!readRow) return { ...input, _id: id };
   // Relations (and the collection links just written) are attached after the links.
-  const after = await returned(trx, meta, raw as Raw | undefined);
+  const after = await returned(trx, meta, r.rows[0]);
   if (hooked) await hooks!.afterWrite(trx, { op: 'create', meta, id, before: null, after });
   return after;
 }
@@ -435,20 +440,27 @@ export async function $updateReturning(
   const p = prepare(await withOptionSets(trx, meta), withoutNumbered(meta, input), true);
   await checkTargets(trx, meta, p);
   noteWrite(trx, meta.table);
-  const update = any(trx)
-    .updateTable(meta.table)
-    .set({ ...p.columns, _updated_at: Date.now() })
-    .where('_id', '=', id);
-  if (!want.after && !hooked) {
-    const r = await update.executeTakeFirst();
-    if (Number(r.numUpdatedRows) === 0) fail(E.RECORD_NOT_FOUND);
+  const set: Raw = { ...p.columns, _updated_at: Date.now() };
+  const readRow = want.after || hooked;
+  const cols = Object.keys(set);
+  const r = await compiledOnce<Raw>(
+    trx,
+    `u|${meta.table}@${meta.entity.updated_at}|${readRow ? 'r' : ''}|${cols.join(',')}`,
+    [...cols.map((c) => set[c]), id],
+    () => {
+      const update = any(trx).updateTable(meta.table).set(set).where('_id', '=', id);
+      return readRow ? update.returning(returningList(meta)) : update;
+    },
+  );
+  if (!readRow) {
+    if (Number(r.numAffectedRows ?? 0) === 0) fail(E.RECORD_NOT_FOUND);
     await writeLinks(trx, id, p.links);
     return { before, after: { ...input, _id: id } };
   }
-  const raw = await update.returning(returningList(meta)).executeTakeFirst();
+  const raw = r.rows[0];
   if (!raw) fail(E.RECORD_NOT_FOUND);
   await writeLinks(trx, id, p.links);
-  const after = await returned(trx, meta, raw as Raw);
+  const after = await returned(trx, meta, raw);
   if (hooked) await hooks!.afterWrite(trx, { op: 'update', meta, id, before, after });
   return { before, after };
 }
