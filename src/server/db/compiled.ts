@@ -9,7 +9,9 @@
  */
 import { type Compilable, CompiledQuery, type QueryExecutorProvider, type QueryResult } from 'kysely';
 
-const shapes = new WeakMap<object, Map<string, string | null>>();
+/** A kept shape: its compiled text and query node (shared by every call; only the values differ). */
+type Kept = Pick<CompiledQuery, 'sql' | 'query' | 'queryId'>;
+const shapes = new WeakMap<object, Map<string, Kept | null>>();
 const MAX_SHAPES = 2000;
 
 export async function compiledOnce<R>(
@@ -24,14 +26,15 @@ export async function compiledOnce<R>(
     kept = new Map();
     shapes.set(adapter, kept);
   }
-  const text = kept.get(key);
-  if (text) return db.executeQuery<R>(CompiledQuery.raw(text, params as unknown[]));
+  const shape = kept.get(key);
+  if (shape) return db.executeQuery<R>({ ...shape, parameters: params });
   const compiled = build().compile();
-  if (text === undefined) {
+  if (shape === undefined) {
     const same =
       compiled.parameters.length === params.length && compiled.parameters.every((v, i) => v === params[i]);
     if (kept.size >= MAX_SHAPES) kept.delete(kept.keys().next().value as string);
-    kept.set(key, same ? compiled.sql : null);
+    const raw = CompiledQuery.raw(compiled.sql);
+    kept.set(key, same ? { sql: raw.sql, query: raw.query, queryId: raw.queryId } : null);
   }
   return db.executeQuery<R>(compiled);
 }
