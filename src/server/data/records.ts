@@ -32,11 +32,23 @@ export type ApiRecord = Record<string, unknown>;
 
 const any = (db: Kysely<DB>) => db as unknown as AnyDb;
 
-/** Columns to select for a table: system columns plus every scalar field. */
+const selectLists = new WeakMap<EntityMeta, ReturnType<typeof sql.join>>();
+
+/** Columns to select for a table: system columns plus every scalar field (made once per meta). */
 function selectList(meta: EntityMeta) {
-  const cols = [sql.ref('t._id'), sql.ref('t._created_at'), sql.ref('t._updated_at'), sql.ref('t._creator')];
-  for (const f of meta.fields) if (f.type !== 'collection') cols.push(sql.ref(`t.${fieldColumn(f.id)}`));
-  return sql.join(cols);
+  let list = selectLists.get(meta);
+  if (!list) {
+    const cols = [
+      sql.ref('t._id'),
+      sql.ref('t._created_at'),
+      sql.ref('t._updated_at'),
+      sql.ref('t._creator'),
+    ];
+    for (const f of meta.fields) if (f.type !== 'collection') cols.push(sql.ref(`t.${fieldColumn(f.id)}`));
+    list = sql.join(cols);
+    selectLists.set(meta, list);
+  }
+  return list;
 }
 
 /** A stored row as the API shows it, before relations are attached. */
