@@ -16,9 +16,23 @@ function checkId(id: string): string {
   return id;
 }
 
-export const entityTable = (entityId: string) => `e_${checkId(entityId)}`;
-export const fieldColumn = (fieldId: string) => `c_${checkId(fieldId)}`;
-export const linkTable = (fieldId: string) => `l_${checkId(fieldId)}`;
+/** Names already checked, by id: every row read or written names each of its columns (a hot path). */
+function namer(prefix: string): (id: string) => string {
+  const named = new Map<string, string>();
+  return (id) => {
+    let name = named.get(id);
+    if (name === undefined) {
+      name = `${prefix}${checkId(id)}`;
+      if (named.size >= 50_000) named.clear();
+      named.set(id, name);
+    }
+    return name;
+  };
+}
+
+export const entityTable = namer('e_');
+export const fieldColumn = namer('c_');
+export const linkTable = namer('l_');
 
 /** The SQL column type of a scalar field type. */
 function columnType(type: FieldType, dialect: Dialect) {

@@ -1,4 +1,5 @@
 import { type Kysely, sql } from 'kysely';
+import { optionSetOf } from '../../shared/admin/option-sets.ts';
 import { checksOptions, checkValue, optionListOf, storedToApi } from '../../shared/fields/values.ts';
 import { newId } from '../../shared/id.ts';
 import { compareSortValues } from '../../shared/query/compare.ts';
@@ -11,6 +12,7 @@ import {
   type SummarySpec,
 } from '../../shared/query/index.ts';
 import type { GroupKey } from '../../shared/query/summary.ts';
+import { compiledOnce } from '../db/compiled.ts';
 import type { Dialect } from '../db/index.ts';
 import type { DB } from '../db/schema.ts';
 import { AppError, E, fail } from '../errors.ts';
@@ -30,11 +32,23 @@ export type ApiRecord = Record<string, unknown>;
 
 const any = (db: Kysely<DB>) => db as unknown as AnyDb;
 
-/** Columns to select for a table: system columns plus every scalar field. */
+const selectLists = new WeakMap<EntityMeta, ReturnType<typeof sql.join>>();
+
+/** Columns to select for a table: system columns plus every scalar field (made once per meta). */
 function selectList(meta: EntityMeta) {
-  const cols = [sql.ref('t._id'), sql.ref('t._created_at'), sql.ref('t._updated_at'), sql.ref('t._creator')];
-  for (const f of meta.fields) if (f.type !== 'collection') cols.push(sql.ref(`t.${fieldColumn(f.id)}`));
-  return sql.join(cols);
+  let list = selectLists.get(meta);
+  if (!list) {
+    const cols = [
+      sql.ref('t._id'),
+      sql.ref('t._created_at'),
+      sql.ref('t._updated_at'),
+      sql.ref('t._creator'),
+    ];
+    for (const f of meta.fields) if (f.type !== 'collection') cols.push(sql.ref(`t.${fieldColumn(f.id)}`));
+    list = sql.join(cols);
+    selectLists.set(meta, list);
+  }
+  return list;
 }
 
 /** A stored row as the API shows it, before relations are attached. */
@@ -294,6 +308,36 @@ export function prepare(meta: EntityMeta, input: Raw, partial: boolean): Prepare
   return { columns, links };
 }
 
+/**
+ * What a table's writes need beyond the row itself, worked out once per meta (a meta is cached per
+ * table version): option sets to load, relate ids to check, numbered fields. A write to a table with
+ * none of them awaits nothing but its statement.
+ */
+interface WriteNeeds {
+  optionSets: boolean;
+  relate: boolean;
+  numbered: boolean;
+}
+const writeNeeds = new WeakMap<EntityMeta, WriteNeeds>();
+
+function needsOf(meta: EntityMeta): WriteNeeds {
+  let n = writeNeeds.get(meta);
+  if (!n) {
+    n = {
+      optionSets: [...meta.options.values()].some((o) => optionSetOf(o) !== undefined),
+      relate: meta.fields.some((f) => f.type === 'relate' && f.relate_id),
+      numbered: meta.fields.some((f) => typeof meta.options.get(f.code)?.increment === 'string'),
+    };
+    writeNeeds.set(meta, n);
+  }
+  return n;
+}
+
+/** The meta whose option lists are the option sets' current ones (as is when it names none). */
+async function checkedMeta(trx: Kysely<DB>, meta: EntityMeta): Promise<EntityMeta> {
+  return needsOf(meta).optionSets ? withOptionSets(trx, meta) : meta;
+}
+
 /** Relate and collection ids must name existing records of the target table. */
 async function checkTargets(db: Kysely<DB>, meta: EntityMeta, p: Prepared): Promise<void> {
   const checks: [FieldRow, string[]][] = [...p.links.entries()];
@@ -382,25 +426,30 @@ export async function $insertReturning(
   hooks: WriteHooks | undefined,
   readBack: boolean,
 ): Promise<ApiRecord> {
-  const p = prepare(await withOptionSets(trx, meta), input, false);
-  await checkTargets(trx, meta, p);
+  const needs = needsOf(meta);
+  const p = prepare(needs.optionSets ? await checkedMeta(trx, meta) : meta, input, false);
+  if (needs.relate || p.links.size) await checkTargets(trx, meta, p);
   noteWrite(trx, meta.table);
   const now = Date.now();
   const id = newId(now);
-  await $numberNewRecord(trx, meta, p.columns, now);
+  if (needs.numbered) await $numberNewRecord(trx, meta, p.columns, now);
   const hooked = listens(hooks, meta, 'create');
-  const insert = any(trx)
-    .insertInto(meta.table)
-    .values({ _id: id, _created_at: now, _updated_at: now, _creator: userId, ...p.columns });
-  if (!readBack && !hooked) {
-    await insert.execute();
-    await writeLinks(trx, id, p.links);
-    return { ...input, _id: id };
-  }
-  const raw = await insert.returning(returningList(meta)).executeTakeFirst();
-  await writeLinks(trx, id, p.links);
+  const row: Raw = { _id: id, _created_at: now, _updated_at: now, _creator: userId, ...p.columns };
+  const readRow = readBack || hooked;
+  const cols = Object.keys(row);
+  const r = await compiledOnce<Raw>(
+    trx,
+    `i|${meta.table}@${meta.entity.updated_at}|${readRow ? 'r' : ''}|${cols.join(',')}`,
+    cols.map((c) => row[c]),
+    () => {
+      const insert = any(trx).insertInto(meta.table).values(row);
+      return readRow ? insert.returning(returningList(meta)) : insert;
+    },
+  );
+  if (p.links.size) await writeLinks(trx, id, p.links);
+  if (!readRow) return { ...input, _id: id };
   // Relations (and the collection links just written) are attached after the links.
-  const after = await returned(trx, meta, raw as Raw | undefined);
+  const after = await returned(trx, meta, r.rows[0]);
   if (hooked) await hooks!.afterWrite(trx, { op: 'create', meta, id, before: null, after });
   return after;
 }
@@ -432,23 +481,35 @@ export async function $updateReturning(
   if (!ID.test(id)) fail(E.RECORD_NOT_FOUND);
   const hooked = listens(hooks, meta, 'update');
   const before = want.before || hooked ? await getRecord(trx, meta, id) : null;
-  const p = prepare(await withOptionSets(trx, meta), withoutNumbered(meta, input), true);
-  await checkTargets(trx, meta, p);
+  const needs = needsOf(meta);
+  const p = prepare(
+    needs.optionSets ? await checkedMeta(trx, meta) : meta,
+    needs.numbered ? withoutNumbered(meta, input) : input,
+    true,
+  );
+  if (needs.relate || p.links.size) await checkTargets(trx, meta, p);
   noteWrite(trx, meta.table);
-  const update = any(trx)
-    .updateTable(meta.table)
-    .set({ ...p.columns, _updated_at: Date.now() })
-    .where('_id', '=', id);
-  if (!want.after && !hooked) {
-    const r = await update.executeTakeFirst();
-    if (Number(r.numUpdatedRows) === 0) fail(E.RECORD_NOT_FOUND);
-    await writeLinks(trx, id, p.links);
+  const set: Raw = { ...p.columns, _updated_at: Date.now() };
+  const readRow = want.after || hooked;
+  const cols = Object.keys(set);
+  const r = await compiledOnce<Raw>(
+    trx,
+    `u|${meta.table}@${meta.entity.updated_at}|${readRow ? 'r' : ''}|${cols.join(',')}`,
+    [...cols.map((c) => set[c]), id],
+    () => {
+      const update = any(trx).updateTable(meta.table).set(set).where('_id', '=', id);
+      return readRow ? update.returning(returningList(meta)) : update;
+    },
+  );
+  if (!readRow) {
+    if (Number(r.numAffectedRows ?? 0) === 0) fail(E.RECORD_NOT_FOUND);
+    if (p.links.size) await writeLinks(trx, id, p.links);
     return { before, after: { ...input, _id: id } };
   }
-  const raw = await update.returning(returningList(meta)).executeTakeFirst();
+  const raw = r.rows[0];
   if (!raw) fail(E.RECORD_NOT_FOUND);
-  await writeLinks(trx, id, p.links);
-  const after = await returned(trx, meta, raw as Raw);
+  if (p.links.size) await writeLinks(trx, id, p.links);
+  const after = await returned(trx, meta, raw);
   if (hooked) await hooks!.afterWrite(trx, { op: 'update', meta, id, before, after });
   return { before, after };
 }

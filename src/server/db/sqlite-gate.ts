@@ -9,7 +9,14 @@
  * while it runs; transactions and single writes made through Kysely wait for the gate *asynchronously*
  * (the event loop and reads go on), and transactions begin IMMEDIATE, so a transaction owns the write
  * lock from its first statement and can never be caught with an old snapshot.
+ *
+ * The connection also keeps its prepared statements by SQL text (`StatementCache`): Kysely's own
+ * SQLite connection prepares every statement again on every call, which was the largest single cost of
+ * a short query or a one-row update after the query itself (about a third of a program run's SQLite
+ * time). SQLite re-prepares a kept statement by itself after a schema change, and better-sqlite3 reads
+ * a result's columns on every call, so a kept `SELECT *` follows an added column.
  */
+import type SQLite from 'better-sqlite3';
 import {
   CompiledQuery,
   type DatabaseConnection,
@@ -83,17 +90,81 @@ function isWrite(q: CompiledQuery): boolean {
   return /^\s*(insert|update|delete|replace)\b/i.test(q.sql);
 }
 
+/** Statements kept longer than this many characters are not kept (one-off DDL, long id lists). */
+const CACHED_SQL_MAX = 4000;
+
+/**
+ * Prepared statements by SQL text, least recently used dropped past `max`. A statement is only ever
+ * run to completion (`all`/`run`), never left iterating, so one kept statement serves every caller.
+ */
+export class StatementCache {
+  private readonly kept = new Map<string, SQLite.Statement>();
+  hits = 0;
+  misses = 0;
+  constructor(
+    private readonly db: SQLite.Database,
+    private readonly max = 500,
+  ) {}
+
+  get size(): number {
+    return this.kept.size;
+  }
+
+  statement(text: string): SQLite.Statement {
+    let st = this.kept.get(text);
+    if (st) {
+      this.hits++;
+      // Most recently used last: the first key is the one to drop.
+      this.kept.delete(text);
+      this.kept.set(text, st);
+      return st;
+    }
+    this.misses++;
+    st = this.db.prepare(text);
+    if (text.length <= CACHED_SQL_MAX) {
+      if (this.kept.size >= this.max) this.kept.delete(this.kept.keys().next().value as string);
+      this.kept.set(text, st);
+    }
+    return st;
+  }
+
+  clear(): void {
+    this.kept.clear();
+  }
+}
+
+const statementCaches = new WeakMap<object, StatementCache>();
+
+/** The statement cache of a better-sqlite3 handle opened through `GatedSqliteDialect` (tests, metrics). */
+export function statementCacheOf(sqlite: object): StatementCache | undefined {
+  return statementCaches.get(sqlite);
+}
+
 class GatedConnection implements DatabaseConnection {
   inTx = false;
   constructor(
     readonly inner: DatabaseConnection,
     private readonly gate: WriteGate,
+    private readonly statements: StatementCache,
   ) {}
 
   async executeQuery<R>(q: CompiledQuery): Promise<QueryResult<R>> {
-    if (this.inTx || !this.gate.building || !isWrite(q)) return this.inner.executeQuery<R>(q);
-    await this.gate.writable();
-    return this.inner.executeQuery<R>(q);
+    if (!this.inTx && this.gate.building && isWrite(q)) await this.gate.writable();
+    return this.run<R>(q);
+  }
+
+  /** What Kysely's SQLite connection does, with the statement taken from the cache. */
+  run<R>(q: CompiledQuery): QueryResult<R> {
+    const stmt = this.statements.statement(q.sql);
+    const params = q.parameters as unknown[];
+    if (stmt.reader) return { rows: stmt.all(params) as R[] };
+    const { changes, lastInsertRowid } = stmt.run(params);
+    return {
+      numAffectedRows: changes !== undefined && changes !== null ? BigInt(changes) : undefined,
+      insertId:
+        lastInsertRowid !== undefined && lastInsertRowid !== null ? BigInt(lastInsertRowid) : undefined,
+      rows: [],
+    };
   }
 
   streamQuery<R>(q: CompiledQuery, chunkSize?: number): AsyncIterableIterator<QueryResult<R>> {
@@ -106,6 +177,7 @@ class GatedDriver implements Driver {
   constructor(
     private readonly inner: Driver,
     private readonly gate: WriteGate,
+    private readonly statements: StatementCache,
   ) {}
 
   init(): Promise<void> {
@@ -114,7 +186,7 @@ class GatedDriver implements Driver {
 
   async acquireConnection(): Promise<DatabaseConnection> {
     const c = await this.inner.acquireConnection();
-    if (!this.conn || this.conn.inner !== c) this.conn = new GatedConnection(c, this.gate);
+    if (!this.conn || this.conn.inner !== c) this.conn = new GatedConnection(c, this.gate, this.statements);
     return this.conn;
   }
 
@@ -123,7 +195,7 @@ class GatedDriver implements Driver {
     await this.gate.writable();
     this.gate.enter();
     try {
-      await conn.inner.executeQuery(CompiledQuery.raw('begin immediate'));
+      conn.run(CompiledQuery.raw('begin immediate'));
     } catch (err) {
       this.gate.leave();
       throw err;
@@ -142,7 +214,7 @@ class GatedDriver implements Driver {
   private async end(c: DatabaseConnection, word: string): Promise<void> {
     const conn = c as GatedConnection;
     try {
-      await conn.inner.executeQuery(CompiledQuery.raw(word));
+      conn.run(CompiledQuery.raw(word));
     } finally {
       conn.inTx = false;
       this.gate.leave();
@@ -161,20 +233,24 @@ class GatedDriver implements Driver {
   }
 
   destroy(): Promise<void> {
+    this.statements.clear();
     return this.inner.destroy();
   }
 }
 
-/** Kysely's SQLite dialect with the write gate of its handle. */
+/** Kysely's SQLite dialect with the write gate of its handle, and a statement cache. */
 export class GatedSqliteDialect extends SqliteDialect {
+  private readonly statements: StatementCache;
   constructor(
-    config: SqliteDialectConfig,
+    config: SqliteDialectConfig & { database: SQLite.Database },
     private readonly gate: WriteGate,
   ) {
     super(config);
+    this.statements = new StatementCache(config.database);
+    statementCaches.set(config.database, this.statements);
   }
 
   override createDriver(): Driver {
-    return new GatedDriver(super.createDriver(), this.gate);
+    return new GatedDriver(super.createDriver(), this.gate, this.statements);
   }
 }

@@ -83,6 +83,8 @@ export interface RunContext {
   triggers?: TriggerFlow[];
   /** Record triggers of the writes this run makes (same transaction, one frame deeper). */
   hooks: WriteHooks;
+  /** The frame's expression scope, once made (scopeOf). */
+  scope?: ExprScope;
   /** Runs a nested step list (branches, loop bodies). */
   runSteps(list: FlowStep[]): Promise<void>;
   /** Runs another flow in this run's transaction, one level deeper; answers its return value. */
@@ -106,8 +108,12 @@ export function checkClock(ctx: RunContext): void {
   if (Date.now() > ctx.deadline) throw limitError(`the run took longer than ${PROGRAM_LIMITS.maxRunMs} ms`);
 }
 
+/** A frame's expression scope: made once per frame (its input, record and state object stay the same). */
 export function scopeOf(ctx: RunContext): ExprScope {
-  return { user: ctx.user, params: ctx.input, record: ctx.record, state: ctx.state };
+  const s = ctx.scope;
+  if (s && s.state === ctx.state && s.record === ctx.record && s.params === ctx.input) return s;
+  ctx.scope = { user: ctx.user, params: ctx.input, record: ctx.record, state: ctx.state };
+  return ctx.scope;
 }
 
 /** The value of an expression in the run's scope; a failing expression fails the step. */

@@ -25,6 +25,7 @@ import { type EntityMeta, metaOf } from '../data/meta.ts';
 import type { RecordEvent, WriteHooks } from '../data/record-hooks.ts';
 import { $insertReturning, $removeRecord, $updateReturning, getRecord } from '../data/records.ts';
 import { settleWrites } from '../data/write-clock.ts';
+import { compiledOnce } from '../db/compiled.ts';
 import type { Database, Dialect } from '../db/index.ts';
 import { AppError, E } from '../errors.ts';
 import {
@@ -128,6 +129,37 @@ function cut(v: unknown): string | undefined {
 
 const MAX_TRACE = 500;
 
+/**
+ * A trace entry's data, cut when first read rather than when the step ran: an end user's run answers
+ * no trace, and the log writes it after the answer (a step's output is not changed by later steps:
+ * expressions do not mutate, code steps get copies). A test run's answer settles it (`settleTrace`).
+ */
+function lazyData(entry: TraceEntry, v: unknown): void {
+  if (v === undefined) return;
+  let text: string | undefined;
+  let done = false;
+  Object.defineProperty(entry, 'data', {
+    enumerable: true,
+    configurable: true,
+    get() {
+      if (!done) {
+        text = cut(v);
+        done = true;
+      }
+      return text;
+    },
+  });
+}
+
+/** The trace entries' data as plain values (for an answer that carries the trace). */
+function settleTrace(trace: TraceEntry[]): void {
+  for (const e of trace) {
+    const data = e.data;
+    if (data !== undefined)
+      Object.defineProperty(e, 'data', { value: data, enumerable: true, writable: true });
+  }
+}
+
 function tablesOf(doc: FlowDocument): Set<string> {
   const refs = new Set<string>();
   for (const s of allSteps(doc._process)) if (s._entity) refs.add(s._entity);
@@ -147,12 +179,13 @@ async function loadMetas(
 ): Promise<void> {
   const refs = [...tablesOf(doc)].filter((r) => !metas.has(r));
   if (!refs.length) return;
-  const rows = await db
-    .selectFrom('data_entities')
-    .selectAll()
-    .where('project_id', '=', projectId)
-    .where((eb) => eb.or([eb('id', 'in', refs), eb('code', 'in', refs)]))
-    .execute();
+  const { rows } = await compiledOnce(db, `program.metas|${refs.length}`, [projectId, ...refs, ...refs], () =>
+    db
+      .selectFrom('data_entities')
+      .selectAll()
+      .where('project_id', '=', projectId)
+      .where((eb) => eb.or([eb('id', 'in', refs), eb('code', 'in', refs)])),
+  );
   for (const ref of refs) {
     const row = rows.find((r) => r.id === ref) ?? rows.find((r) => r.code === ref);
     if (!row) throw new AppError(E.ENTITY_NOT_FOUND);
@@ -320,10 +353,10 @@ function frame(
         try {
           const out = await EXECUTORS[step._type]!(step, c);
           if (step._type !== 'set') c.state[step._handle] = out;
-          entry.data = cut(out);
+          lazyData(entry, out);
         } catch (err) {
           if (err instanceof ReturnSignal) {
-            entry.data = cut(err.value);
+            lazyData(entry, err.value);
             throw err;
           }
           const f = stepFailure(step, err);
@@ -428,6 +461,7 @@ export async function runProgram(database: Database, req: RunRequest): Promise<R
   if (opened) settleWrites(opened);
   const c = ctx as RunContext | undefined;
   output = c ? visibleValue(c, output) : output;
+  if (req.test && c) settleTrace(c.trace);
   const result: RunResult = {
     run: newId(),
     status: failure ? 'failed' : req.test ? 'rolled-back' : 'ok',

@@ -13,6 +13,7 @@ import type {
 import { PROGRAM_LIMITS } from '../../shared/program/index.ts';
 import { parseDate } from '../data/records.ts';
 import { assertModule } from '../data/schema-service.ts';
+import { compiledOnce } from '../db/compiled.ts';
 import type { DB, FlowsTable, ProgramRunsTable } from '../db/schema.ts';
 import { E, fail } from '../errors.ts';
 import { listFlowVersions, releaseDocument, restoreDraft, versionDocument } from './flow-versions.ts';
@@ -298,7 +299,7 @@ export interface RunLogInput {
   message?: string | undefined;
 }
 
-function runRow(entry: RunLogInput): ProgramRunsTable {
+function runRow(entry: RunLogInput, at = Date.now()): ProgramRunsTable {
   return {
     id: entry.result.run,
     project_id: entry.projectId,
@@ -313,7 +314,7 @@ function runRow(entry: RunLogInput): ProgramRunsTable {
     message: entry.message ?? null,
     duration_ms: entry.result.ms,
     trace: JSON.stringify(entry.result.trace),
-    created_at: Date.now(),
+    created_at: at,
   };
 }
 
@@ -366,7 +367,8 @@ export async function logRun(db: Kysely<DB>, entry: RunLogInput): Promise<void> 
 }
 
 interface LogQueue {
-  rows: ProgramRunsTable[];
+  /** Entries with their time: the rows (their input and trace as JSON) are built when written. */
+  rows: Array<{ entry: RunLogInput; at: number }>;
   flushing: Promise<void> | null;
 }
 const logQueues = new WeakMap<object, LogQueue>();
@@ -382,7 +384,7 @@ export function queueRun(db: Kysely<DB>, entry: RunLogInput): void {
     q = { rows: [], flushing: null };
     logQueues.set(db, q);
   }
-  q.rows.push(runRow(entry));
+  q.rows.push({ entry, at: Date.now() });
   if (q.rows.length === 1) setImmediate(() => void flushRuns(db).catch(() => undefined));
 }
 
@@ -392,7 +394,7 @@ export async function flushRuns(db: Kysely<DB>): Promise<void> {
   if (!q) return;
   while (q.flushing) await q.flushing;
   if (!q.rows.length) return;
-  const rows = q.rows.splice(0);
+  const rows = q.rows.splice(0).map((r) => runRow(r.entry, r.at));
   q.flushing = (async () => {
     for (let i = 0; i < rows.length; i += 100)
       await db
@@ -472,15 +474,16 @@ function triggerOf(id: string, name: string, version: number, text: string | nul
  * order. One light query; documents come from the cache.
  */
 export async function projectTriggers(db: Kysely<DB>, projectId: string): Promise<TriggerFlow[]> {
-  const rows = await db
-    .selectFrom('flows')
-    .select(['id', 'name', 'released_version'])
-    .where('project_id', '=', projectId)
-    .where('type', '=', 'program')
-    .where('released_version', 'is not', null)
-    .orderBy('sort')
-    .orderBy('id')
-    .execute();
+  const { rows } = await compiledOnce(db, 'program.triggers', [projectId, 'program'], () =>
+    db
+      .selectFrom('flows')
+      .select(['id', 'name', 'released_version'])
+      .where('project_id', '=', projectId)
+      .where('type', '=', 'program')
+      .where('released_version', 'is not', null)
+      .orderBy('sort')
+      .orderBy('id'),
+  );
   const key = (r: { id: string; released_version: number | null }) => `${r.id}:${r.released_version}`;
   const missing = rows.filter((r) => !triggerCache.has(key(r)));
   if (missing.length) {

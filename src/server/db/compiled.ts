@@ -1,0 +1,40 @@
+/**
+ * Statements compiled once per shape. Kysely builds and compiles a query on every call (its operation
+ * tree, then the visitor that prints it), which costs more than running a short statement on SQLite.
+ * A hot call site names its statement's shape (`key`: what the SQL text depends on) and the values
+ * it binds, in order; the first call builds the query with Kysely and keeps its text, later calls send
+ * the text with their own values. The text is kept only when the compiled parameters are exactly the
+ * values given, in the order given (else the query is built every time, as before). Per dialect: keyed
+ * on the Kysely adapter, which a database's transactions share.
+ */
+import { type Compilable, CompiledQuery, type QueryExecutorProvider, type QueryResult } from 'kysely';
+
+/** A kept shape: its compiled text and query node (shared by every call; only the values differ). */
+type Kept = Pick<CompiledQuery, 'sql' | 'query' | 'queryId'>;
+const shapes = new WeakMap<object, Map<string, Kept | null>>();
+const MAX_SHAPES = 2000;
+
+export async function compiledOnce<R>(
+  db: QueryExecutorProvider & { executeQuery<O>(q: CompiledQuery<O>): Promise<QueryResult<O>> },
+  key: string,
+  params: readonly unknown[],
+  build: () => Compilable<R>,
+): Promise<QueryResult<R>> {
+  const adapter = db.getExecutor().adapter;
+  let kept = shapes.get(adapter);
+  if (!kept) {
+    kept = new Map();
+    shapes.set(adapter, kept);
+  }
+  const shape = kept.get(key);
+  if (shape) return db.executeQuery<R>({ ...shape, parameters: params });
+  const compiled = build().compile();
+  if (shape === undefined) {
+    const same =
+      compiled.parameters.length === params.length && compiled.parameters.every((v, i) => v === params[i]);
+    if (kept.size >= MAX_SHAPES) kept.delete(kept.keys().next().value as string);
+    const raw = CompiledQuery.raw(compiled.sql);
+    kept.set(key, same ? { sql: raw.sql, query: raw.query, queryId: raw.queryId } : null);
+  }
+  return db.executeQuery<R>(compiled);
+}

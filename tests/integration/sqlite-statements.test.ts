@@ -1,0 +1,82 @@
+/**
+ * Statements kept prepared by SQL text on SQLite (db/sqlite-gate.ts, StatementCache) and statements
+ * compiled once per shape (db/compiled.ts): reuse gives the same answers as preparing and compiling
+ * every time, including after the table's schema changed under a kept statement.
+ */
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { sql } from 'kysely';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { compiledOnce } from '../../src/server/db/compiled.ts';
+import { type Database, openDatabase } from '../../src/server/db/index.ts';
+import { statementCacheOf } from '../../src/server/db/sqlite-gate.ts';
+
+type AnyDb = import('kysely').Kysely<Record<string, Record<string, unknown>>>;
+
+describe('kept statements (SQLite)', () => {
+  let dir: string;
+  let database: Database;
+
+  beforeAll(async () => {
+    dir = fs.mkdtempSync(path.join(os.tmpdir(), 'lc-stmts-'));
+    database = await openDatabase({ file: path.join(dir, 's.db') });
+    await sql`CREATE TABLE t_kept (id INTEGER PRIMARY KEY, v TEXT)`.execute(database.db);
+  });
+
+  afterAll(async () => {
+    await database.close();
+    fs.rmSync(dir, { recursive: true, force: true });
+  });
+
+  it('runs a statement again from the cache, and follows a schema change under it', async () => {
+    const cache = statementCacheOf(database.sqlite!)!;
+    const any = database.db as unknown as AnyDb;
+    await any.insertInto('t_kept').values({ id: 1, v: 'a' }).execute();
+    const read = () => sql<Record<string, unknown>>`SELECT * FROM t_kept ORDER BY id`.execute(database.db);
+    expect((await read()).rows).toEqual([{ id: 1, v: 'a' }]);
+    const hits = cache.hits;
+    await any.insertInto('t_kept').values({ id: 2, v: 'b' }).execute();
+    expect((await read()).rows).toEqual([
+      { id: 1, v: 'a' },
+      { id: 2, v: 'b' },
+    ]);
+    expect(cache.hits).toBeGreaterThan(hits);
+    await sql`ALTER TABLE t_kept ADD COLUMN w INTEGER`.execute(database.db);
+    expect((await read()).rows).toEqual([
+      { id: 1, v: 'a', w: null },
+      { id: 2, v: 'b', w: null },
+    ]);
+    await sql`DROP TABLE t_kept`.execute(database.db);
+    await sql`CREATE TABLE t_kept (id INTEGER PRIMARY KEY, x TEXT)`.execute(database.db);
+    await sql`INSERT INTO t_kept (id, x) VALUES (7, 'x')`.execute(database.db);
+    expect((await read()).rows).toEqual([{ id: 7, x: 'x' }]);
+  });
+
+  it('a shape compiled once answers each call with its own values; one whose parameters differ is built each time', async () => {
+    const db = database.db as unknown as AnyDb;
+    await sql`CREATE TABLE t_shape (id INTEGER PRIMARY KEY, v TEXT)`.execute(database.db);
+    for (const [id, v] of [
+      [1, 'one'],
+      [2, 'two'],
+    ] as const) {
+      const r = await compiledOnce(db, 'test.insert', [id, v], () =>
+        db.insertInto('t_shape').values({ id, v }),
+      );
+      expect(Number(r.numAffectedRows)).toBe(1);
+    }
+    const byId = (id: number) =>
+      compiledOnce<{ v: string }>(db, 'test.select', [id], () =>
+        db.selectFrom('t_shape').select('v').where('id', '=', id),
+      );
+    expect((await byId(1)).rows).toEqual([{ v: 'one' }]);
+    expect((await byId(2)).rows).toEqual([{ v: 'two' }]);
+    // The key says "one value" but the query binds two: never kept, so every call builds its own.
+    const wrong = (id: number) =>
+      compiledOnce<{ v: string }>(db, 'test.wrong', [id], () =>
+        db.selectFrom('t_shape').select('v').where('id', '=', id).where('v', '!=', `not ${id}`),
+      );
+    expect((await wrong(1)).rows).toEqual([{ v: 'one' }]);
+    expect((await wrong(2)).rows).toEqual([{ v: 'two' }]);
+  });
+});
