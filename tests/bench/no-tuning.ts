@@ -285,6 +285,7 @@ export async function noTuning(dialect: 'sqlite' | 'postgres'): Promise<void> {
     `  while due, reads+writes for ${(phaseA / 1000).toFixed(1)} s: writes ${stats(latW)}; reads ${stats(latR)}` +
       (gate ? `; builds stopped by a write: ${gate.preempted - preempted0}` : ''),
   );
+  if (process.env.NT_DEBUG) console.log('  shapes not indexed:', JSON.stringify(ai.shapesOf(meta.table)));
   console.log(`  then reads only while building: ${stats(latB)}  (load ${os.loadavg()[0]!.toFixed(1)})`);
   await app.close();
   await removeTestStorage(
