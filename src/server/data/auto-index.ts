@@ -478,9 +478,10 @@ export class AutoIndexer {
     if (Number(count?.n ?? 0) >= this.options.maxPerTable) return null;
     const hash = createHash('sha256').update(`${meta.table}|${shape.key}`).digest('hex').slice(0, 10);
     const name = `ax_${entityId}_${hash}`;
-    const started = performance.now();
-    await this.runDdl(indexSql(name, meta.table, shape.columns, this.pg), name, true);
-    const buildMs = Math.round(performance.now() - started);
+    // The time of the run that built it (on SQLite not the waits for quiet nor stopped runs).
+    const buildMs = Math.round(
+      await this.runDdl(indexSql(name, meta.table, shape.columns, this.pg), name, true),
+    );
     const now = Date.now();
     const id = newId(now);
     await this.db
@@ -519,8 +520,10 @@ export class AutoIndexer {
     return id;
   }
 
-  private async runDdl(statement: string, name: string, preemptible = false): Promise<void> {
+  /** Run a DDL statement; answers how long its (last, successful) run took in ms. */
+  private async runDdl(statement: string, name: string, preemptible = false): Promise<number> {
     const file = this.database.sqlite?.name;
+    const started = performance.now();
     if (this.pg) {
       try {
         await sql.raw(statement).execute(this.db);
@@ -533,10 +536,11 @@ export class AutoIndexer {
         throw err;
       }
     } else if (file && file !== ':memory:' && file !== '') {
-      await this.sqliteDdl(file, statement, name, preemptible);
+      return this.sqliteDdl(file, statement, name, preemptible);
     } else {
       await sql.raw(statement).execute(this.db);
     }
+    return performance.now() - started;
   }
 
   /**
@@ -549,7 +553,7 @@ export class AutoIndexer {
     statement: string,
     name: string,
     preemptible: boolean,
-  ): Promise<void> {
+  ): Promise<number> {
     const gate = gateOf(this.database.sqlite!);
     const since = performance.now();
     for (;;) {
@@ -558,9 +562,11 @@ export class AutoIndexer {
       if (!force) await gate.quiet(this.options.quietMs, this.stop.signal);
       let run: ChildDdl | null = null;
       let cancelled = false;
+      let ranFrom = 0;
       const result = await gate.exclusive(
         async () => {
           if (cancelled || this.closed) return 'killed';
+          ranFrom = performance.now();
           const child = sqliteChild(file, statement);
           run = child;
           this.child = child;
@@ -580,7 +586,7 @@ export class AutoIndexer {
       );
       if (result === 'ok') {
         this.onStage?.('done', name);
-        return;
+        return performance.now() - ranFrom;
       }
       this.onStage?.('preempted', name);
     }
@@ -618,7 +624,7 @@ export class AutoIndexer {
       const statement = fieldIndexStatement(this.database.dialect, t, c, f.type as FieldType, true);
       if (!statement || have.has(name)) continue;
       n++;
-      this.enqueue(() => this.runDdl(statement, name, true));
+      this.enqueue(() => this.runDdl(statement, name, true).then(() => undefined));
     }
     return n;
   }
