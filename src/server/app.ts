@@ -158,6 +158,10 @@ export async function buildApp(config: Config, options: BuildOptions = {}): Prom
   registerAutoIndex(database.db, autoIndex);
   app.decorate('autoIndex', autoIndex);
   autoIndex.start();
+  // Older tables' missing default indexes, built in the background once the app is up.
+  app.addHook('onReady', async () => {
+    autoIndex.backfillDefaults().catch((err) => app.log.warn({ err }, 'default index backfill'));
+  });
   app.addHook('preClose', async () => autoIndex.close());
   app.decorate('recordTriggers', recordTriggers(app));
   app.addHook('onClose', async () => caches.close());

@@ -3,19 +3,40 @@
  * (equality fields, the range field, the sort; for summaries the group and metric fields) and its
  * cost is recorded. When one shape has come back slow often enough, the compound (page) or covering
  * (summary) index serving it is built in the background: PostgreSQL `CREATE INDEX CONCURRENTLY`
- * (reads and writes go on), SQLite on a worker thread's own connection (reads go on under WAL;
- * writes wait for the build without blocking the event loop: `db/sqlite-gate.ts`). At most MAX_PER_TABLE per table; an index not used for `unusedMs`
- * is dropped unless a builder pinned it. The indexes live in `data_indexes` (migration 012) with
- * their use counts, and builders list, pin and drop them (index-plugin.ts).
+ * (reads and writes go on), SQLite in a child process with its own connection (see below). At most
+ * `maxPerTable` per table; an index not used for `unusedMs` is dropped unless a builder pinned it.
+ * The indexes live in `data_indexes` (migration 012) with their use counts, and builders list, pin
+ * and drop them (index-plugin.ts).
+ *
+ * SQLite builds never make a write wait long. SQLite has one writer and CREATE INDEX holds the write
+ * lock until it commits (seconds at a million rows, far more under load), and it cannot be split into
+ * steps. So a build runs in a child process (sqlite-index-worker.mjs) and is *preemptible*: the first
+ * write to arrive at the write gate (db/sqlite-gate.ts) kills the child and goes on as soon as it is
+ * gone (WAL drops the build's uncommitted frames; the OS drops its locks), and the build is tried
+ * again once writes have been quiet for `quietMs`. Reads are never blocked (WAL). A table that is
+ * never quiet would never get its index, so after `deferMs` of failed tries the build runs anyway and
+ * writes wait for it as they would for any long transaction (the cap). Other options weighed: a
+ * worker thread cannot be stopped inside the native CREATE INDEX (terminate waits for it to return);
+ * better-sqlite3 exposes neither sqlite3_interrupt nor a progress handler; a shadow copy of the
+ * table would have to replay the writes made meanwhile and doubles the disk used.
  */
+import { spawn } from 'node:child_process';
 import { createHash } from 'node:crypto';
-import { Worker } from 'node:worker_threads';
+import { fileURLToPath } from 'node:url';
 import { type Kysely, sql } from 'kysely';
 import { newId } from '../../shared/id.ts';
 import type { Cond, NormalizedQuery, SummarySpec } from '../../shared/query/index.ts';
 import type { Database } from '../db/index.ts';
 import type { DB } from '../db/schema.ts';
 import { gateOf } from '../db/sqlite-gate.ts';
+import {
+  BACKFILLED_INDEX_TYPES,
+  entityTable,
+  type FieldType,
+  fieldColumn,
+  fieldIndexName,
+  fieldIndexStatement,
+} from './ddl.ts';
 import type { EntityMeta } from './meta.ts';
 
 export interface AutoIndexOptions {
@@ -29,6 +50,10 @@ export interface AutoIndexOptions {
   unusedMs: number;
   /** Off: shapes are neither recorded nor indexed. */
   enabled: boolean;
+  /** SQLite: a build stopped by a write is tried again once no write came for this long (ms). */
+  quietMs: number;
+  /** SQLite: after trying this long (ms), a build runs even if writes must wait for it. */
+  deferMs: number;
 }
 
 export const AUTO_INDEX_DEFAULTS: AutoIndexOptions = {
@@ -37,7 +62,12 @@ export const AUTO_INDEX_DEFAULTS: AutoIndexOptions = {
   maxPerTable: 6,
   unusedMs: 14 * 24 * 3600_000,
   enabled: true,
+  quietMs: 2000,
+  deferMs: 10 * 60_000,
 };
+
+/** What a SQLite build is doing, for `AutoIndexer.onStage` (tests and benchmarks). */
+export type BuildStage = 'running' | 'preempted' | 'done';
 
 /** One column of an index, in order. */
 export interface IndexColumn {
@@ -222,26 +252,43 @@ function indexSql(name: string, table: string, columns: IndexColumn[], pg: boole
   return `CREATE INDEX ${pg ? 'CONCURRENTLY ' : ''}IF NOT EXISTS "${name}" ON "${table}" (${cols.join(', ')})`;
 }
 
-/** Run one DDL statement on a worker thread's own SQLite connection (the server's stays free for reads). */
-function sqliteOnWorker(file: string, statement: string): Promise<void> {
-  return new Promise((resolve, reject) => {
-    const w = new Worker(new URL('./sqlite-ddl-worker.mjs', import.meta.url), {
-      workerData: { file, statement, busyMs: 30_000 },
-    });
-    let done = false;
-    w.once('message', (m: { ok?: true; error?: string }) => {
-      done = true;
-      if (m.error) reject(new Error(m.error));
-      else resolve();
-    });
-    w.once('error', (e) => {
-      if (!done) reject(e);
-      done = true;
-    });
-    w.once('exit', () => {
-      if (!done) reject(new Error('index worker stopped'));
+/** A DDL statement running in a child process; `kill` stops it and `done` then answers 'killed'. */
+interface ChildDdl {
+  done: Promise<'ok' | 'killed'>;
+  kill(): void;
+}
+
+const INDEX_WORKER = fileURLToPath(new URL('./sqlite-index-worker.mjs', import.meta.url));
+
+function sqliteChild(file: string, statement: string): ChildDdl {
+  const env = { ...process.env };
+  delete env.NODE_OPTIONS;
+  const child = spawn(process.execPath, [INDEX_WORKER, JSON.stringify({ file, statement, busyMs: 30_000 })], {
+    stdio: ['ignore', 'ignore', 'pipe'],
+    env,
+  });
+  let killed = false;
+  let stderr = '';
+  child.stderr.setEncoding('utf8');
+  child.stderr.on('data', (d: string) => {
+    if (stderr.length < 4000) stderr += d;
+  });
+  const done = new Promise<'ok' | 'killed'>((resolve, reject) => {
+    child.once('error', reject);
+    child.once('close', (code) => {
+      if (killed) resolve('killed');
+      else if (code === 0) resolve('ok');
+      else reject(new Error(stderr || `index build stopped (${code})`));
     });
   });
+  return {
+    done,
+    kill() {
+      if (killed) return;
+      killed = true;
+      child.kill('SIGKILL');
+    },
+  };
 }
 
 /** The per-database recorder and builder (one per app; `autoIndexOf(db)` finds it for data calls). */
@@ -259,6 +306,10 @@ export class AutoIndexer {
   private readonly building_keys = new Set<string>();
   private timer: NodeJS.Timeout | null = null;
   private closed = false;
+  private readonly stop = new AbortController();
+  private child: ChildDdl | null = null;
+  /** Called as SQLite builds run, are stopped by a write, and finish (tests and benchmarks). */
+  onStage: ((stage: BuildStage, name: string) => void) | null = null;
 
   constructor(
     private readonly database: Pick<Database, 'db' | 'dialect' | 'sqlite'>,
@@ -294,6 +345,8 @@ export class AutoIndexer {
     this.closed = true;
     if (this.timer) clearInterval(this.timer);
     this.queue.length = 0;
+    this.stop.abort();
+    this.child?.kill();
     await this.building?.catch(() => undefined);
     await this.flushUses().catch(() => undefined);
   }
@@ -365,6 +418,7 @@ export class AutoIndexer {
   }
 
   private enqueue(job: () => Promise<void>): void {
+    if (this.closed) return;
     this.queue.push(job);
     if (!this.building) this.building = this.drain();
   }
@@ -424,9 +478,10 @@ export class AutoIndexer {
     if (Number(count?.n ?? 0) >= this.options.maxPerTable) return null;
     const hash = createHash('sha256').update(`${meta.table}|${shape.key}`).digest('hex').slice(0, 10);
     const name = `ax_${entityId}_${hash}`;
-    const started = performance.now();
-    await this.runDdl(indexSql(name, meta.table, shape.columns, this.pg), name);
-    const buildMs = Math.round(performance.now() - started);
+    // The time of the run that built it (on SQLite not the waits for quiet nor stopped runs).
+    const buildMs = Math.round(
+      await this.runDdl(indexSql(name, meta.table, shape.columns, this.pg), name, true),
+    );
     const now = Date.now();
     const id = newId(now);
     await this.db
@@ -457,11 +512,18 @@ export class AutoIndexer {
       this.stats.get(meta.table)?.delete(k);
     }
     if (!this.pg) await sql`ANALYZE ${sql.table(meta.table)}`.execute(this.db).catch(() => undefined);
+    // PostgreSQL reads a covering index without the table only for pages its visibility map marks
+    // all-visible; a freshly loaded table has none, so the planner scans the table instead (measured
+    // by tests/bench/summary-plan.ts). VACUUM sets the map (reads and writes go on meanwhile).
+    else if (shape.kind === 'summary')
+      await sql`VACUUM (ANALYZE) ${sql.table(meta.table)}`.execute(this.db).catch(this.onError);
     return id;
   }
 
-  private async runDdl(statement: string, name: string): Promise<void> {
+  /** Run a DDL statement; answers how long its (last, successful) run took in ms. */
+  private async runDdl(statement: string, name: string, preemptible = false): Promise<number> {
     const file = this.database.sqlite?.name;
+    const started = performance.now();
     if (this.pg) {
       try {
         await sql.raw(statement).execute(this.db);
@@ -474,11 +536,97 @@ export class AutoIndexer {
         throw err;
       }
     } else if (file && file !== ':memory:' && file !== '') {
-      // Writes wait (asynchronously) for the build; a build waits for open transactions.
-      await gateOf(this.database.sqlite!).exclusive(() => sqliteOnWorker(file, statement));
+      return this.sqliteDdl(file, statement, name, preemptible);
     } else {
       await sql.raw(statement).execute(this.db);
     }
+    return performance.now() - started;
+  }
+
+  /**
+   * Run a DDL statement in a child process once no transaction of ours is open. Preemptible (index
+   * builds): a write arriving meanwhile kills it, and it is tried again after `quietMs` without
+   * writes, until `deferMs` has passed; then (and for drops, which are short) writes wait for it.
+   */
+  private async sqliteDdl(
+    file: string,
+    statement: string,
+    name: string,
+    preemptible: boolean,
+  ): Promise<number> {
+    const gate = gateOf(this.database.sqlite!);
+    const since = performance.now();
+    for (;;) {
+      if (this.closed) throw new Error('index builder closed');
+      const force = !preemptible || performance.now() - since >= this.options.deferMs;
+      if (!force) await gate.quiet(this.options.quietMs, this.stop.signal);
+      let run: ChildDdl | null = null;
+      let cancelled = false;
+      let ranFrom = 0;
+      const result = await gate.exclusive(
+        async () => {
+          if (cancelled || this.closed) return 'killed';
+          ranFrom = performance.now();
+          const child = sqliteChild(file, statement);
+          run = child;
+          this.child = child;
+          this.onStage?.('running', name);
+          try {
+            return await child.done;
+          } finally {
+            this.child = null;
+          }
+        },
+        force
+          ? undefined
+          : () => {
+              cancelled = true;
+              (run as ChildDdl | null)?.kill();
+            },
+      );
+      if (result === 'ok') {
+        this.onStage?.('done', name);
+        return performance.now() - ranFrom;
+      }
+      this.onStage?.('preempted', name);
+    }
+  }
+
+  /**
+   * Number and date fields get a single-column index when made (ddl.ts), but tables made before that
+   * lack it. This finds those fields and queues their index, one at a time, on the same builder as
+   * managed indexes (so on SQLite a write stops the build; on PostgreSQL CONCURRENTLY). Run at every
+   * start; once the indexes are there it queues nothing. Answers how many were queued.
+   */
+  async backfillDefaults(): Promise<number> {
+    const fields = await this.db
+      .selectFrom('data_fields')
+      .select(['entity_id', 'id', 'type'])
+      .where('type', 'in', [...BACKFILLED_INDEX_TYPES])
+      .execute();
+    if (fields.length === 0 || this.closed) return 0;
+    const have = new Set(
+      this.pg
+        ? (
+            await sql<{
+              name: string;
+            }>`SELECT indexname AS name FROM pg_indexes WHERE schemaname = current_schema()`.execute(this.db)
+          ).rows.map((r) => r.name)
+        : (
+            await sql<{ name: string }>`SELECT name FROM sqlite_master WHERE type = 'index'`.execute(this.db)
+          ).rows.map((r) => r.name),
+    );
+    let n = 0;
+    for (const f of fields) {
+      const t = entityTable(f.entity_id);
+      const c = fieldColumn(f.id);
+      const name = fieldIndexName(t, c);
+      const statement = fieldIndexStatement(this.database.dialect, t, c, f.type as FieldType, true);
+      if (!statement || have.has(name)) continue;
+      n++;
+      this.enqueue(() => this.runDdl(statement, name, true).then(() => undefined));
+    }
+    return n;
   }
 
   /** Write the use counts gathered since the last flush. */

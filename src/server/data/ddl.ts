@@ -71,7 +71,30 @@ function columnType(type: FieldType, dialect: Dialect) {
 const INDEXED: ReadonlySet<FieldType> = new Set(['relate', 'number', 'date']);
 const SORT_INDEXED: ReadonlySet<FieldType> = new Set(['number', 'date']);
 
-/** The default index of a field's column, if its type gets one (see INDEXED). */
+/** The name of a field's default index. */
+export const fieldIndexName = (t: string, c: string) => `${t}_${c}`;
+
+/**
+ * The statement making a field's default index, if its type gets one (see INDEXED). `background`:
+ * for an existing table (auto-index.ts backfill), CONCURRENTLY on PostgreSQL and IF NOT EXISTS.
+ */
+export function fieldIndexStatement(
+  dialect: Dialect,
+  t: string,
+  c: string,
+  type: FieldType,
+  background = false,
+): string | null {
+  if (!INDEXED.has(type)) return null;
+  // PostgreSQL orders nulls last by default; the ORDER BY puts them first when ascending.
+  const nulls = dialect === 'postgres' && SORT_INDEXED.has(type) ? ' NULLS FIRST' : '';
+  const how = background ? `${dialect === 'postgres' ? 'CONCURRENTLY ' : ''}IF NOT EXISTS ` : '';
+  return `CREATE INDEX ${how}"${fieldIndexName(t, c)}" ON "${t}" ("${c}"${nulls})`;
+}
+
+/** Field types whose default index came later (older tables lack it: auto-index.ts backfills it). */
+export const BACKFILLED_INDEX_TYPES: readonly FieldType[] = ['number', 'date'];
+
 async function createFieldIndex(
   db: Kysely<unknown>,
   dialect: Dialect,
@@ -79,10 +102,8 @@ async function createFieldIndex(
   c: string,
   type: FieldType,
 ) {
-  if (!INDEXED.has(type)) return;
-  // PostgreSQL orders nulls last by default; the ORDER BY puts them first when ascending.
-  const nulls = dialect === 'postgres' && SORT_INDEXED.has(type) ? ' NULLS FIRST' : '';
-  await sql.raw(`CREATE INDEX "${t}_${c}" ON "${t}" ("${c}"${nulls})`).execute(db);
+  const statement = fieldIndexStatement(dialect, t, c, type);
+  if (statement) await sql.raw(statement).execute(db);
 }
 
 export async function createEntityTable(db: Kysely<unknown>, entityId: string): Promise<void> {

@@ -217,7 +217,9 @@ export class QueryCompiler {
       const nulls = pg ? (k.order === 'desc' ? sql` NULLS LAST` : sql` NULLS FIRST`) : sql``;
       keys.push(sql`${expr} ${dir}${nulls}`);
     }
-    keys.push(pg ? sql`${this.col('_id')} COLLATE "C" ASC` : sql`${this.col('_id')} ASC`);
+    // NULLS FIRST as an ascending key above (`_id` is never null): PostgreSQL uses an index for an
+    // ORDER BY only when their null orders match, and managed indexes end `_id … ASC NULLS FIRST`.
+    keys.push(pg ? sql`${this.col('_id')} COLLATE "C" ASC NULLS FIRST` : sql`${this.col('_id')} ASC`);
     return sql.join(keys);
   }
 }

@@ -15,6 +15,11 @@
  * a short query or a one-row update after the query itself (about a third of a program run's SQLite
  * time). SQLite re-prepares a kept statement by itself after a schema change, and better-sqlite3 reads
  * a result's columns on every call, so a kept `SELECT *` follows an added column.
+ *
+ * A build may be *preemptible* (auto-index.ts builds in a child process): then a write arriving at the
+ * gate does not wait for it; it stops the build (the child is killed, and WAL drops its uncommitted
+ * work) and goes on as soon as the child is gone. The builder retries once writes have been quiet
+ * (`quiet`). `lastWrite` is when a write last passed the gate.
  */
 import type SQLite from 'better-sqlite3';
 import {
@@ -32,12 +37,49 @@ import {
 
 export class WriteGate {
   private build: Promise<void> | null = null;
+  private preempt: (() => void) | null = null;
   private open = 0;
   private drained: Array<() => void> = [];
+  /** performance.now() of the last write through the gate (0: none yet). */
+  lastWrite = 0;
+  /** Builds stopped by a write so far (for tests and benchmarks). */
+  preempted = 0;
 
-  /** Resolves when no build holds the gate. */
+  /** Resolves when no build holds the gate; stops a preemptible build instead of waiting it out. */
   async writable(): Promise<void> {
-    while (this.build) await this.build;
+    this.lastWrite = performance.now();
+    while (this.build) {
+      if (this.preempt) {
+        const stop = this.preempt;
+        this.preempt = null;
+        this.preempted++;
+        stop();
+      }
+      await this.build;
+    }
+  }
+
+  /** Note a write that did not wait on the gate (no build was running). */
+  wrote(): void {
+    this.lastWrite = performance.now();
+  }
+
+  /** Resolves once no write has passed the gate for `ms` (or when `signal` aborts). */
+  async quiet(ms: number, signal?: AbortSignal): Promise<void> {
+    for (;;) {
+      if (signal?.aborted) return;
+      const left = this.lastWrite + ms - performance.now();
+      if (left <= 0) return;
+      await new Promise<void>((resolve) => {
+        const t = setTimeout(done, left + 1);
+        function done() {
+          clearTimeout(t);
+          signal?.removeEventListener('abort', done);
+          resolve();
+        }
+        signal?.addEventListener('abort', done, { once: true });
+      });
+    }
   }
 
   /** Whether a build holds the gate now. */
@@ -54,19 +96,25 @@ export class WriteGate {
     if (this.open === 0) for (const f of this.drained.splice(0)) f();
   }
 
-  /** Runs `fn` (a DDL build elsewhere) once no transaction of ours is open; writes wait meanwhile. */
-  async exclusive<T>(fn: () => Promise<T>): Promise<T> {
-    await this.writable();
+  /**
+   * Runs `fn` (a DDL build elsewhere) once no transaction of ours is open. Writes wait meanwhile,
+   * unless `preempt` is given: then the first write to arrive calls it (it must make `fn` settle
+   * soon, e.g. by killing the build) and goes on once `fn` settled.
+   */
+  async exclusive<T>(fn: () => Promise<T>, preempt?: () => void): Promise<T> {
+    while (this.build) await this.build;
     let release!: () => void;
     const held = new Promise<void>((r) => {
       release = r;
     });
     this.build = held;
+    this.preempt = preempt ?? null;
     try {
       while (this.open > 0) await new Promise<void>((r) => this.drained.push(r));
       return await fn();
     } finally {
       this.build = null;
+      this.preempt = null;
       release();
     }
   }
@@ -149,7 +197,10 @@ class GatedConnection implements DatabaseConnection {
   ) {}
 
   async executeQuery<R>(q: CompiledQuery): Promise<QueryResult<R>> {
-    if (!this.inTx && this.gate.building && isWrite(q)) await this.gate.writable();
+    if (!this.inTx && isWrite(q)) {
+      if (this.gate.building) await this.gate.writable();
+      else this.gate.wrote();
+    }
     return this.run<R>(q);
   }
 

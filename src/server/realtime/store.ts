@@ -2,6 +2,7 @@ import type SQLite from 'better-sqlite3';
 import type { Kysely } from 'kysely';
 import * as Y from 'yjs';
 import type { DB } from '../db/schema.ts';
+import { gateOf } from '../db/sqlite-gate.ts';
 
 export interface StoreOptions {
   /** Appended updates are written in batches at most this old (bounds what `kill -9` can lose). */
@@ -106,6 +107,8 @@ export class DocStore {
   private async write(batch: Pending[]): Promise<void> {
     if (batch.length === 0) return;
     try {
+      // A raw write bypasses Kysely's write gate: pass it here, so an index build yields to it.
+      if (this.sqliteInsert && this.sqlite) await gateOf(this.sqlite).writable();
       // Never inside someone else's open Kysely transaction: its rollback would take our rows along.
       if (this.sqliteInsert && !this.sqlite?.inTransaction) {
         this.sqliteInsert(batch);

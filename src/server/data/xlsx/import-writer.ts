@@ -1,6 +1,7 @@
 import { Worker } from 'node:worker_threads';
 import type { Kysely } from 'kysely';
 import type { Database } from '../../db/index.ts';
+import { gateOf } from '../../db/sqlite-gate.ts';
 import { fieldColumn, linkTable } from '../ddl.ts';
 import type { EntityMeta } from '../meta.ts';
 import type { FieldRow } from '../schema-service.ts';
@@ -95,6 +96,9 @@ export class StagedWriter {
       this.chain = this.chain.then(async () => {
         try {
           if (this.failure) return;
+          // Raw writes bypass Kysely's write gate: pass it here, so an index build yields to them.
+          const raw = this.database.sqlite;
+          if (raw) await gateOf(raw).writable();
           if (this.sink)
             await this.sink.write(
               part.flatMap((r) => r.values),
