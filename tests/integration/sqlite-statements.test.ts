@@ -53,6 +53,32 @@ describe('kept statements (SQLite)', () => {
     expect((await read()).rows).toEqual([{ id: 7, x: 'x' }]);
   });
 
+  it('an index another connection builds is seen by a kept statement, and EXPLAIN is never kept', async () => {
+    await sql`CREATE TABLE t_other (id INTEGER PRIMARY KEY, k INTEGER)`.execute(database.db);
+    for (let i = 0; i < 50; i++) await sql`INSERT INTO t_other (k) VALUES (${i % 7})`.execute(database.db);
+    const plan = async () =>
+      (
+        await sql<{ detail: string }>`EXPLAIN QUERY PLAN SELECT id FROM t_other WHERE k = ${3}`.execute(
+          database.db,
+        )
+      ).rows
+        .map((r) => r.detail)
+        .join('\n');
+    const read = () =>
+      sql<{ id: number }>`SELECT id FROM t_other WHERE k = ${3} ORDER BY id`.execute(database.db);
+    expect(await plan()).not.toContain('ix_other_k');
+    const before = (await read()).rows;
+    // A second connection (as the index builder's child process is) adds an index.
+    const Sqlite = (await import('better-sqlite3')).default;
+    const other = new Sqlite(path.join(dir, 's.db'));
+    other.exec('CREATE INDEX ix_other_k ON t_other (k)');
+    other.close();
+    // The kept query notices the newer schema when it runs (and takes the index); EXPLAIN, which
+    // runs nothing, then shows the plan of the schema the connection now has.
+    expect((await read()).rows).toEqual(before);
+    expect(await plan()).toContain('ix_other_k');
+  });
+
   it('a shape compiled once answers each call with its own values; one whose parameters differ is built each time', async () => {
     const db = database.db as unknown as AnyDb;
     await sql`CREATE TABLE t_shape (id INTEGER PRIMARY KEY, v TEXT)`.execute(database.db);

@@ -140,6 +140,11 @@ function isWrite(q: CompiledQuery): boolean {
 
 /** Statements kept longer than this many characters are not kept (one-off DDL, long id lists). */
 const CACHED_SQL_MAX = 4000;
+/**
+ * A plan is made when its statement is prepared, and an EXPLAIN runs no transaction that would notice a
+ * newer schema (an index another connection built), so a kept EXPLAIN would go on showing the old plan.
+ */
+const EXPLAIN = /^\s*explain\b/i;
 
 /**
  * Prepared statements by SQL text, least recently used dropped past `max`. A statement is only ever
@@ -169,7 +174,7 @@ export class StatementCache {
     }
     this.misses++;
     st = this.db.prepare(text);
-    if (text.length <= CACHED_SQL_MAX) {
+    if (text.length <= CACHED_SQL_MAX && !EXPLAIN.test(text)) {
       if (this.kept.size >= this.max) this.kept.delete(this.kept.keys().next().value as string);
       this.kept.set(text, st);
     }
