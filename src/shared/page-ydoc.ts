@@ -135,8 +135,7 @@ export function applyPageToDoc(doc: Y.Doc, page: PageDocument, origin: unknown =
   doc.transact(() => {
     const pm = pageMap(doc);
     for (const k of [...pm.keys()]) pm.delete(k);
-    for (const k of PAGE_KEYS)
-      if (page[k] !== undefined) pm.set(k, copyJson(page[k] as unknown as Json));
+    for (const k of PAGE_KEYS) if (page[k] !== undefined) pm.set(k, copyJson(page[k] as unknown as Json));
     const wm = widgetsMap(doc);
     for (const k of [...wm.keys()]) wm.delete(k);
     const keys = spreadKeys(page.widgets.length);
