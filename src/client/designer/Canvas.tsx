@@ -162,7 +162,7 @@ const WidgetContent = memo(function WidgetContent(props: {
   // Whether it came in a bulk addition is read once, when it mounts.
   const [inBulk] = useState(() => model.addedInBulk(props.id));
   const { revealed, ref } = useRevealed<HTMLDivElement>(model, useContext(FarContext), inBulk);
-  const view = useKindView(def);
+  const view = useKindView(def, revealed || props.container);
   if (!revealed && !props.container)
     return (
       <div ref={ref} className="dz-deferred">
