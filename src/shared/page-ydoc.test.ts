@@ -5,6 +5,7 @@ import { getWidget, WIDGETS } from '../../widgets/index.ts';
 import {
   applyPageToDoc,
   childIndex,
+  copyJson,
   docFromPage,
   insertWidgets,
   keyBetween,
@@ -20,6 +21,23 @@ import {
 
 const text = getWidget('text')!;
 const block = getWidget('block')!;
+
+describe('copyJson', () => {
+  it('copies JSON values deeply and keeps a __proto__ key as an own key', () => {
+    const v = JSON.parse('{"a":[1,{"b":"x"}],"n":null,"__proto__":{"polluted":true},"t":true}');
+    const c = copyJson(v);
+    expect(c).toEqual(v);
+    expect(c).not.toBe(v);
+    expect(c.a).not.toBe(v.a);
+    expect(c.a[1]).not.toBe(v.a[1]);
+    expect(Object.hasOwn(c, '__proto__')).toBe(true);
+    expect(Object.getPrototypeOf(c)).toBe(Object.prototype);
+    expect(({} as { polluted?: boolean }).polluted).toBeUndefined();
+    expect(copyJson('s')).toBe('s');
+    expect(copyJson(3)).toBe(3);
+    expect(copyJson(null)).toBe(null);
+  });
+});
 
 describe('fractional keys', () => {
   it('keyBetween lies strictly between its bounds', () => {

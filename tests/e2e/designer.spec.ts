@@ -437,6 +437,14 @@ test.describe('designer', () => {
     const full = (await grid.boundingBox())!;
     expect(Math.round(full.width)).toBe(900);
 
+    // A press selects at once, before the button comes up, and lifts nothing until the pointer moves.
+    const sb = (await second.boundingBox())!;
+    await page.mouse.move(sb.x + 6, sb.y + 4);
+    await page.mouse.down();
+    await expect(second.locator(':scope > .dz-chrome')).toHaveCount(1);
+    await expect(second).not.toHaveAttribute('data-moving');
+    await page.mouse.up();
+
     // A drag at 75 % moves by the pointer's distance in page pixels: 90, 45 screen px = 12 columns, 6 rows.
     await text.click();
     const before = await inspectorPos(page);
@@ -444,8 +452,10 @@ test.describe('designer', () => {
     await page.mouse.move(b.x + 10, b.y + 8);
     await page.mouse.down();
     await page.mouse.move(b.x + 40, b.y + 23, { steps: 4 });
+    await expect(text).toHaveAttribute('data-moving', '');
     await page.mouse.move(b.x + 100, b.y + 53, { steps: 8 });
     await page.mouse.up();
+    await expect(text).not.toHaveAttribute('data-moving');
     await expect(coord(page, 'x')).toHaveValue(String(Number(before.x) + 12));
     await expect(coord(page, 'y')).toHaveValue(String(Number(before.y) + 6));
 

@@ -10,6 +10,7 @@ import {
   createContext,
   memo,
   type MouseEvent as ReactMouseEvent,
+  type PointerEvent as ReactPointerEvent,
   Suspense,
   useCallback,
   useContext,
@@ -161,7 +162,7 @@ const WidgetContent = memo(function WidgetContent(props: {
   // Whether it came in a bulk addition is read once, when it mounts.
   const [inBulk] = useState(() => model.addedInBulk(props.id));
   const { revealed, ref } = useRevealed<HTMLDivElement>(model, useContext(FarContext), inBulk);
-  const view = useKindView(def);
+  const view = useKindView(def, revealed || props.container);
   if (!revealed && !props.container)
     return (
       <div ref={ref} className="dz-deferred">
@@ -235,14 +236,13 @@ const CanvasItem = memo(function CanvasItem(props: { id: string; depth: number; 
   const kind = v?.kind;
   const el = useMemo(
     () => (
-      // biome-ignore lint/a11y/noStaticElementInteractions: canvas items are picked by mouse; the layers tree and shortcuts serve the keyboard
-      // biome-ignore lint/a11y/useKeyWithClickEvents: as above
+      // Canvas items are picked by mouse; the layers tree and shortcuts serve the keyboard.
       <div
         data-wid={id}
         data-kind={kind}
         data-far={far ? '' : undefined}
         className={`dz-item dz-d${depth}`}
-        onClick={selectOnClick}
+        onPointerDown={selectOnPress}
       >
         {depth === 0 ? (
           <FarContext.Provider value={far}>
@@ -452,8 +452,13 @@ function pointOf(e: Event): { x: number; y: number } | null {
   return t ? { x: t.clientX, y: t.clientY } : null;
 }
 
-function selectOnClick(e: ReactMouseEvent<HTMLDivElement>) {
-  e.stopPropagation();
+/**
+ * A widget is selected as the button goes down (as drawing tools do), not at the click: the click
+ * comes with the button's release, a frame or more later, and the selection showed only then. The
+ * innermost widget under the pointer takes it (a press on a nested widget is not its container's).
+ */
+function selectOnPress(e: ReactPointerEvent<HTMLDivElement>) {
+  if (e.button !== 0 || (e.target as Element).closest('.dz-item') !== e.currentTarget) return;
   const id = e.currentTarget.dataset.wid;
   if (!id) return;
   const how = e.shiftKey || e.ctrlKey || e.metaKey ? 'toggle' : 'replace';

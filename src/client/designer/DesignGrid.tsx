@@ -57,6 +57,17 @@ const NO_HANDLES: (typeof HANDLES)[number][] = [];
 const ALL_HANDLES = [...HANDLES];
 const NO_LAYOUT: never[] = [];
 
+/**
+ * Marks the item a drag really moves (past the threshold) for its drag look (designer.css). GridItem
+ * gives every pressed item its dragging class as the button goes down, before the pointer has moved:
+ * styled by that class, each click on a widget lifted it onto a layer of its own (will-change,
+ * z-index) and dropped it again at the release, a re-layering of the whole canvas twice per click.
+ */
+function moving(node: HTMLElement, on: boolean) {
+  if (on) node.setAttribute('data-moving', '');
+  else node.removeAttribute('data-moving');
+}
+
 /** The drag, resize or drop placeholder of one grid: a tiny store, so a drag step renders it alone. */
 function placeholderStore() {
   let box: Box | null = null;
@@ -177,7 +188,10 @@ export function DesignGrid(props: DesignGridProps) {
         const b = boxes.get(i);
         if (!b) return;
         ph.set({ ...b });
-        if (data.node) events.current.onDragStart?.(i, data.node);
+        if (data.node) {
+          moving(data.node, true);
+          events.current.onDragStart?.(i, data.node);
+        }
       }) as GridItemCallback<GridDragEvent>,
       // The item follows the pointer cell by cell, as the placeholder does (react-grid-layout's own
       // rhythm): a pointer step within the same cells draws nothing.
@@ -187,6 +201,7 @@ export function DesignGrid(props: DesignGridProps) {
       onDragStop: ((i, x, y, data) => {
         ph.set(null);
         steps.end();
+        if (data.node) moving(data.node, false);
         const b = sized(i, x, y);
         if (b && data.node) events.current.onDragStop(i, b, data.e as Event, data.node);
       }) as GridItemCallback<GridDragEvent>,

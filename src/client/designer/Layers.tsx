@@ -4,7 +4,7 @@
  */
 import { EyeInvisibleOutlined, EyeOutlined, LockOutlined, UnlockOutlined } from '@ant-design/icons';
 import { Input, Tree, type TreeDataNode, type TreeProps } from 'antd';
-import { useCallback, useMemo, useState, useSyncExternalStore } from 'react';
+import { useCallback, useDeferredValue, useMemo, useState, useSyncExternalStore } from 'react';
 import { useTranslation } from 'react-i18next';
 import { getWidget } from '../../../widgets/index.ts';
 import { PeerDots } from './collab/PeerMarks.tsx';
@@ -22,7 +22,9 @@ function useRevision(model: DocModel): number {
 export function Layers() {
   const { t, i18n } = useTranslation();
   const model = useDesigner((s) => s.model)!;
-  const selection = useDesigner((s) => s.selection);
+  // The outline follows the selection one step behind the canvas (a deferred render): a click on the
+  // canvas paints its selection first, and the tree (antd, 1,000 rows of data) catches up after.
+  const selection = useDeferredValue(useDesigner((s) => s.selection));
   const rev = useRevision(model);
   const [editing, setEditing] = useState<string | null>(null);
   const lang = i18n.language === 'zh' ? 'zh' : 'en';
@@ -43,82 +45,83 @@ export function Layers() {
     return build(null);
   }, [model, rev, lang]);
 
-  const onDrop: TreeProps['onDrop'] = (info) => {
-    const dragId = String(info.dragNode.key);
-    const dropId = String(info.node.key);
-    const target = model.get(dropId);
-    if (!target) return;
-    const st = useDesigner.getState();
-    if (!info.dropToGap && target.container) {
-      st.move(dragId, dropId, 0);
-      return;
-    }
-    const parent = target.parent !== null && model.has(target.parent) ? target.parent : null;
-    const sibs = model.children(parent).filter((s) => s !== dragId);
-    const at = sibs.indexOf(dropId);
-    st.move(dragId, parent, info.dropPosition < 0 ? at : at + 1);
-  };
+  // The tree renders again only when what it shows changes (not at the urgent render of a selection).
+  const tree = useMemo(() => {
+    const onDrop: TreeProps['onDrop'] = (info) => {
+      const dragId = String(info.dragNode.key);
+      const dropId = String(info.node.key);
+      const target = model.get(dropId);
+      if (!target) return;
+      const st = useDesigner.getState();
+      if (!info.dropToGap && target.container) {
+        st.move(dragId, dropId, 0);
+        return;
+      }
+      const parent = target.parent !== null && model.has(target.parent) ? target.parent : null;
+      const sibs = model.children(parent).filter((s) => s !== dragId);
+      const at = sibs.indexOf(dropId);
+      st.move(dragId, parent, info.dropPosition < 0 ? at : at + 1);
+    };
 
-  const titleRender = (node: TreeDataNode) => {
-    const id = String(node.key);
-    const v = model.get(id);
-    if (!v) return null;
-    const st = useDesigner.getState();
-    if (editing === id)
+    const titleRender = (node: TreeDataNode) => {
+      const id = String(node.key);
+      const v = model.get(id);
+      if (!v) return null;
+      const st = useDesigner.getState();
+      if (editing === id)
+        return (
+          <Input
+            size="small"
+            autoFocus
+            defaultValue={v.name ?? ''}
+            aria-label={t('designer.name')}
+            data-testid="layer-rename"
+            onClick={(e) => e.stopPropagation()}
+            onKeyDown={(e) => e.stopPropagation()}
+            onBlur={(e) => {
+              st.applyWidgetPatch(id, { name: e.target.value.trim() || undefined });
+              st.breakStep();
+              setEditing(null);
+            }}
+            onPressEnter={(e) => (e.target as HTMLInputElement).blur()}
+          />
+        );
       return (
-        <Input
-          size="small"
-          autoFocus
-          defaultValue={v.name ?? ''}
-          aria-label={t('designer.name')}
-          data-testid="layer-rename"
-          onClick={(e) => e.stopPropagation()}
-          onKeyDown={(e) => e.stopPropagation()}
-          onBlur={(e) => {
-            st.applyWidgetPatch(id, { name: e.target.value.trim() || undefined });
-            st.breakStep();
-            setEditing(null);
-          }}
-          onPressEnter={(e) => (e.target as HTMLInputElement).blur()}
-        />
+        <span className="dz-layer" data-testid={`layer-${id}`}>
+          {/* biome-ignore lint/a11y/noStaticElementInteractions: double-click renames; the inspector's name field does the same by keyboard */}
+          <span className="dz-layer-title" onDoubleClick={() => setEditing(id)}>
+            {node.title as string}
+          </span>
+          <PeerDots id={id} />
+          <span className="dz-layer-tools">
+            <button
+              type="button"
+              className="dz-icon-btn"
+              aria-label={v.hidden ? t('designer.show') : t('designer.hide')}
+              onClick={(e) => {
+                e.stopPropagation();
+                st.setField(id, 'hidden', v.hidden ? undefined : true);
+              }}
+            >
+              {v.hidden ? <EyeInvisibleOutlined /> : <EyeOutlined />}
+            </button>
+            <button
+              type="button"
+              className="dz-icon-btn"
+              aria-label={v.locked ? t('designer.unlock') : t('designer.lock')}
+              onClick={(e) => {
+                e.stopPropagation();
+                st.setField(id, 'locked', v.locked ? undefined : true);
+              }}
+            >
+              {v.locked ? <LockOutlined /> : <UnlockOutlined />}
+            </button>
+          </span>
+        </span>
       );
-    return (
-      <span className="dz-layer" data-testid={`layer-${id}`}>
-        {/* biome-ignore lint/a11y/noStaticElementInteractions: double-click renames; the inspector's name field does the same by keyboard */}
-        <span className="dz-layer-title" onDoubleClick={() => setEditing(id)}>
-          {node.title as string}
-        </span>
-        <PeerDots id={id} />
-        <span className="dz-layer-tools">
-          <button
-            type="button"
-            className="dz-icon-btn"
-            aria-label={v.hidden ? t('designer.show') : t('designer.hide')}
-            onClick={(e) => {
-              e.stopPropagation();
-              st.setField(id, 'hidden', v.hidden ? undefined : true);
-            }}
-          >
-            {v.hidden ? <EyeInvisibleOutlined /> : <EyeOutlined />}
-          </button>
-          <button
-            type="button"
-            className="dz-icon-btn"
-            aria-label={v.locked ? t('designer.unlock') : t('designer.lock')}
-            onClick={(e) => {
-              e.stopPropagation();
-              st.setField(id, 'locked', v.locked ? undefined : true);
-            }}
-          >
-            {v.locked ? <LockOutlined /> : <UnlockOutlined />}
-          </button>
-        </span>
-      </span>
-    );
-  };
+    };
 
-  return (
-    <div className="dz-layers" data-testid="layers">
+    return (
       <Tree
         blockNode
         draggable={{ icon: false }}
@@ -138,6 +141,12 @@ export function Layers() {
         onDrop={onDrop}
         titleRender={titleRender}
       />
+    );
+  }, [model, data, selection, editing, t]);
+
+  return (
+    <div className="dz-layers" data-testid="layers">
+      {tree}
     </div>
   );
 }

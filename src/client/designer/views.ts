@@ -70,11 +70,17 @@ export function kindsSettled(
   return true;
 }
 
-/** The view of a kind for a widget's render: re-renders the widget once the code is in. */
-export function useKindView(def: WidgetDef): ViewState {
+const WAITING: ViewState = { loading: true };
+
+/**
+ * The view of a kind for a widget's render: re-renders the widget once the code is in. Not `wanted`
+ * (the widget still shows its placeholder): nothing to follow, so the arrival of the code does not
+ * render again the hundreds of placeholders of a newly opened page.
+ */
+export function useKindView(def: WidgetDef, wanted = true): ViewState {
   const subscribe = useCallback(
     (changed: () => void) => {
-      if (def.loadedRender() || failed.has(def.kind)) return () => {};
+      if (!wanted || def.loadedRender() || failed.has(def.kind)) return () => {};
       let live = true;
       void (batches.get(def.kind) ?? load(def)).then(() => {
         if (live) changed();
@@ -83,10 +89,10 @@ export function useKindView(def: WidgetDef): ViewState {
         live = false;
       };
     },
-    [def],
+    [def, wanted],
   );
   // The state object changes identity on every call: compare what it says instead.
-  return useSyncExternalStore(subscribe, () => stable(def));
+  return useSyncExternalStore(subscribe, () => (wanted ? stable(def) : WAITING));
 }
 
 const states = new Map<string, ViewState>();
