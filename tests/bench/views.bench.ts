@@ -12,7 +12,7 @@
  * Diagnostics of the last round: BENCH_PROFILE=1 prints our side's self time by function for each
  * measure (open, group, scroll); BENCH_PROFILE_DIR=dir keeps the .cpuprofile files (build with
  * `npx vite build --minify false` first for readable names); BENCH_TRACE_DIR=dir keeps Chrome traces
- * of both scrolls (DevTools' Performance panel).
+ * of our open, group and scroll and of the bare scroll (DevTools' Performance panel).
  */
 import { execSync } from 'node:child_process';
 import fs from 'node:fs';
@@ -293,6 +293,8 @@ async function main() {
       });
       const last = round === ROUNDS;
       let stop = last ? await profiled(ctx, tab, 'open') : async () => {};
+      const traceOpen = last ? process.env.BENCH_TRACE_DIR : undefined;
+      if (traceOpen) await browser.startTracing(tab, { path: path.join(traceOpen, 'views-open.json') });
       await tab.evaluate((name) => {
         const menu = document.querySelector('[data-testid="app-menu"]')!;
         const el = [...menu.querySelectorAll('li, a, span')]
@@ -308,6 +310,7 @@ async function main() {
         '__open',
       );
       ours.open.push(open);
+      if (traceOpen) await browser.stopTracing();
       await stop();
       step(`open ${open}`);
 
@@ -325,8 +328,11 @@ async function main() {
         );
       });
       stop = last ? await profiled(ctx, tab, 'group') : async () => {};
+      const traceGroup = last ? process.env.BENCH_TRACE_DIR : undefined;
+      if (traceGroup) await browser.startTracing(tab, { path: path.join(traceGroup, 'views-group.json') });
       await option.click();
       ours.group.push(await paintedWhen(tab, '.dv-group-sum', 1, '__group'));
+      if (traceGroup) await browser.stopTracing();
       await stop();
       await tab.keyboard.press('Escape');
       // Ungroup, then 1,000 rows a page and scroll through two pages.

@@ -79,6 +79,7 @@ import { SavedFilters } from './SavedFilters.tsx';
 import { useLiveTable } from './use-live-table.ts';
 import { readStats, STAT_FNS, useViewData } from './use-view-data.ts';
 import { ChartModal, ColumnSettings, LabelRules, RecordDetail } from './ViewPanels.tsx';
+import { takeMeta } from './view-prefetch.ts';
 import { groupIndexes, groupRows, treeField, treeRows, type ViewRow } from './view-rows.ts';
 import {
   labelOf,
@@ -211,7 +212,7 @@ export function DataTableView(props: DataViewProps) {
   useEffect(() => {
     if (overDataset) return;
     let live = true;
-    viewsApi.meta(project, entity).then(
+    (takeMeta(project, entity) ?? viewsApi.meta(project, entity)).then(
       (m) => {
         if (!live) return;
         setFields(m.field.filter((f) => !f._hide && f._status !== 'disabled'));
@@ -314,15 +315,22 @@ export function DataTableView(props: DataViewProps) {
   const large = pageSize >= LARGE_FROM;
 
   const tree = options.tree && fields && table ? treeField(fields, table.entity) : undefined;
+  // Rows not yet sorted for a new grouping are not regrouped: the view keeps what it shows until the
+  // grouped rows arrive (the calls go out at once instead of after a redraw of rows about to change).
+  const rowsFit = data.rowsSort === JSON.stringify(data.sortList);
+  const shownRows = useRef<ViewRow[]>([]);
   const viewRows: ViewRow[] = useMemo(() => {
+    if (group.length && !rowsFit) return shownRows.current;
     if (group.length) return groupRows(data.rows, group, data.stats?.answer ?? null);
     if (tree) return treeRows(data.rows, tree._field);
     return data.rows;
-  }, [data.rows, group, data.stats, tree]);
+  }, [data.rows, group, data.stats, tree, rowsFit]);
+  shownRows.current = viewRows;
+  const groupKeys = useMemo(() => viewRows.filter((r) => r.__group).map((r) => r._id), [viewRows]);
 
   const groupIndex = useMemo(
-    () => (on.index && group.length ? groupIndexes(viewRows) : null),
-    [on.index, group.length, viewRows],
+    () => (on.index && groupKeys.length ? groupIndexes(viewRows) : null),
+    [on.index, groupKeys.length, viewRows],
   );
 
   const canWrite = on.option;
@@ -598,14 +606,13 @@ export function DataTableView(props: DataViewProps) {
     : t('views.atLeast', { count: total.n });
   const virtual = data.rows.length > VIRTUAL_FROM || large;
   const asCards = options.cardMode && phone;
-  const groupKeys = useMemo(() => viewRows.filter((r) => r.__group).map((r) => r._id), [viewRows]);
 
   // The table's props keep their identity while what they say is the same: antd redraws every row
   // on screen when one changes.
   const scroll = useMemo(() => (virtual ? { x: 'max-content', y: 560 } : { x: 'max-content' }), [virtual]);
   const expandable = useMemo(
     () =>
-      group.length || tree
+      groupKeys.length || tree
         ? {
             expandedRowKeys: collapsed === null ? groupKeys : groupKeys.filter((k) => !collapsed.includes(k)),
             onExpand: (open: boolean, row: ViewRow) =>
@@ -616,7 +623,7 @@ export function DataTableView(props: DataViewProps) {
             ...(tree ? { expandedRowKeys: undefined, defaultExpandAllRows: true } : {}),
           }
         : undefined,
-    [group.length, tree, collapsed, groupKeys],
+    [tree, collapsed, groupKeys],
   );
   const rowSelection = useMemo(
     () =>
