@@ -86,16 +86,21 @@ function shownProject(custom: string | undefined): string | null {
 
 /**
  * Route loader of a list menu entry: the table's meta and first page start with the navigation (the
- * data view takes them), so they do not wait for the screen to render and commit. Nothing is waited
- * for; an entry the user's menu does not hold, or one showing a dataset, starts nothing.
+ * data view takes them), so they do not wait for the screen to render and commit; an entry the
+ * user's menu does not hold, or one showing a dataset, starts no call. The navigation waits for the
+ * screen's chunk (as a page's does), so the list draws without a fallback and its hold-back.
  */
-function listLoader(page: string): null {
+async function listLoader(page: string): Promise<null> {
   const { projectId, menu } = useShell.getState();
   const entry = projectId ? findEntry(menu, (n) => n._type === 'table' && n._value === page) : null;
-  if (!projectId || !entry || (entry as { _dataset?: boolean })._dataset === true) return null;
-  // A kept grouping sorts the first page once the fields are in (DataView's `early`): not asked here.
-  const grouped = loadSettings(settingsKey(projectId, page)).group.length > 0;
-  prefetchView(projectId, page, grouped ? undefined : { page: { index: 1, size: PAGE_SIZE_DEFAULT } });
+  if (projectId && entry && (entry as { _dataset?: boolean })._dataset !== true) {
+    // A kept grouping sorts the first page once the fields are in (DataView's `early`): not asked here.
+    const grouped = loadSettings(settingsKey(projectId, page)).group.length > 0;
+    prefetchView(projectId, page, grouped ? undefined : { page: { index: 1, size: PAGE_SIZE_DEFAULT } });
+  }
+  await lazyScreen(listScreen)
+    .load()
+    .catch(() => undefined);
   return null;
 }
 
