@@ -1,6 +1,7 @@
 /** The route table (runtime spec §2), screens loaded lazily. */
 import { type ComponentType, Suspense, useState } from 'react';
 import { createBrowserRouter, Navigate, type RouteObject, redirect } from 'react-router';
+import { PAGE_SIZE_DEFAULT } from '../shared/constants.ts';
 import { loadBuilderTexts } from './i18n/index.ts';
 import {
   appPageScreen,
@@ -14,11 +15,14 @@ import {
   type ScreenModule,
 } from './lazy-screens.ts';
 import { prefetchPage, storedProject, warmRuntime } from './runtime/page-prefetch.ts';
+import { findEntry } from './shell/menu.ts';
 import { PROJECT_ID } from './shell/navigation.ts';
 import { PageLoading } from './shell/PageLoading.tsx';
 import { guardLoader, resetLoader } from './shell/session.ts';
 import { useShell } from './stores/shell.ts';
 import { storedMode } from './stores/workbench.ts';
+import { prefetchView } from './views/view-prefetch.ts';
+import { loadSettings, settingsKey } from './views/view-settings.ts';
 
 /**
  * A screen already loaded (a route loader preloaded it) draws at once: the lazy wrapper would
@@ -80,6 +84,26 @@ function shownProject(custom: string | undefined): string | null {
   return custom?.toLowerCase() ?? useShell.getState().custom ?? storedProject();
 }
 
+/**
+ * Route loader of a list menu entry: the table's meta and first page start with the navigation (the
+ * data view takes them), so they do not wait for the screen to render and commit; an entry the
+ * user's menu does not hold, or one showing a dataset, starts no call. The navigation waits for the
+ * screen's chunk (as a page's does), so the list draws without a fallback and its hold-back.
+ */
+async function listLoader(page: string): Promise<null> {
+  const { projectId, menu } = useShell.getState();
+  const entry = projectId ? findEntry(menu, (n) => n._type === 'table' && n._value === page) : null;
+  if (projectId && entry && (entry as { _dataset?: boolean })._dataset !== true) {
+    // A kept grouping sorts the first page once the fields are in (DataView's `early`): not asked here.
+    const grouped = loadSettings(settingsKey(projectId, page)).group.length > 0;
+    prefetchView(projectId, page, grouped ? undefined : { page: { index: 1, size: PAGE_SIZE_DEFAULT } });
+  }
+  await lazyScreen(listScreen)
+    .load()
+    .catch(() => undefined);
+  return null;
+}
+
 /** Sign-in, registration, forgot password and token sign-in (one screen, four modes). */
 const loginChildren = (): RouteObject[] => [
   { index: true, element: screen(() => import('./screens/login/LoginForm.tsx')) },
@@ -110,7 +134,11 @@ const rootChildren = (app = false): RouteObject[] => [
     loader: () => (storedMode() === 'dev' ? redirect('/dev') : null),
     element: screen(() => import('./screens/home/HomeScreen.tsx')),
   },
-  { path: 'home/:page', element: screen(listScreen) },
+  {
+    path: 'home/:page',
+    loader: ({ params }: { params: Record<string, string | undefined> }) => listLoader(params.page ?? ''),
+    element: screen(listScreen),
+  },
   // A dataset on its own: where a role home of kind dataset opens.
   { path: 'dataset/:id', element: screen(() => import('./screens/home/DatasetScreen.tsx')) },
   { path: 'user', element: screen(builder(() => import('./screens/user/UserCenter.tsx'))) },

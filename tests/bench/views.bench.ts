@@ -9,13 +9,17 @@
  *  3. group: pick a 10-value field to group by → group rows with their sums (from the server, over the
  *     whole filtered set) painted; goal ≤ 200 ms.
  * Rounds: BENCH_ROUNDS (default 3); medians reported. BENCH_NO_BUILD=1 reuses dist/client.
+ * Diagnostics of the last round: BENCH_PROFILE=1 prints our side's self time by function for each
+ * measure (open, group, scroll); BENCH_PROFILE_DIR=dir keeps the .cpuprofile files (build with
+ * `npx vite build --minify false` first for readable names); BENCH_TRACE_DIR=dir keeps Chrome traces
+ * of our open, group and scroll and of the bare scroll (DevTools' Performance panel).
  */
 import { execSync } from 'node:child_process';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { chromium, type Page } from '@playwright/test';
+import { type BrowserContext, chromium, type Page } from '@playwright/test';
 import react from '@vitejs/plugin-react';
 import { build } from 'vite';
 import { antdCss } from '../../scripts/vite-antd-css.ts';
@@ -82,6 +86,43 @@ async function buildBaseline(): Promise<string> {
     build: { outDir: out, emptyOutDir: true, chunkSizeWarningLimit: 5000 },
   });
   return out;
+}
+
+interface CpuProfile {
+  nodes: { id: number; callFrame: { functionName: string; url: string; lineNumber: number } }[];
+  samples: number[];
+  timeDeltas: number[];
+}
+
+/**
+ * BENCH_PROFILE=1: starts Chromium's sampling profiler on the tab; the answer stops it and prints
+ * where the main thread went (self ms by function), keeping the profile in BENCH_PROFILE_DIR.
+ */
+async function profiled(ctx: BrowserContext, tab: Page, name: string): Promise<() => Promise<void>> {
+  if (process.env.BENCH_PROFILE !== '1') return async () => {};
+  const cdp = await ctx.newCDPSession(tab);
+  await cdp.send('Profiler.enable');
+  await cdp.send('Profiler.setSamplingInterval', { interval: 200 });
+  await cdp.send('Profiler.start');
+  return async () => {
+    const prof = ((await cdp.send('Profiler.stop')) as unknown as { profile: CpuProfile }).profile;
+    await cdp.detach();
+    const dir = process.env.BENCH_PROFILE_DIR;
+    if (dir) fs.writeFileSync(path.join(dir, `views-${name}.cpuprofile`), JSON.stringify(prof));
+    const byNode = new Map(prof.nodes.map((n) => [n.id, n]));
+    const self = new Map<string, number>();
+    let busy = 0;
+    prof.samples.forEach((id, i) => {
+      const f = byNode.get(id)!.callFrame;
+      const ms = (prof.timeDeltas[i] ?? 0) / 1000;
+      if (f.functionName !== '(idle)' && f.functionName !== '(program)') busy += ms;
+      const key = `${f.functionName || '(anon)'} ${f.url.replace(/.*\//, '')}:${f.lineNumber}`;
+      self.set(key, (self.get(key) ?? 0) + ms);
+    });
+    console.log(`   profile ${name}: ${busy.toFixed(0)} ms busy; self ms by function:`);
+    for (const [k, v] of [...self].sort((a, b) => b[1] - a[1]).slice(0, 25))
+      console.log(`   ${v.toFixed(1).padStart(7)}  ${k}`);
+  };
 }
 
 /** In the page: wait until `selector` matches at least `n` elements, then for the next paint. */
@@ -250,6 +291,10 @@ async function main() {
         await tab.screenshot({ path: path.join(os.tmpdir(), 'bench-views-home.png') });
         throw err;
       });
+      const last = round === ROUNDS;
+      let stop = last ? await profiled(ctx, tab, 'open') : async () => {};
+      const traceOpen = last ? process.env.BENCH_TRACE_DIR : undefined;
+      if (traceOpen) await browser.startTracing(tab, { path: path.join(traceOpen, 'views-open.json') });
       await tab.evaluate((name) => {
         const menu = document.querySelector('[data-testid="app-menu"]')!;
         const el = [...menu.querySelectorAll('li, a, span')]
@@ -265,6 +310,8 @@ async function main() {
         '__open',
       );
       ours.open.push(open);
+      if (traceOpen) await browser.stopTracing();
+      await stop();
       step(`open ${open}`);
 
       // Group by region: from the option's click to the groups with their sums painted.
@@ -280,8 +327,13 @@ async function main() {
           { capture: true, once: true },
         );
       });
+      stop = last ? await profiled(ctx, tab, 'group') : async () => {};
+      const traceGroup = last ? process.env.BENCH_TRACE_DIR : undefined;
+      if (traceGroup) await browser.startTracing(tab, { path: path.join(traceGroup, 'views-group.json') });
       await option.click();
       ours.group.push(await paintedWhen(tab, '.dv-group-sum', 1, '__group'));
+      if (traceGroup) await browser.stopTracing();
+      await stop();
       await tab.keyboard.press('Escape');
       // Ungroup, then 1,000 rows a page and scroll through two pages.
       await tab.locator('[data-testid="view-group"] .ant-select-clear').click({ force: true });
@@ -299,7 +351,12 @@ async function main() {
           throw err;
         });
       step('scroll page 1');
+      stop = last ? await profiled(ctx, tab, 'scroll') : async () => {};
+      const traceDir = last ? process.env.BENCH_TRACE_DIR : undefined;
+      if (traceDir) await browser.startTracing(tab, { path: path.join(traceDir, 'views-scroll.json') });
       const f1 = await scrollThrough(tab, '[data-testid="data-view"]');
+      if (traceDir) await browser.stopTracing();
+      await stop();
       step(`page 1: ${f1.length} frames`);
       await tab.locator('.ant-pagination-next').click();
       await tab.waitForFunction(() =>
@@ -332,13 +389,24 @@ async function main() {
       bare.open.push(await paintedWhen(btab, '.ant-table-tbody .ant-table-row', 20, '__open'));
       await show(rows20, { fields: fieldCodes, virtual: false, group: 'region', sum: 'amount' }, '__group');
       bare.group.push(await paintedWhen(btab, '.ant-table-row-level-1', 1, '__group'));
-      for (const page of rows1000) {
+      for (const [i, page] of rows1000.entries()) {
         await btab.evaluate(() => (window as unknown as { bench: { clear(): void } }).bench.clear());
         await show(page, { fields: fieldCodes, virtual: true }, '__scroll');
         await paintedWhen(btab, '.ant-table-tbody-virtual-holder', 1, '__scroll');
+        const stopBare = last && i === 0 ? await profiled(bctx, btab, 'bare-scroll') : async () => {};
+        const traceDir = last && i === 0 ? process.env.BENCH_TRACE_DIR : undefined;
+        if (traceDir)
+          await browser.startTracing(btab, { path: path.join(traceDir, 'views-bare-scroll.json') });
         bare.frames.push(...(await scrollThrough(btab, 'body')));
+        if (traceDir) await browser.stopTracing();
+        await stopBare();
       }
       await bctx.close();
+      const spread = (xs: number[]) =>
+        [0.5, 0.75, 0.9, 0.95, 1].map((q) =>
+          fmt([...xs].sort((a, b) => a - b)[Math.ceil(xs.length * q) - 1]!),
+        );
+      step(`frames p50/p75/p90/p95/max: ours ${spread([...f1, ...f2])}; bare ${spread(bare.frames)}`);
       console.log(
         `round ${round}: open ${fmt(open)} ms (bare ${fmt(bare.open.at(-1)!)}), group ${fmt(ours.group.at(-1)!)} ms (bare ${fmt(bare.group.at(-1)!)}), ` +
           `scroll frame p95 ${fmt(p95([...f1, ...f2]))} ms over ${f1.length + f2.length} frames`,

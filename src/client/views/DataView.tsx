@@ -35,11 +35,13 @@ import {
   Switch,
   Table,
   type TableColumnType,
+  type TableProps,
   Tag,
   Tooltip,
 } from 'antd';
 import {
   type HTMLAttributes,
+  type Key,
   type ReactNode,
   useCallback,
   useEffect,
@@ -77,6 +79,7 @@ import { SavedFilters } from './SavedFilters.tsx';
 import { useLiveTable } from './use-live-table.ts';
 import { readStats, STAT_FNS, useViewData } from './use-view-data.ts';
 import { ChartModal, ColumnSettings, LabelRules, RecordDetail } from './ViewPanels.tsx';
+import { takeMeta } from './view-prefetch.ts';
 import { groupIndexes, groupRows, treeField, treeRows, type ViewRow } from './view-rows.ts';
 import {
   labelOf,
@@ -209,7 +212,7 @@ export function DataTableView(props: DataViewProps) {
   useEffect(() => {
     if (overDataset) return;
     let live = true;
-    viewsApi.meta(project, entity).then(
+    (takeMeta(project, entity) ?? viewsApi.meta(project, entity)).then(
       (m) => {
         if (!live) return;
         setFields(m.field.filter((f) => !f._hide && f._status !== 'disabled'));
@@ -243,9 +246,11 @@ export function DataTableView(props: DataViewProps) {
       () => undefined,
     );
   }, [project, entity]);
+  // Saved filters are asked once the first page is in: the first page does not wait behind them.
+  const [firstIn, setFirstIn] = useState(false);
   useEffect(() => {
-    if (!overDataset && (options.savedFilters || on.filter)) loadSaved();
-  }, [loadSaved, overDataset, options.savedFilters, on.filter]);
+    if (firstIn && !overDataset && (options.savedFilters || on.filter)) loadSaved();
+  }, [firstIn, loadSaved, overDataset, options.savedFilters, on.filter]);
 
   const known = useMemo(() => new Set((fields ?? []).map((f) => f._field)), [fields]);
   const group = useMemo(
@@ -265,6 +270,9 @@ export function DataTableView(props: DataViewProps) {
     early: Boolean(dataset) || !(props.options.features.group && settings.group.length),
   });
   const { reload } = data;
+  useEffect(() => {
+    if (!data.loading) setFirstIn(true);
+  }, [data.loading]);
   const onData = useRef(props.onData);
   onData.current = props.onData;
   useEffect(
@@ -305,27 +313,33 @@ export function DataTableView(props: DataViewProps) {
   }, [fields, settings, on.view, declared]);
 
   const stats = data.stats ? readStats(data.stats.metrics, data.stats.answer.total) : null;
-  const metricOf = (field: string, fn: string) =>
-    data.stats?.metrics.find((m) => m.field === field && m.fn === fn)?.as ?? '';
   const large = pageSize >= LARGE_FROM;
 
   const tree = options.tree && fields && table ? treeField(fields, table.entity) : undefined;
+  // Rows not yet sorted for a new grouping are not regrouped: the view keeps what it shows until the
+  // grouped rows arrive (the calls go out at once instead of after a redraw of rows about to change).
+  const rowsFit = data.rowsSort === JSON.stringify(data.sortList);
+  const shownRows = useRef<ViewRow[]>([]);
   const viewRows: ViewRow[] = useMemo(() => {
+    if (group.length && !rowsFit) return shownRows.current;
     if (group.length) return groupRows(data.rows, group, data.stats?.answer ?? null);
     if (tree) return treeRows(data.rows, tree._field);
     return data.rows;
-  }, [data.rows, group, data.stats, tree]);
+  }, [data.rows, group, data.stats, tree, rowsFit]);
+  shownRows.current = viewRows;
+  const groupKeys = useMemo(() => viewRows.filter((r) => r.__group).map((r) => r._id), [viewRows]);
 
   // A group begun on an earlier page counts on from there (its count comes with the statistics).
   const groupIndex = useMemo(
     () =>
-      on.index && group.length
+      on.index && groupKeys.length
         ? groupIndexes(viewRows, (data.page - 1) * pageSize, data.stats?.answer ?? null)
         : null,
-    [on.index, group.length, viewRows, data.page, pageSize, data.stats],
+    [on.index, groupKeys.length, viewRows, data.page, pageSize, data.stats],
   );
 
   const canWrite = on.option;
+  const removable = options.remove;
   async function save(values: Record<string, unknown>, id?: string) {
     await saveRecord(project, entity, values, id);
     message.success(t('views.saved'));
@@ -384,96 +398,134 @@ export function DataTableView(props: DataViewProps) {
     () => [...(on.label ? settings.labels : []), ...(tableCfg?.labels ?? [])],
     [on.label, settings.labels, tableCfg],
   );
+  // What a row's actions call, read when clicked: the columns below need not change with them.
+  const rowActs = useRef({ confirmRemove });
+  rowActs.current.confirmRemove = confirmRemove;
+  const metrics = data.stats?.metrics;
   // Asked for no order (nor grouped), the rows come in the table's default sort: its header says so.
-  const shownSort = data.sort ?? (group.length ? undefined : (tableCfg?.sort ?? undefined));
-  const columns: TableColumnType<ViewRow>[] = visible.map((f, i) => {
-    const order = shownSort?.field === f._field ? (shownSort.order === 'asc' ? 'ascend' : 'descend') : null;
-    const d = declared?.get(f._field);
-    const fixed = (on.pin ? settings.fixed[f._field] : undefined) ?? d?.fixed;
-    return {
-      key: f._field,
-      dataIndex: f._field,
-      title: d?.title || f._option.alias || f._name,
-      width:
-        (dragging?.field === f._field ? dragging.width : undefined) ??
-        settings.widths[f._field] ??
-        d?.width ??
-        160,
-      ellipsis: true,
-      ...(fixed ? { fixed } : {}),
-      onHeaderCell: () =>
-        ({
-          resizeLabel: t('views.resizeColumn', { name: d?.title || f._option.alias || f._name }),
-          onResize: (w: number, done: boolean) => {
-            if (done) {
-              setDragging(null);
-              set({ widths: { ...settingsRef.current.widths, [f._field]: w } });
-            } else setDragging({ field: f._field, width: w });
-          },
-        }) as HTMLAttributes<HTMLElement>,
-      ...((on.sort || d?.sortable) && sortable(f._type) ? { sorter: true, sortOrder: order } : {}),
-      render: (_v: unknown, row: ViewRow): ReactNode => {
-        const g = row.__group;
-        if (g) {
-          if (i !== 0) {
-            const sum = f._type === 'number' ? g.values[metricOf(f._field, 'sum')] : undefined;
-            return sum === undefined || sum === null ? null : <span className="dv-group-sum">Σ {sum}</span>;
-          }
-          const gf = fields?.find((x) => x._field === g.field);
-          return (
-            <span className="dv-group-head" data-testid="group-head">
-              <b>{gf?._name ?? g.field}</b>: {String(g.value) || '—'}{' '}
-              <Tag>{g.count ?? row.children?.length ?? 0}</Tag>
-            </span>
-          );
-        }
-        // Types with a cell of their own (images, files, yes/no, options…) draw it, as the rows grid does.
-        const kind = fieldKind(f._type);
-        return kind ? <kind.Cell field={f} value={row[f._field]} /> : fieldText(f, row);
-      },
-    };
-  });
-  if (on.index)
-    columns.unshift({
-      key: '__index',
-      title: '#',
-      width: 56,
-      fixed: 'left',
-      // Grouped, each group counts its own rows from 1 (on across pages); else the rows count on.
-      render: (_v, row, i) =>
-        row.__group ? null : groupIndex ? groupIndex.get(row._id) : (data.page - 1) * pageSize + i + 1,
-    });
-  const actionLabels = { edit: t('common.edit'), remove: t('views.remove'), more: t('views.more') };
-  const moreItems = [
-    { key: 'detail', label: t('views.detail') },
-    ...(canWrite ? [{ key: 'copy', label: t('views.copy') }] : []),
-  ];
-  if (canWrite || on.more)
-    columns.push({
-      key: '__actions',
-      title: t('views.actions'),
-      width: 110,
-      fixed: 'right',
-      render: (_v, row) =>
-        row.__group ? null : (
-          <RowActions
-            labels={actionLabels}
-            onEdit={canWrite ? () => setEditing({ record: row }) : undefined}
-            onRemove={canWrite && options.remove ? () => confirmRemove([row._id]) : undefined}
-            more={
-              on.more
-                ? {
-                    items: moreItems,
-                    onPick: (key) => {
-                      if (key === 'detail') setDetail(row);
-                      else setEditing({ record: { ...row, _id: undefined } });
-                    },
-                  }
-                : undefined
+  const sort = data.sort ?? (group.length ? undefined : (tableCfg?.sort ?? undefined));
+  const page = data.page;
+  // The columns (and their renderers) change only with what they show: a new set re-renders every
+  // row on screen, so loading, the count arriving or a selection must not make one.
+  const columns = useMemo(() => {
+    const metricOf = (field: string, fn: string) =>
+      metrics?.find((m) => m.field === field && m.fn === fn)?.as ?? '';
+    const list: TableColumnType<ViewRow>[] = visible.map((f, i) => {
+      const order = sort?.field === f._field ? (sort.order === 'asc' ? 'ascend' : 'descend') : null;
+      const d = declared?.get(f._field);
+      const fixed = (on.pin ? settings.fixed[f._field] : undefined) ?? d?.fixed;
+      // Large mode draws plain text (spec: large mode at 500 rows); else a type's own cell when it has one.
+      const kind = large ? undefined : fieldKind(f._type);
+      const sumKey = f._type === 'number' ? metricOf(f._field, 'sum') : undefined;
+      return {
+        key: f._field,
+        dataIndex: f._field,
+        title: d?.title || f._option.alias || f._name,
+        width:
+          (dragging?.field === f._field ? dragging.width : undefined) ??
+          settings.widths[f._field] ??
+          d?.width ??
+          160,
+        ellipsis: true,
+        ...(fixed ? { fixed } : {}),
+        onHeaderCell: () =>
+          ({
+            resizeLabel: t('views.resizeColumn', { name: d?.title || f._option.alias || f._name }),
+            onResize: (w: number, done: boolean) => {
+              if (done) {
+                setDragging(null);
+                set({ widths: { ...settingsRef.current.widths, [f._field]: w } });
+              } else setDragging({ field: f._field, width: w });
+            },
+          }) as HTMLAttributes<HTMLElement>,
+        ...((on.sort || d?.sortable) && sortable(f._type) ? { sorter: true, sortOrder: order } : {}),
+        render: (_v: unknown, row: ViewRow): ReactNode => {
+          const g = row.__group;
+          if (g) {
+            if (i !== 0) {
+              const sum = sumKey === undefined ? undefined : g.values[sumKey];
+              return sum === undefined || sum === null ? null : <span className="dv-group-sum">Σ {sum}</span>;
             }
-          />
-        ),
+            const gf = fields?.find((x) => x._field === g.field);
+            return (
+              <span className="dv-group-head" data-testid="group-head">
+                <b>{gf?._name ?? g.field}</b>: {String(g.value) || '—'}{' '}
+                <Tag>{g.count ?? row.children?.length ?? 0}</Tag>
+              </span>
+            );
+          }
+          // Types with a cell of their own (images, files, yes/no, options…) draw it, as the rows grid does.
+          return kind ? <kind.Cell field={f} value={row[f._field]} /> : fieldText(f, row);
+        },
+      };
     });
+    // Large mode keeps sticky cells off every row: the index and action columns scroll with the
+    // rest (a column the user pinned stays pinned).
+    const edge = <T extends 'left' | 'right'>(side: T) => (large ? {} : { fixed: side });
+    if (on.index)
+      list.unshift({
+        key: '__index',
+        title: '#',
+        width: 56,
+        ...edge('left'),
+        // Grouped, each group counts its own rows from 1 (on across pages); else the rows count on.
+        render: (_v, row, i) =>
+          row.__group ? null : groupIndex ? groupIndex.get(row._id) : (page - 1) * pageSize + i + 1,
+      });
+    const actionLabels = { edit: t('common.edit'), remove: t('views.remove'), more: t('views.more') };
+    const moreItems = [
+      { key: 'detail', label: t('views.detail') },
+      ...(canWrite ? [{ key: 'copy', label: t('views.copy') }] : []),
+    ];
+    if (canWrite || on.more)
+      list.push({
+        key: '__actions',
+        title: t('views.actions'),
+        width: 110,
+        ...edge('right'),
+        render: (_v, row) =>
+          row.__group ? null : (
+            <RowActions
+              labels={actionLabels}
+              onEdit={canWrite ? () => setEditing({ record: row }) : undefined}
+              onRemove={canWrite && removable ? () => rowActs.current.confirmRemove([row._id]) : undefined}
+              more={
+                on.more
+                  ? {
+                      items: moreItems,
+                      onPick: (key) => {
+                        if (key === 'detail') setDetail(row);
+                        else setEditing({ record: { ...row, _id: undefined } });
+                      },
+                    }
+                  : undefined
+              }
+            />
+          ),
+      });
+    return list;
+  }, [
+    visible,
+    sort,
+    declared,
+    on.pin,
+    on.sort,
+    on.index,
+    on.more,
+    settings.fixed,
+    settings.widths,
+    dragging,
+    set,
+    t,
+    fields,
+    metrics,
+    groupIndex,
+    page,
+    pageSize,
+    canWrite,
+    removable,
+    large,
+  ]);
 
   const summaryRow =
     stats && on.summary && settings.summary
@@ -560,7 +612,67 @@ export function DataTableView(props: DataViewProps) {
     : t('views.atLeast', { count: total.n });
   const virtual = data.rows.length > VIRTUAL_FROM || large;
   const asCards = options.cardMode && phone;
-  const groupKeys = useMemo(() => viewRows.filter((r) => r.__group).map((r) => r._id), [viewRows]);
+
+  // The table's props keep their identity while what they say is the same: antd redraws every row
+  // on screen when one changes.
+  const scroll = useMemo(() => (virtual ? { x: 'max-content', y: 560 } : { x: 'max-content' }), [virtual]);
+  const expandable = useMemo(
+    () =>
+      groupKeys.length || tree
+        ? {
+            expandedRowKeys: collapsed === null ? groupKeys : groupKeys.filter((k) => !collapsed.includes(k)),
+            onExpand: (open: boolean, row: ViewRow) =>
+              setCollapsed((c) => {
+                const list = c ?? [];
+                return open ? list.filter((k) => k !== row._id) : [...list, row._id];
+              }),
+            ...(tree ? { expandedRowKeys: undefined, defaultExpandAllRows: true } : {}),
+          }
+        : undefined,
+    [tree, collapsed, groupKeys],
+  );
+  const rowSelection = useMemo(
+    () =>
+      options.select
+        ? {
+            type: options.multiple ? ('checkbox' as const) : ('radio' as const),
+            selectedRowKeys: selected,
+            getCheckboxProps: (r: ViewRow) => ({ disabled: Boolean(r.__group) }),
+            onChange: (keys: Key[]) => setSelected(keys.map(String).filter((k) => !k.startsWith('__group:'))),
+          }
+        : undefined,
+    [options.select, options.multiple, selected],
+  );
+  const rowClassName = useCallback(
+    (row: ViewRow) => {
+      const c = !large && !row.__group ? labelOf(row, labelRules) : undefined;
+      return [row.__group ? 'dv-group-row' : '', c ? `dv-label-${c}` : ''].join(' ');
+    },
+    [large, labelRules],
+  );
+  const rowClick = useRef(props.onRowClick);
+  rowClick.current = props.onRowClick;
+  const onRow = useCallback(
+    (row: ViewRow) => ({
+      style: row.__group ? undefined : { height: rowHeight },
+      onClick: () => {
+        if (row.__group) return;
+        if (rowClick.current) rowClick.current(row);
+        else if (emit.current) emit.current({ type: 'rowClick', row });
+        else setDetail(row);
+      },
+    }),
+    [rowHeight],
+  );
+  const setSort = useRef(data.setSort);
+  setSort.current = data.setSort;
+  const onTableChange = useCallback<NonNullable<TableProps<ViewRow>['onChange']>>((_p, _f, sorter, extra) => {
+    if (extra.action !== 'sort') return;
+    const s = sortOf(sorter);
+    setSort.current(s);
+    emit.current?.({ type: 'sort', field: s?.field ?? null, order: s?.order ?? null });
+  }, []);
+  const tableLocale = useMemo(() => ({ emptyText: t('views.empty') }), [t]);
 
   const toolbar = (
     <Space wrap className="dv-toolbar" data-testid="view-toolbar">
@@ -870,53 +982,14 @@ export function DataTableView(props: DataViewProps) {
             pagination={false}
             showSorterTooltip={false}
             virtual={virtual}
-            scroll={virtual ? { x: 'max-content', y: 560 } : { x: 'max-content' }}
+            scroll={scroll}
             summary={summaryRow}
-            expandable={
-              group.length || tree
-                ? {
-                    expandedRowKeys:
-                      collapsed === null ? groupKeys : groupKeys.filter((k) => !collapsed.includes(k)),
-                    onExpand: (open, row) =>
-                      setCollapsed((c) => {
-                        const list = c ?? [];
-                        return open ? list.filter((k) => k !== row._id) : [...list, row._id];
-                      }),
-                    ...(tree ? { expandedRowKeys: undefined, defaultExpandAllRows: true } : {}),
-                  }
-                : undefined
-            }
-            rowSelection={
-              options.select
-                ? {
-                    type: options.multiple ? 'checkbox' : 'radio',
-                    selectedRowKeys: selected,
-                    getCheckboxProps: (r) => ({ disabled: Boolean(r.__group) }),
-                    onChange: (keys) =>
-                      setSelected(keys.map(String).filter((k) => !k.startsWith('__group:'))),
-                  }
-                : undefined
-            }
-            rowClassName={(row) => {
-              const c = !large && !row.__group ? labelOf(row, labelRules) : undefined;
-              return [row.__group ? 'dv-group-row' : '', c ? `dv-label-${c}` : ''].join(' ');
-            }}
-            onRow={(row) => ({
-              style: row.__group ? undefined : { height: rowHeight },
-              onClick: () => {
-                if (row.__group) return;
-                if (props.onRowClick) props.onRowClick(row);
-                else if (emit.current) emit.current({ type: 'rowClick', row });
-                else setDetail(row);
-              },
-            })}
-            onChange={(_p, _f, sorter, extra) => {
-              if (extra.action !== 'sort') return;
-              const s = sortOf(sorter);
-              data.setSort(s);
-              emit.current?.({ type: 'sort', field: s?.field ?? null, order: s?.order ?? null });
-            }}
-            locale={{ emptyText: t('views.empty') }}
+            expandable={expandable}
+            rowSelection={rowSelection}
+            rowClassName={rowClassName}
+            onRow={onRow}
+            onChange={onTableChange}
+            locale={tableLocale}
           />
         )}
         <div className="dv-pager">{pager}</div>

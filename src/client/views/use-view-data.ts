@@ -13,7 +13,12 @@ import { countBody, type KnownCount, type Total, totalAfterPage } from '../../sh
 import type { Metric, SummaryAnswer, ViewRows } from '../api/views.ts';
 import type { DatasetColumn, DatasetTable } from '../runtime/dataset-client.ts';
 import { createReloadGate } from './reload-gate.ts';
-import { sourceRows, sourceSummary, type ViewSource } from './view-source.ts';
+import { takePage } from './view-prefetch.ts';
+import { type SourceRows, sourceRows, sourceSummary, type ViewSource } from './view-source.ts';
+
+/** A first page its route already asked for (view-prefetch.ts), when this is that call. */
+const takeFirst = (project: string, from: ViewSource, body: unknown): Promise<SourceRows> | undefined =>
+  from.kind === 'table' ? takePage(project, from.entity, body) : undefined;
 
 export type Sort = { field: string; order: 'asc' | 'desc' } | undefined;
 
@@ -86,6 +91,9 @@ export function useViewData(opts: {
   const [search, setSearch] = useState('');
   const [filter, setFilter] = useState<FilterValue>({ conditions: [], match: 'and' as Match });
   const [rows, setRows] = useState<ViewRows['data']>([]);
+  // The order the rows on screen were asked in (JSON of the sort list): a grouping's rows must be
+  // sorted by it, so until they are, the view keeps what it shows.
+  const [rowsSort, setRowsSort] = useState<string | null>(null);
   const [total, setTotal] = useState<Total>({ n: 0, exact: false });
   // Loading until the first rows arrive: a view that has not asked yet (its fields are on the way)
   // is not a settled empty view (the print screen waits on this).
@@ -138,6 +146,7 @@ export function useViewData(opts: {
       ...(sortList.length ? { sort: sortList } : {}),
     };
     const key = JSON.stringify([project, sourceKey, body, tick]);
+    const sortKey = JSON.stringify(sortList);
     if (current.current?.key === key) return;
     if (current.current) current.current.live = false;
     const req = { key, live: true };
@@ -147,12 +156,13 @@ export function useViewData(opts: {
     // A live reload keeps what is on screen until the new rows arrive (no spinner, no jump).
     if (!quiet) setLoading(true);
     const from = JSON.parse(sourceKey) as ViewSource;
-    sourceRows(project, from, body)
+    (takeFirst(project, from, body) ?? sourceRows(project, from, body))
       .then(
         (answer) => {
           if (!req.live) return;
           if (answer.columns) onColumns.current?.(answer.columns, answer.tables);
           setRows(answer.data);
+          setRowsSort(sortKey);
           setError(null);
           const key = JSON.stringify(query ?? null);
           const after = totalAfterPage(pageReq, answer.data.length, key, quiet ? null : known.current);
@@ -197,6 +207,7 @@ export function useViewData(opts: {
     search,
     filter,
     rows,
+    rowsSort,
     total,
     loading,
     error,
