@@ -1,22 +1,8 @@
-/**
- * bench:data — the data engine at scale, on SQLite (and PostgreSQL when BENCH_PG=1 or
- * TEST_DATABASE_URL is set). Prints figures and a naive baseline (load the table into JS and filter
- * with the reference evaluator) measured in the same run. Not a test: nothing here fails on time.
- *
- * BENCH_ROWS (default 1,000,000) rows × 12 fields (4 string, 3 number, 3 date, 2 relate to a
- * 1,000-row table). Figures: a query page (2 filters + sort + page of 20, relates resolved) in
- * process and through HTTP, 100 rows × 50 fields, a grouped summary.
- */
-import fs from 'node:fs';
-import os from 'node:os';
-import path from 'node:path';
 import { monitorEventLoopDelay } from 'node:perf_hooks';
 import ExcelJS from 'exceljs';
 import type { FastifyInstance } from 'fastify';
 import { type Kysely, sql } from 'kysely';
 import { createSession, createUser } from '../../src/server/account/service.ts';
-import { buildApp } from '../../src/server/app.ts';
-import { loadConfig } from '../../src/server/config.ts';
 import { fieldColumn } from '../../src/server/data/ddl.ts';
 import { loadMeta } from '../../src/server/data/meta.ts';
 import { queryRecords, summarizeRecords } from '../../src/server/data/records.ts';
@@ -24,9 +10,9 @@ import { createEntity, createField } from '../../src/server/data/schema-service.
 import { createProject } from '../../src/server/project/service.ts';
 import { newId } from '../../src/shared/id.ts';
 import { evaluate, normalizeOrThrow, normalizeSummaryOrThrow } from '../../src/shared/query/index.ts';
-import { removeTestStorage } from '../helpers/db.ts';
 import { importIndexes } from './import-indexes.ts';
 import { noTuning } from './no-tuning.ts';
+import { benchServer } from './server-kit.ts';
 
 const ROWS = Number(process.env.BENCH_ROWS ?? 1_000_000);
 const RUNS = Number(process.env.BENCH_RUNS ?? 200);
@@ -51,20 +37,7 @@ function rng(seed: number) {
 }
 
 async function run(dialect: 'sqlite' | 'postgres'): Promise<void> {
-  const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'lc-bench-data-'));
-  const pgUrl = process.env.TEST_DATABASE_URL ?? 'postgres://postgres@127.0.0.1:5432/test';
-  const schema = `bench_${Date.now().toString(36)}`;
-  const app = await buildApp(
-    loadConfig(
-      {},
-      {
-        dataDir,
-        clientDir: path.join(dataDir, 'none'),
-        ...(dialect === 'postgres' ? { databaseUrl: pgUrl, databaseSchema: schema } : {}),
-      },
-    ),
-    { logger: false },
-  );
+  const { app, remove } = await benchServer(dialect, 'data');
   const { db, dialect: d } = app.database;
   const any = db as unknown as AnyDb;
   console.log(`\n== ${dialect}: ${ROWS.toLocaleString()} rows × 12 fields`);
@@ -315,11 +288,7 @@ async function run(dialect: 'sqlite' | 'postgres'): Promise<void> {
   await xlsxFigures(app, base, token, project.id, customerIds.length);
   await app.close();
   // The data folder, and on PostgreSQL the bench's schema.
-  await removeTestStorage(
-    dataDir,
-    dialect === 'postgres' ? pgUrl : undefined,
-    dialect === 'postgres' ? schema : undefined,
-  );
+  await remove();
 }
 
 const IMPORT_ROWS = Number(process.env.BENCH_IMPORT_ROWS ?? 100_000);

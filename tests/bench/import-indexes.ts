@@ -1,26 +1,13 @@
-/**
- * bench:data's import figure: one xlsx file of IMPORT_ROWS rows (default 100,000; 12 fields: 4 text,
- * 3 number, 3 date, 2 relations by name) imported over HTTP into three tables of the same fields,
- * in one run: with today's default per-field indexes (numbers, dates, relations), without any
- * per-field index, and with one index per field (the set before adaptive indexes, made here by
- * hand). Prints rows/s of each and the ratios; the goal is today's defaults no more than 10 %
- * slower than one index per field. BENCH_ONLY=import runs only this section.
- */
-import fs from 'node:fs';
-import os from 'node:os';
-import path from 'node:path';
 import { PassThrough } from 'node:stream';
 import ExcelJS from 'exceljs';
 import { type Kysely, sql } from 'kysely';
 import { createSession, createUser } from '../../src/server/account/service.ts';
-import { buildApp } from '../../src/server/app.ts';
-import { loadConfig } from '../../src/server/config.ts';
 import { fieldColumn } from '../../src/server/data/ddl.ts';
 import { loadMeta } from '../../src/server/data/meta.ts';
 import { createEntity, createField } from '../../src/server/data/schema-service.ts';
 import { createProject } from '../../src/server/project/service.ts';
 import { newId } from '../../src/shared/id.ts';
-import { removeTestStorage } from '../helpers/db.ts';
+import { benchServer } from './server-kit.ts';
 
 const ROWS = Number(process.env.BENCH_IMPORT_ROWS ?? 100_000);
 const CUSTOMERS = 1000;
@@ -85,20 +72,7 @@ async function file(rows: number): Promise<Buffer> {
 }
 
 export async function importIndexes(dialect: 'sqlite' | 'postgres'): Promise<void> {
-  const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'lc-bench-imp-'));
-  const pgUrl = process.env.TEST_DATABASE_URL ?? 'postgres://postgres@127.0.0.1:5432/test';
-  const schema = `bench_imp_${Date.now().toString(36)}`;
-  const app = await buildApp(
-    loadConfig(
-      {},
-      {
-        dataDir,
-        clientDir: path.join(dataDir, 'none'),
-        ...(dialect === 'postgres' ? { databaseUrl: pgUrl, databaseSchema: schema } : {}),
-      },
-    ),
-    { logger: false },
-  );
+  const { app, remove } = await benchServer(dialect, 'imp');
   await app.ready();
   await app.listen({ port: 0, host: '127.0.0.1' });
   const base = `http://127.0.0.1:${(app.server.address() as { port: number }).port}`;
@@ -187,9 +161,5 @@ export async function importIndexes(dialect: 'sqlite' | 'postgres'): Promise<voi
       `vs no per-field index: ${(rate.defaults! / rate.none!).toFixed(2)}×`,
   );
   await app.close();
-  await removeTestStorage(
-    dataDir,
-    dialect === 'postgres' ? pgUrl : undefined,
-    dialect === 'postgres' ? schema : undefined,
-  );
+  await remove();
 }

@@ -1,19 +1,6 @@
-/**
- * The "no-tuning" workload of bench:data: a 12-field table loaded as a no-code builder has it (no
- * index made by hand), queried the way a builder's screens do. Figures with same-run baselines:
- * first-time vs recurred p50 of an equality + range + sort page (first time = before its managed
- * index exists; baseline: a plain full scan), contains + sort, grouped count + sum cold / with its
- * covering index / repeated (summary cache), a wide page, the p99 of reads and writes running while
- * an index builds, and insert throughput with today's default index set vs the former one index per
- * field. NT_ROWS (default 200,000) rows; NT_RUNS runs per figure.
- */
-import fs from 'node:fs';
 import os from 'node:os';
-import path from 'node:path';
 import { type Kysely, sql } from 'kysely';
 import { createUser } from '../../src/server/account/service.ts';
-import { buildApp } from '../../src/server/app.ts';
-import { loadConfig } from '../../src/server/config.ts';
 import { fieldColumn } from '../../src/server/data/ddl.ts';
 import { type EntityMeta, loadMeta } from '../../src/server/data/meta.ts';
 import { queryRecords, saveRecord, summarizeRecords } from '../../src/server/data/records.ts';
@@ -22,7 +9,7 @@ import { gateOf } from '../../src/server/db/sqlite-gate.ts';
 import { createProject } from '../../src/server/project/service.ts';
 import { newId } from '../../src/shared/id.ts';
 import { normalizeOrThrow, normalizeSummaryOrThrow } from '../../src/shared/query/index.ts';
-import { removeTestStorage } from '../helpers/db.ts';
+import { benchServer } from './server-kit.ts';
 
 const ROWS = Number(process.env.NT_ROWS ?? 200_000);
 const RUNS = Number(process.env.NT_RUNS ?? 30);
@@ -62,7 +49,7 @@ const REGION = ['north', 'south', 'east', 'west', 'central', 'northeast', 'north
 const T0 = Date.UTC(2024, 0, 1);
 
 export async function load(
-  app: Awaited<ReturnType<typeof buildApp>>,
+  app: Awaited<ReturnType<typeof benchServer>>['app'],
   meta: EntityMeta,
   n: number,
   seed: number,
@@ -104,20 +91,7 @@ export async function load(
 }
 
 export async function noTuning(dialect: 'sqlite' | 'postgres'): Promise<void> {
-  const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'lc-bench-nt-'));
-  const pgUrl = process.env.TEST_DATABASE_URL ?? 'postgres://postgres@127.0.0.1:5432/test';
-  const schema = `bench_nt_${Date.now().toString(36)}`;
-  const app = await buildApp(
-    loadConfig(
-      {},
-      {
-        dataDir,
-        clientDir: path.join(dataDir, 'none'),
-        ...(dialect === 'postgres' ? { databaseUrl: pgUrl, databaseSchema: schema } : {}),
-      },
-    ),
-    { logger: false },
-  );
+  const { app, remove } = await benchServer(dialect, 'nt');
   // Booted now, on an empty database (booting first at close() can outlast the plugin timeout).
   await app.ready();
   const { db, dialect: d } = app.database;
@@ -288,9 +262,5 @@ export async function noTuning(dialect: 'sqlite' | 'postgres'): Promise<void> {
   if (process.env.NT_DEBUG) console.log('  shapes not indexed:', JSON.stringify(ai.shapesOf(meta.table)));
   console.log(`  then reads only while building: ${stats(latB)}  (load ${os.loadavg()[0]!.toFixed(1)})`);
   await app.close();
-  await removeTestStorage(
-    dataDir,
-    dialect === 'postgres' ? pgUrl : undefined,
-    dialect === 'postgres' ? schema : undefined,
-  );
+  await remove();
 }

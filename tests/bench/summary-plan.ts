@@ -1,16 +1,5 @@
-/**
- * Why a cold grouped summary does or does not use its covering index: loads the no-tuning table
- * (NT_ROWS rows), builds the covering index (region, amount) as the indexer would, and prints the
- * plan (EXPLAIN) of the exact statement computeSummary runs, with its time beside a plain scan's
- * (same run). Usage: npx tsx tests/bench/summary-plan.ts [sqlite|postgres]
- */
-import fs from 'node:fs';
-import os from 'node:os';
-import path from 'node:path';
 import { sql } from 'kysely';
 import { createUser } from '../../src/server/account/service.ts';
-import { buildApp } from '../../src/server/app.ts';
-import { loadConfig } from '../../src/server/config.ts';
 import { fieldColumn } from '../../src/server/data/ddl.ts';
 import { loadMeta } from '../../src/server/data/meta.ts';
 import { summarizeRecords } from '../../src/server/data/records.ts';
@@ -18,25 +7,12 @@ import { createEntity, createField } from '../../src/server/data/schema-service.
 import { wroteTables } from '../../src/server/data/write-clock.ts';
 import { createProject } from '../../src/server/project/service.ts';
 import { normalizeOrThrow, normalizeSummaryOrThrow } from '../../src/shared/query/index.ts';
-import { removeTestStorage } from '../helpers/db.ts';
 import { FIELDS, load } from './no-tuning.ts';
+import { benchServer } from './server-kit.ts';
 
 const dialect = (process.argv[2] ?? 'sqlite') as 'sqlite' | 'postgres';
 const ROWS = Number(process.env.NT_ROWS ?? 200_000);
-const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'lc-bench-sp-'));
-const pgUrl = process.env.TEST_DATABASE_URL ?? 'postgres://postgres@127.0.0.1:5432/test';
-const schema = `bench_sp_${Date.now().toString(36)}`;
-const app = await buildApp(
-  loadConfig(
-    {},
-    {
-      dataDir,
-      clientDir: path.join(dataDir, 'none'),
-      ...(dialect === 'postgres' ? { databaseUrl: pgUrl, databaseSchema: schema } : {}),
-    },
-  ),
-  { logger: false },
-);
+const { app, remove } = await benchServer(dialect, 'sp');
 await app.ready();
 const { db, dialect: d } = app.database;
 const owner = await createUser(db, { account: 'benchsp1', phone: null, nickname: 'B', pwd: 'bench12345' });
@@ -130,4 +106,4 @@ console.log(
     .join(' ')}`,
 );
 await app.close();
-await removeTestStorage(dataDir, d === 'postgres' ? pgUrl : undefined, d === 'postgres' ? schema : undefined);
+await remove();
