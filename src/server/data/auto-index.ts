@@ -155,6 +155,9 @@ export function queryShape(meta: EntityMeta, q: NormalizedQuery, pg: boolean): S
     if (c) columns.push(c);
   }
   const sort = q.sort.filter((k) => colOf(meta, k.field) !== null && !eq.includes(k.field));
+  // Keys after `_id` order nothing (`_id` sets every row apart): the ORDER BY stops there too.
+  const byId = sort.findIndex((k) => k.field === '_id');
+  if (byId >= 0) sort.length = byId + 1;
   if (sort.length) {
     for (const k of sort) {
       const c = colOf(meta, k.field)!;
@@ -166,13 +169,10 @@ export function queryShape(meta: EntityMeta, q: NormalizedQuery, pg: boolean): S
   } else if (range && !eq.includes(range)) {
     const c = colOf(meta, range);
     if (c) columns.push(c);
-  } else if (pg && columns.length === 0) {
-    // The default order (`_id` in code point order): PostgreSQL's primary key has the database's
-    // collation, so it cannot serve `ORDER BY _id COLLATE "C"`; an index in that collation can.
-    columns.push({ field: '_id', column: '_id', order: 'asc', collateC: true });
   }
-  // Nothing to index, or only `_id` where the primary key serves it (SQLite).
-  if (columns.length === 0 || (!pg && columns.every((c) => c.field === '_id'))) return null;
+  // Nothing to index, or only `_id`, which the primary key serves in either direction (on
+  // PostgreSQL it is in the "C" collation, the ORDER BY's: ddl.ts).
+  if (columns.length === 0 || columns.every((c) => c.field === '_id')) return null;
   if (columns.length > 8) return null;
   const key = `q|${columns.map((c) => `${c.field}${c.order ? `:${c.order}` : ''}`).join(',')}`;
   return { kind: 'query', key, columns };
@@ -245,7 +245,9 @@ function indexSql(name: string, table: string, columns: IndexColumn[], pg: boole
   const cols = columns.map((c) => {
     let s = `"${c.column}"`;
     if (pg && c.collateC) s += ' COLLATE "C"';
-    if (c.order === 'desc') s += pg ? ' DESC NULLS LAST' : ' DESC';
+    // `_id` is never null: no null order, as in the ORDER BY (sql-query.ts).
+    if (c.column === '_id') s += c.order === 'desc' ? ' DESC' : c.order === 'asc' && pg ? ' ASC' : '';
+    else if (c.order === 'desc') s += pg ? ' DESC NULLS LAST' : ' DESC';
     else if (c.order === 'asc' && pg) s += ' ASC NULLS FIRST';
     return s;
   });

@@ -1,4 +1,4 @@
-import { type Kysely, sql } from 'kysely';
+import { type Kysely, PostgresAdapter, sql } from 'kysely';
 import { FIELD_TYPES, type FieldType } from '../../shared/api/fields.ts';
 import type { Dialect } from '../db/index.ts';
 
@@ -106,11 +106,27 @@ async function createFieldIndex(
   if (statement) await sql.raw(statement).execute(db);
 }
 
+/**
+ * The type of a column holding record ids. PostgreSQL: in the "C" collation (code point order), the
+ * order every query sorts `_id` in (the reference evaluator's, SQLite's), so the primary key serves
+ * the default order and the `_id` tie-break; a key in the database's own collation cannot serve
+ * `ORDER BY _id COLLATE "C"`, and every default-order page sorted the whole table. Link tables hold
+ * ids in the same collation: a comparison of two ids takes the "C" side's collation, and an index in
+ * another collation cannot serve it (`l.owner_id = t._id`). Migration 023 turns older tables.
+ */
+export function idColumnType(dialect: Dialect) {
+  return dialect === 'postgres' ? sql`varchar(24) COLLATE "C"` : sql`varchar(24)`;
+}
+
+function dialectOf(db: Kysely<unknown>): Dialect {
+  return db.getExecutor().adapter instanceof PostgresAdapter ? 'postgres' : 'sqlite';
+}
+
 export async function createEntityTable(db: Kysely<unknown>, entityId: string): Promise<void> {
   const t = entityTable(entityId);
   await db.schema
     .createTable(t)
-    .addColumn('_id', 'varchar(24)', (c) => c.primaryKey())
+    .addColumn('_id', idColumnType(dialectOf(db)), (c) => c.primaryKey())
     .addColumn('_created_at', 'bigint', (c) => c.notNull())
     .addColumn('_updated_at', 'bigint', (c) => c.notNull())
     .addColumn('_creator', 'varchar(24)')
@@ -133,8 +149,8 @@ export async function addFieldStorage(
     const l = linkTable(fieldId);
     await db.schema
       .createTable(l)
-      .addColumn('owner_id', 'varchar(24)', (c) => c.notNull())
-      .addColumn('target_id', 'varchar(24)', (c) => c.notNull())
+      .addColumn('owner_id', idColumnType(dialect), (c) => c.notNull())
+      .addColumn('target_id', idColumnType(dialect), (c) => c.notNull())
       .addColumn('sort', 'integer', (c) => c.notNull().defaultTo(0))
       .addPrimaryKeyConstraint(`${l}_pk`, ['owner_id', 'target_id'])
       .execute();

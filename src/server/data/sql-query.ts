@@ -202,24 +202,40 @@ export class QueryCompiler {
 
   /**
    * ORDER BY: the keys in their order (ascending nulls first, descending nulls last; text in code
-   * point order), then `_id` ascending as the final tie-break.
+   * point order), then `_id` ascending as the final tie-break (once: a sort on `_id` already orders
+   * every row apart).
+   *
+   * `_id` is never null, so it takes no null order on PostgreSQL: a key's null order must match an
+   * index's for the index to serve the ORDER BY, and the primary key (in the "C" collation, ddl.ts)
+   * has the default one (ascending nulls last; read backwards for descending). Managed indexes end in
+   * the same `_id` key (auto-index.ts). SQLite sorts nulls first ascending by itself.
    */
   orderBy(q: NormalizedQuery): Sql {
     const pg = this.dialect === 'postgres';
     const keys: Sql[] = [];
+    let byId = false;
     for (const k of q.sort) {
-      const info = k.field === '_id' ? { type: '_id' as const } : this.columns[k.field];
+      const dir = k.order === 'desc' ? sql`DESC` : sql`ASC`;
+      if (k.field === '_id') {
+        keys.push(sql`${this.idKey()} ${dir}`);
+        byId = true;
+        break;
+      }
+      const info = this.columns[k.field];
       if (!info || info.type === 'collection' || info.type === 'options') continue;
       const textLike = info.type !== 'number' && info.type !== 'date' && info.type !== 'boolean';
       const c = this.col(k.field);
       const expr = pg && textLike ? sql`${c} COLLATE "C"` : c;
-      const dir = k.order === 'desc' ? sql`DESC` : sql`ASC`;
       const nulls = pg ? (k.order === 'desc' ? sql` NULLS LAST` : sql` NULLS FIRST`) : sql``;
       keys.push(sql`${expr} ${dir}${nulls}`);
     }
-    // NULLS FIRST as an ascending key above (`_id` is never null): PostgreSQL uses an index for an
-    // ORDER BY only when their null orders match, and managed indexes end `_id … ASC NULLS FIRST`.
-    keys.push(pg ? sql`${this.col('_id')} COLLATE "C" ASC NULLS FIRST` : sql`${this.col('_id')} ASC`);
+    if (!byId) keys.push(sql`${this.idKey()} ASC`);
     return sql.join(keys);
+  }
+
+  /** `_id` as a sort key: code point order (PostgreSQL: the column's own collation, said again). */
+  private idKey(): Sql {
+    const c = this.col('_id');
+    return this.dialect === 'postgres' ? sql`${c} COLLATE "C"` : c;
   }
 }
