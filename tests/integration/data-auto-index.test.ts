@@ -227,6 +227,63 @@ describe.each(dialects)('managed indexes on %s', (dialect) => {
     expect((await list()).indexes).toEqual([]);
   });
 
+  it('the default order and a sort on _id walk the primary key (EXPLAIN: no sort), build nothing, page as the reference does', async () => {
+    const { db } = t.app.database;
+    const meta = await loadMeta(db, project, 'order');
+    const ctx = { now: Date.now(), user: null, fields: meta.queryTypes };
+    const all = await queryRecords(
+      db,
+      dialect,
+      meta,
+      normalizeOrThrow({ page: { index: 1, size: 100_000 } }, ctx),
+    );
+    /** Every page of `body` at `size` rows, in turn, against the reference evaluator's order. */
+    const pages = async (body: object, size: number) => {
+      const expected = evaluate(
+        all.data,
+        normalizeOrThrow({ ...body, page: { index: 1, size: 100_000 } }, ctx),
+        meta.queryTypes,
+      ).rows.map((r) => String(r._id));
+      const got: string[] = [];
+      for (let index = 1; got.length < expected.length && index < 100; index++) {
+        const r = await call<{ data: Array<{ _id: string }> }>(t.app, 'POST', admin('order/query'), {
+          token: owner,
+          body: { ...body, page: { index, size } },
+        });
+        expect(r.error, r.raw).toBe(0);
+        expect(r.data.data.length).toBeGreaterThan(0);
+        got.push(...r.data.data.map((x) => x._id));
+      }
+      expect(got).toEqual(expected);
+    };
+    const pkey = dialect === 'postgres' ? `${meta.table}_pkey` : `sqlite_autoindex_${meta.table}_1`;
+    for (const body of [
+      {},
+      { sort: [{ field: '_id', order: 'asc' }] },
+      { sort: [{ field: '_id', order: 'desc' }] },
+    ]) {
+      const p = await plan({ ...body, page: { index: 3, size: 20 } });
+      expect(p).toContain(pkey);
+      if (dialect === 'postgres') {
+        expect(p).toMatch(/Limit/);
+        expect(p).toMatch(/Index (Only )?Scan( Backward)? using/);
+        expect(p).not.toMatch(/Sort/);
+      } else expect(p).not.toContain('TEMP B-TREE');
+      // Served already: recurring, it is neither watched nor indexed.
+      await pages(body, 37);
+      await pages(body, 37);
+      await t.app.autoIndex.idle();
+      const l = await list();
+      expect(l.indexes).toEqual([]);
+      expect(l.watching.filter((w) => w.shape.includes('_id'))).toEqual([]);
+    }
+    // A sort with ties (and nulls: '' and missing statuses) ends in `_id` ascending, page after page.
+    t.app.autoIndex.options.enabled = false;
+    await pages({ sort: [{ field: 'status', order: 'desc' }] }, 50);
+    await pages({ sort: [{ field: 'amount', order: 'asc' }] }, 50);
+    t.app.autoIndex.options.enabled = true;
+  });
+
   it('a summary behind a range does not look rows up through the range field index (SQLite plan)', async () => {
     if (dialect !== 'sqlite') return;
     const { db } = t.app.database;
