@@ -18,6 +18,7 @@ import appRecordsPlugin from './data/app-records-plugin.ts';
 import { AutoIndexer, registerAutoIndex } from './data/auto-index.ts';
 import indexPlugin from './data/index-plugin.ts';
 import { clearMetaCache } from './data/meta.ts';
+import { clearRunCache } from './program/run-cache.ts';
 import type { RecordTriggers } from './data/record-hooks.ts';
 import recordsPlugin from './data/records-plugin.ts';
 import schemaPlugin from './data/schema-plugin.ts';
@@ -139,6 +140,7 @@ export async function buildApp(config: Config, options: BuildOptions = {}): Prom
   app.decorate('testHooks', config.testOutbox ? { captchas: new Map<string, string>() } : null);
   const caches = new ProjectCaches();
   caches.register('tableMeta', (project) => clearMetaCache(database.db, project));
+  caches.register('programRun', (project) => clearRunCache(database.db, project));
   if (config.redisUrl) await caches.connect(config.redisUrl);
   if (config.redisUrl) {
     await connectWriteClock(config.redisUrl);

@@ -40,6 +40,7 @@ import {
 } from './context.ts';
 import { visibleValue } from './hidden.ts';
 import { projectTriggers, type TriggerFlow, triggerFlowsFor, triggers } from './service.ts';
+import { runSchema } from './run-cache.ts';
 import { EXECUTORS } from './steps/index.ts';
 import { allSteps } from './validate.ts';
 
@@ -160,10 +161,17 @@ function settleTrace(trace: TraceEntry[]): void {
   }
 }
 
-function tablesOf(doc: FlowDocument): Set<string> {
-  const refs = new Set<string>();
-  for (const s of allSteps(doc._process)) if (s._entity) refs.add(s._entity);
-  if (doc._option._entity) refs.add(doc._option._entity);
+const tablesOfDocs = new WeakMap<FlowDocument, Set<string>>();
+
+/** The tables a flow names (worked out once per document: released documents are shared read-only). */
+function tablesOfDoc(doc: FlowDocument): Set<string> {
+  let refs = tablesOfDocs.get(doc);
+  if (!refs) {
+    refs = new Set<string>();
+    for (const s of allSteps(doc._process)) if (s._entity) refs.add(s._entity);
+    if (doc._option._entity) refs.add(doc._option._entity);
+    tablesOfDocs.set(doc, refs);
+  }
   return refs;
 }
 
@@ -177,7 +185,7 @@ async function loadMetas(
   doc: FlowDocument,
   metas: Map<string, EntityMeta>,
 ): Promise<void> {
-  const refs = [...tablesOf(doc)].filter((r) => !metas.has(r));
+  const refs = [...tablesOfDoc(doc)].filter((r) => !metas.has(r));
   if (!refs.length) return;
   const { rows } = await compiledOnce(db, `program.metas|${refs.length}`, [projectId, ...refs, ...refs], () =>
     db
@@ -406,11 +414,14 @@ async function runBody(c: RunContext, doc: FlowDocument): Promise<unknown> {
 
 export async function runProgram(database: Database, req: RunRequest): Promise<RunOutcome> {
   const started = Date.now();
-  const metas = new Map<string, EntityMeta>();
-  const [, triggerList] = await Promise.all([
-    loadMetas(database.db, req.projectId, req.flow.doc, metas),
-    projectTriggers(database.db, req.projectId),
-  ]);
+  // The tables' metas and the project's triggers, read before the transaction unless kept (run-cache.ts).
+  const { metas, triggers: triggerList } = await runSchema(
+    database,
+    req.projectId,
+    tablesOfDoc(req.flow.doc),
+    (m) => loadMetas(database.db, req.projectId, req.flow.doc, m),
+    () => projectTriggers(database.db, req.projectId),
+  );
   let failure: AppError | undefined;
   let output: unknown = null;
   let ctx: RunContext | undefined;
