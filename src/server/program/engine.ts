@@ -130,35 +130,53 @@ function cut(v: unknown): string | undefined {
 
 const MAX_TRACE = 500;
 
+/** A trace entry's step output, kept as is until its data is first read. */
+const RAW = Symbol('trace output');
+const TEXT = Symbol('trace data');
+type LiveEntry = TraceEntry & { [RAW]?: unknown; [TEXT]?: string | undefined };
+
 /**
- * A trace entry's data, cut when first read rather than when the step ran: an end user's run answers
- * no trace, and the log writes it after the answer (a step's output is not changed by later steps:
- * expressions do not mutate, code steps get copies). A test run's answer settles it (`settleTrace`).
+ * Trace entries share this prototype: their `data` (the step's output cut as JSON, `cut`) is made when
+ * first read — an end user's run answers no trace, and the log writes it after the answer (a step's
+ * output is not changed by later steps: expressions do not mutate, code steps get copies) — and
+ * `toJSON` writes it. A test run's answer settles them into plain objects (`settleTrace`).
  */
-function lazyData(entry: TraceEntry, v: unknown): void {
-  if (v === undefined) return;
-  let text: string | undefined;
-  let done = false;
-  Object.defineProperty(entry, 'data', {
-    enumerable: true,
-    configurable: true,
-    get() {
-      if (!done) {
-        text = cut(v);
-        done = true;
-      }
-      return text;
-    },
-  });
+const TRACE_ENTRY = {
+  get data(): string | undefined {
+    const e = this as unknown as LiveEntry;
+    if (!Object.hasOwn(e, TEXT)) e[TEXT] = cut(e[RAW]);
+    return e[TEXT];
+  },
+  toJSON(this: LiveEntry): TraceEntry {
+    return plainEntry(this);
+  },
+};
+
+function traceEntry(step: FlowStep, flow: RunFrameFlow, depth: number): LiveEntry {
+  const e = Object.create(TRACE_ENTRY) as LiveEntry;
+  e.step = step._handle;
+  e.type = step._type;
+  e.ms = 0;
+  if (depth > 0) {
+    e.flow = flow.name;
+    e.depth = depth;
+  }
+  return e;
 }
 
-/** The trace entries' data as plain values (for an answer that carries the trace). */
+function plainEntry(e: LiveEntry): TraceEntry {
+  const out: TraceEntry = { step: e.step, type: e.type, ms: e.ms };
+  if (e.flow !== undefined) out.flow = e.flow;
+  if (e.depth !== undefined) out.depth = e.depth;
+  const data = e.data;
+  if (data !== undefined) out.data = data;
+  if (e.error !== undefined) out.error = e.error;
+  return out;
+}
+
+/** The trace entries as plain objects (for an answer that carries the trace). */
 function settleTrace(trace: TraceEntry[]): void {
-  for (const e of trace) {
-    const data = e.data;
-    if (data !== undefined)
-      Object.defineProperty(e, 'data', { value: data, enumerable: true, writable: true });
-  }
+  for (let i = 0; i < trace.length; i++) trace[i] = plainEntry(trace[i] as LiveEntry);
 }
 
 const tablesOfDocs = new WeakMap<FlowDocument, Set<string>>();
@@ -351,20 +369,16 @@ function frame(
           throw limitError(`more than ${PROGRAM_LIMITS.maxExecutedSteps} steps executed`);
         checkClock(c);
         const t0 = Date.now();
-        const entry: TraceEntry = {
-          step: step._handle,
-          type: step._type,
-          ms: 0,
-          ...(depth > 0 ? { flow: flow.name, depth } : {}),
-        };
+        const entry = traceEntry(step, flow, depth);
         if (c.trace.length < MAX_TRACE) c.trace.push(entry);
         try {
-          const out = await EXECUTORS[step._type]!(step, c);
+          let out = EXECUTORS[step._type]!(step, c);
+          if (out instanceof Promise) out = await out;
           if (step._type !== 'set') c.state[step._handle] = out;
-          lazyData(entry, out);
+          entry[RAW] = out;
         } catch (err) {
           if (err instanceof ReturnSignal) {
-            lazyData(entry, err.value);
+            entry[RAW] = err.value;
             throw err;
           }
           const f = stepFailure(step, err);
