@@ -13,7 +13,7 @@
  * An answer waits for its process's announcements (app.ts, onSend), so "after a write" holds for the
  * client that made it.
  *
- * The same channel carries the **schema clock** of a project (`s_<project id>` in a message): it moves
+ * The same channel carries the **schema clock** of a project (`s_<project id>.<origin>` in a message; a process ignores its own): it moves
  * when the project's tables, fields or programs change (`schemaChanged`, called by whoever changed them
  * once the change is committed), and what is cached from them for program runs (program/run-cache.ts)
  * is valid only for the clock it was read at. With Redis the change also sets the project's shared
@@ -25,7 +25,9 @@ import type { Redis } from 'ioredis';
 const CHANNEL = 'lc:table-write';
 const VERSION = 'lc:table-version:';
 const TABLE = /^e_[0-9a-f]{24}$/;
-const SCHEMA = /^s_[0-9a-f]{24}$/;
+const SCHEMA = /^s_([0-9a-f]{24})\.([A-Za-z0-9_-]{1,32})$/;
+/** This process in schema messages: it does not move its schema clocks again on hearing its own. */
+const ORIGIN = randomBytes(9).toString('base64url');
 /** A Redis call slower than this is given up (the write stands; a cache read then misses). */
 const REDIS_WAIT_MS = 1000;
 
@@ -70,7 +72,7 @@ function moveSchema(projectId: string): void {
  */
 export function schemaChanged(projectId: string): void {
   moveSchema(projectId);
-  announce([`s_${projectId}`]);
+  announce([`s_${projectId}`], `s_${projectId}.${ORIGIN}`);
 }
 
 /**
@@ -125,11 +127,11 @@ function bounded<T>(p: Promise<T>): Promise<T | undefined> {
   return Promise.race([p.catch(() => undefined), late]).finally(() => clearTimeout(timer));
 }
 
-function announce(tables: string[]): void {
+function announce(tables: string[], message = tables.join(',')): void {
   if (!pub || tables.length === 0) return;
   const m = pub.multi();
   for (const t of tables) m.set(`${VERSION}${t}`, randomBytes(9).toString('base64url'));
-  m.publish(CHANNEL, tables.join(','));
+  m.publish(CHANNEL, message);
   const p = bounded(m.exec());
   inflight.add(p);
   void p.finally(() => inflight.delete(p));
@@ -162,7 +164,10 @@ export async function connectWriteClock(redisUrl: string): Promise<void> {
     if (channel !== CHANNEL || message.length > 100_000) return;
     for (const t of message.split(',')) {
       if (TABLE.test(t)) move(t);
-      else if (SCHEMA.test(t)) moveSchema(t.slice(2));
+      else {
+        const s = SCHEMA.exec(t);
+        if (s && s[2] !== ORIGIN) moveSchema(s[1]!);
+      }
     }
   });
   await sub.subscribe(CHANNEL);
