@@ -70,10 +70,19 @@ const WRITE_EXTRA = [
 /** The scenario both databases run: A keeps, B changes, A's next run sees the change. */
 async function scenario(a: Instance, b: Instance, control?: Instance) {
   const db = a.app.database.db;
-  const owner = await a.account.createUser(db, { account: 'runcache1', phone: null, nickname: 'O', pwd: 'abc12345' });
+  const owner = await a.account.createUser(db, {
+    account: 'runcache1',
+    phone: null,
+    nickname: 'O',
+    pwd: 'abc12345',
+  });
   const project = await a.project.createProject(db, owner.id, 'Run cache', { tier: 3 });
   const items = await a.schema.createEntity(db, project.id, { name: 'Items', code: 'items' });
-  await a.schema.createField(db, a.app.database.dialect, items, { name: 'name', field: 'name', type: 'string' });
+  await a.schema.createField(db, a.app.database.dialect, items, {
+    name: 'name',
+    field: 'name',
+    type: 'string',
+  });
   let flow = await a.programs.createFlow(db, project.id, { name: 'Writer', _process: WRITE_NAME });
   flow = await a.programs.releaseFlow(db, flow, owner.id);
 
@@ -158,7 +167,7 @@ describe('program run cache across instances (SQLite file)', () => {
     await removeTestStorage(dataDir, undefined, undefined);
   });
 
-  it("a field, a release and a trigger made on another connection are seen by the next run", async () => {
+  it('a field, a release and a trigger made on another connection are seen by the next run', async () => {
     const a = await instance(dataDir, {});
     const b = await instance(dataDir, {});
     instances.push(a, b);

@@ -39,8 +39,8 @@ import {
   type RunFrameFlow,
 } from './context.ts';
 import { visibleValue } from './hidden.ts';
-import { projectTriggers, type TriggerFlow, triggerFlowsFor, triggers } from './service.ts';
 import { runSchema } from './run-cache.ts';
+import { projectTriggers, type TriggerFlow, triggerFlowsFor, triggers } from './service.ts';
 import { EXECUTORS } from './steps/index.ts';
 import { allSteps } from './validate.ts';
 

@@ -210,7 +210,8 @@ export async function updateFlow(db: Kysely<DB>, row: FlowRow, patch: FlowPatch)
     set.draft = JSON.stringify(await cleanDoc(db, row.project_id, patch, draftDoc(row), row.id));
   await db.updateTable('flows').set(set).where('id', '=', row.id).execute();
   // A released program's name and order are in the trigger list runs keep (run-cache.ts).
-  if (row.released !== null && (set.name !== undefined || set.sort !== undefined)) schemaChanged(row.project_id);
+  if (row.released !== null && (set.name !== undefined || set.sort !== undefined))
+    schemaChanged(row.project_id);
   return { ...row, ...set };
 }
 
