@@ -47,6 +47,7 @@ import paymentPlugin from './payment/plugin.ts';
 import printPlugin from './print/plugin.ts';
 import programAdminPlugin from './program/admin-plugin.ts';
 import programAppPlugin from './program/app-plugin.ts';
+import { clearRunCache } from './program/run-cache.ts';
 import { recordTriggers } from './program/triggers.ts';
 import projectPlugin from './project/plugin.ts';
 import transferPlugin from './project/transfer-plugin.ts';
@@ -139,6 +140,7 @@ export async function buildApp(config: Config, options: BuildOptions = {}): Prom
   app.decorate('testHooks', config.testOutbox ? { captchas: new Map<string, string>() } : null);
   const caches = new ProjectCaches();
   caches.register('tableMeta', (project) => clearMetaCache(database.db, project));
+  caches.register('programRun', (project) => clearRunCache(database.db, project));
   if (config.redisUrl) await caches.connect(config.redisUrl);
   if (config.redisUrl) {
     await connectWriteClock(config.redisUrl);

@@ -32,10 +32,13 @@ export type ApiRecord = Record<string, unknown>;
 
 const any = (db: Kysely<DB>) => db as unknown as AnyDb;
 
-const selectLists = new WeakMap<EntityMeta, ReturnType<typeof sql.join>>();
+const selectLists = new WeakMap<EntityMeta, ReturnType<typeof sql.raw>>();
 
-/** Columns to select for a table: system columns plus every scalar field (made once per meta). */
-function selectList(meta: EntityMeta) {
+/**
+ * Columns to select for a table: system columns plus every scalar field, compiled once per meta into
+ * its text (identifiers only, no parameters), so a query does not print every column again.
+ */
+function selectList(meta: EntityMeta, db: Kysely<DB>) {
   let list = selectLists.get(meta);
   if (!list) {
     const cols = [
@@ -45,7 +48,9 @@ function selectList(meta: EntityMeta) {
       sql.ref('t._creator'),
     ];
     for (const f of meta.fields) if (f.type !== 'collection') cols.push(sql.ref(`t.${fieldColumn(f.id)}`));
-    list = sql.join(cols);
+    const compiled = sql.join(cols).compile(db);
+    if (compiled.parameters.length) return sql.join(cols);
+    list = sql.raw(compiled.sql);
     selectLists.set(meta, list);
   }
   return list;
@@ -102,7 +107,7 @@ export async function queryRecords(
       ? sql`t.rowid`
       : c.orderBy(q);
   const rows =
-    await sql<Raw>`SELECT ${selectList(meta)} FROM ${table} t WHERE ${where} ORDER BY ${order} LIMIT ${q.limit} OFFSET ${q.offset}`.execute(
+    await sql<Raw>`SELECT ${selectList(meta, db)} FROM ${table} t WHERE ${where} ORDER BY ${order} LIMIT ${q.limit} OFFSET ${q.offset}`.execute(
       db,
     );
   const indexer = autoIndexOf(db);
@@ -141,7 +146,7 @@ export async function queryIds(
 export async function recordsByIds(db: Kysely<DB>, meta: EntityMeta, ids: string[]): Promise<ApiRecord[]> {
   if (ids.length === 0) return [];
   const rows =
-    await sql<Raw>`SELECT ${selectList(meta)} FROM ${sql.table(meta.table)} t WHERE t._id IN (${sql.join(ids)})`.execute(
+    await sql<Raw>`SELECT ${selectList(meta, db)} FROM ${sql.table(meta.table)} t WHERE t._id IN (${sql.join(ids)})`.execute(
       db,
     );
   const byId = new Map(rows.rows.map((r) => [String(r._id), toRecord(meta, r)]));
@@ -164,7 +169,7 @@ async function loadTargets(db: Kysely<DB>, targetId: string, ids: string[]): Pro
   for (let i = 0; i < ids.length; i += 500) {
     const chunk = ids.slice(i, i + 500);
     const rows =
-      await sql<Raw>`SELECT ${selectList(meta)} FROM ${sql.table(meta.table)} t WHERE t._id IN (${sql.join(chunk)})`.execute(
+      await sql<Raw>`SELECT ${selectList(meta, db)} FROM ${sql.table(meta.table)} t WHERE t._id IN (${sql.join(chunk)})`.execute(
         db,
       );
     for (const r of rows.rows) {
@@ -372,7 +377,7 @@ async function writeLinks(db: Kysely<DB>, ownerId: string, links: Map<FieldRow, 
 export async function getRecord(db: Kysely<DB>, meta: EntityMeta, id: string): Promise<ApiRecord> {
   if (!ID.test(id)) fail(E.RECORD_NOT_FOUND);
   const rows =
-    await sql<Raw>`SELECT ${selectList(meta)} FROM ${sql.table(meta.table)} t WHERE t._id = ${id}`.execute(
+    await sql<Raw>`SELECT ${selectList(meta, db)} FROM ${sql.table(meta.table)} t WHERE t._id = ${id}`.execute(
       db,
     );
   const raw = rows.rows[0];

@@ -16,6 +16,7 @@ import {
   type FieldType,
 } from './ddl.ts';
 import { checkFieldExtras } from './field-extras.ts';
+import { schemaChanged } from './write-clock.ts';
 
 export type EntityRow = DataEntitiesTable;
 export type FieldRow = DataFieldsTable;
@@ -248,6 +249,7 @@ export async function createEntity(
     await trx.insertInto('data_entities').values(row).execute();
     await createEntityTable(trx as Transaction<unknown>, id);
   });
+  schemaChanged(projectId);
   return row;
 }
 
@@ -274,6 +276,7 @@ export async function updateEntity(
   }
   if (patch.sort !== undefined) set.sort = patch.sort;
   await db.updateTable('data_entities').set(set).where('id', '=', entity.id).execute();
+  schemaChanged(entity.project_id);
   return { ...entity, ...set };
 }
 
@@ -314,6 +317,7 @@ export async function removeEntity(db: Kysely<DB>, dialect: Dialect, entity: Ent
     await dropEntityTable(t, entity.id);
     await bumpEntityVersion(trx, [...new Set(pointing.map((f) => f.entity_id))]);
   });
+  schemaChanged(entity.project_id);
 }
 
 const OPTION_ITEM_MAX = 200;
@@ -382,6 +386,7 @@ export async function createField(
     await addFieldStorage(trx as Transaction<unknown>, dialect, entity.id, id, input.type);
     await bumpEntityVersion(trx, [entity.id]);
   });
+  schemaChanged(entity.project_id);
   return row;
 }
 
@@ -416,6 +421,7 @@ export async function updateField(
     await trx.updateTable('data_fields').set(set).where('id', '=', field.id).execute();
     await bumpEntityVersion(trx, [field.entity_id]);
   });
+  schemaChanged(field.project_id);
   return { ...field, ...set };
 }
 
@@ -425,4 +431,5 @@ export async function removeField(db: Kysely<DB>, field: FieldRow): Promise<void
     await dropFieldStorage(trx as Transaction<unknown>, field.entity_id, field.id, field.type as FieldType);
     await bumpEntityVersion(trx, [field.entity_id]);
   });
+  schemaChanged(field.project_id);
 }

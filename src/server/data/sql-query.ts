@@ -20,6 +20,7 @@ export type ColumnMap = Record<string, ColumnInfo>;
 type Sql = RawBuilder<unknown>;
 
 const TRUE = sql`1 = 1`;
+const refCache = new WeakMap<ColumnMap, Map<string, Map<string, Sql>>>();
 const FALSE = sql`1 = 0`;
 
 export class QueryCompiler {
@@ -43,10 +44,29 @@ export class QueryCompiler {
   }
 
   protected col(field: string): Sql {
-    if (field === '_id') return sql.ref(`${this.alias}._id`);
-    const c = this.columns[field];
-    if (!c) throw new Error(`unknown field ${field}`);
-    return sql.ref(`${this.alias}.${c.column}`);
+    // A column's reference is made once per (column map, alias, field): a map belongs to one table
+    // version's meta, and references are immutable, so statements share them.
+    let byAlias = refCache.get(this.columns);
+    if (!byAlias) {
+      byAlias = new Map();
+      refCache.set(this.columns, byAlias);
+    }
+    let refs = byAlias.get(this.alias);
+    if (!refs) {
+      refs = new Map();
+      byAlias.set(this.alias, refs);
+    }
+    let r = refs.get(field);
+    if (!r) {
+      if (field === '_id') r = sql.ref(`${this.alias}._id`);
+      else {
+        const c = this.columns[field];
+        if (!c) throw new Error(`unknown field ${field}`);
+        r = sql.ref(`${this.alias}.${c.column}`);
+      }
+      refs.set(field, r);
+    }
+    return r;
   }
 
   /** `x` holds a value: not null and, for text-like columns, not ''. */

@@ -12,6 +12,12 @@
  * call after a write made on another process is correct even before the pub/sub message arrives.
  * An answer waits for its process's announcements (app.ts, onSend), so "after a write" holds for the
  * client that made it.
+ *
+ * The same channel carries the **schema clock** of a project (`s_<project id>.<origin>` in a message; a process ignores its own): it moves
+ * when the project's tables, fields or programs change (`schemaChanged`, called by whoever changed them
+ * once the change is committed), and what is cached from them for program runs (program/run-cache.ts)
+ * is valid only for the clock it was read at. With Redis the change also sets the project's shared
+ * schema version, checked the same way as a table's (`sharedSchemaVersion`).
  */
 import { randomBytes } from 'node:crypto';
 import type { Redis } from 'ioredis';
@@ -19,6 +25,9 @@ import type { Redis } from 'ioredis';
 const CHANNEL = 'lc:table-write';
 const VERSION = 'lc:table-version:';
 const TABLE = /^e_[0-9a-f]{24}$/;
+const SCHEMA = /^s_([0-9a-f]{24})\.([A-Za-z0-9_-]{1,32})$/;
+/** This process in schema messages: it does not move its schema clocks again on hearing its own. */
+const ORIGIN = randomBytes(9).toString('base64url');
 /** A Redis call slower than this is given up (the write stands; a cache read then misses). */
 const REDIS_WAIT_MS = 1000;
 
@@ -44,6 +53,36 @@ function move(table: string): void {
 export function onTableWrite(listener: (table: string) => void): () => void {
   listeners.add(listener);
   return () => listeners.delete(listener);
+}
+
+const schemaClocks = new Map<string, number>();
+
+/** The project's schema clock now (0 before any change this process heard of). */
+export function schemaClock(projectId: string): number {
+  return schemaClocks.get(projectId) ?? 0;
+}
+
+function moveSchema(projectId: string): void {
+  schemaClocks.set(projectId, (schemaClocks.get(projectId) ?? 0) + 1);
+}
+
+/**
+ * The project's tables, fields or programs changed (called after the change is committed): moves its
+ * schema clock here and, with Redis, in every process, and sets its shared schema version.
+ */
+export function schemaChanged(projectId: string): void {
+  moveSchema(projectId);
+  announce([`s_${projectId}`], `s_${projectId}.${ORIGIN}`);
+}
+
+/**
+ * The project's schema version shared by every process (Redis): null without Redis (this process's
+ * schema clock is the whole truth), undefined when Redis did not answer (nothing cached may be trusted).
+ * Synchronous null without Redis, so a caller awaits nothing then.
+ */
+export function sharedSchemaVersion(projectId: string): Promise<string | undefined> | null {
+  if (!pub) return null;
+  return bounded(pub.get(`${VERSION}s_${projectId}`)).then((v) => (v === undefined ? undefined : (v ?? '')));
 }
 
 /** A write to `table` inside the transaction `trx` (or outside any: then it is settled at once). */
@@ -88,11 +127,11 @@ function bounded<T>(p: Promise<T>): Promise<T | undefined> {
   return Promise.race([p.catch(() => undefined), late]).finally(() => clearTimeout(timer));
 }
 
-function announce(tables: string[]): void {
+function announce(tables: string[], message = tables.join(',')): void {
   if (!pub || tables.length === 0) return;
   const m = pub.multi();
   for (const t of tables) m.set(`${VERSION}${t}`, randomBytes(9).toString('base64url'));
-  m.publish(CHANNEL, tables.join(','));
+  m.publish(CHANNEL, message);
   const p = bounded(m.exec());
   inflight.add(p);
   void p.finally(() => inflight.delete(p));
@@ -123,7 +162,13 @@ export async function connectWriteClock(redisUrl: string): Promise<void> {
   sub = pub.duplicate();
   sub.on('message', (channel: string, message: string) => {
     if (channel !== CHANNEL || message.length > 100_000) return;
-    for (const t of message.split(',')) if (TABLE.test(t)) move(t);
+    for (const t of message.split(',')) {
+      if (TABLE.test(t)) move(t);
+      else {
+        const s = SCHEMA.exec(t);
+        if (s && s[2] !== ORIGIN) moveSchema(s[1]!);
+      }
+    }
   });
   await sub.subscribe(CHANNEL);
 }

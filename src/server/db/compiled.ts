@@ -5,7 +5,8 @@
  * it binds, in order; the first call builds the query with Kysely and keeps its text, later calls send
  * the text with their own values. The text is kept only when the compiled parameters are exactly the
  * values given, in the order given (else the query is built every time, as before). Per dialect: keyed
- * on the Kysely adapter, which a database's transactions share.
+ * on the Kysely adapter, which a database's transactions share. Not an async function: it hands back
+ * the statement's own promise (a failing build throws to the caller, which awaits it).
  */
 import { type Compilable, CompiledQuery, type QueryExecutorProvider, type QueryResult } from 'kysely';
 
@@ -14,7 +15,7 @@ type Kept = Pick<CompiledQuery, 'sql' | 'query' | 'queryId'>;
 const shapes = new WeakMap<object, Map<string, Kept | null>>();
 const MAX_SHAPES = 2000;
 
-export async function compiledOnce<R>(
+export function compiledOnce<R>(
   db: QueryExecutorProvider & { executeQuery<O>(q: CompiledQuery<O>): Promise<QueryResult<O>> },
   key: string,
   params: readonly unknown[],

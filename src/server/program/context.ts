@@ -145,4 +145,8 @@ export function metaFor(ctx: RunContext, step: FlowStep): EntityMeta {
   return m;
 }
 
-export type Executor = (step: FlowStep, ctx: RunContext) => Promise<unknown>;
+/**
+ * A step type's executor. Steps that wait for nothing (set, return, input, display) answer at once:
+ * the step loop awaits only a promise (a run makes about 70 steps, most in loops).
+ */
+export type Executor = (step: FlowStep, ctx: RunContext) => unknown;

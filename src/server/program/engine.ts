@@ -39,6 +39,7 @@ import {
   type RunFrameFlow,
 } from './context.ts';
 import { visibleValue } from './hidden.ts';
+import { runSchema } from './run-cache.ts';
 import { projectTriggers, type TriggerFlow, triggerFlowsFor, triggers } from './service.ts';
 import { EXECUTORS } from './steps/index.ts';
 import { allSteps } from './validate.ts';
@@ -129,41 +130,66 @@ function cut(v: unknown): string | undefined {
 
 const MAX_TRACE = 500;
 
+/** A trace entry's step output, kept as is until its data is first read. */
+const RAW = Symbol('trace output');
+const TEXT = Symbol('trace data');
+type LiveEntry = TraceEntry & { [RAW]?: unknown; [TEXT]?: string | undefined };
+
 /**
- * A trace entry's data, cut when first read rather than when the step ran: an end user's run answers
- * no trace, and the log writes it after the answer (a step's output is not changed by later steps:
- * expressions do not mutate, code steps get copies). A test run's answer settles it (`settleTrace`).
+ * Trace entries share this prototype: their `data` (the step's output cut as JSON, `cut`) is made when
+ * first read — an end user's run answers no trace, and the log writes it after the answer (a step's
+ * output is not changed by later steps: expressions do not mutate, code steps get copies) — and
+ * `toJSON` writes it. A test run's answer settles them into plain objects (`settleTrace`).
  */
-function lazyData(entry: TraceEntry, v: unknown): void {
-  if (v === undefined) return;
-  let text: string | undefined;
-  let done = false;
-  Object.defineProperty(entry, 'data', {
-    enumerable: true,
-    configurable: true,
-    get() {
-      if (!done) {
-        text = cut(v);
-        done = true;
-      }
-      return text;
-    },
-  });
-}
+const TRACE_ENTRY = {
+  get data(): string | undefined {
+    const e = this as unknown as LiveEntry;
+    if (!Object.hasOwn(e, TEXT)) e[TEXT] = cut(e[RAW]);
+    return e[TEXT];
+  },
+  toJSON(this: LiveEntry): TraceEntry {
+    return plainEntry(this);
+  },
+};
 
-/** The trace entries' data as plain values (for an answer that carries the trace). */
-function settleTrace(trace: TraceEntry[]): void {
-  for (const e of trace) {
-    const data = e.data;
-    if (data !== undefined)
-      Object.defineProperty(e, 'data', { value: data, enumerable: true, writable: true });
+function traceEntry(step: FlowStep, flow: RunFrameFlow, depth: number): LiveEntry {
+  const e = Object.create(TRACE_ENTRY) as LiveEntry;
+  e.step = step._handle;
+  e.type = step._type;
+  e.ms = 0;
+  if (depth > 0) {
+    e.flow = flow.name;
+    e.depth = depth;
   }
+  return e;
 }
 
-function tablesOf(doc: FlowDocument): Set<string> {
-  const refs = new Set<string>();
-  for (const s of allSteps(doc._process)) if (s._entity) refs.add(s._entity);
-  if (doc._option._entity) refs.add(doc._option._entity);
+function plainEntry(e: LiveEntry): TraceEntry {
+  const out: TraceEntry = { step: e.step, type: e.type, ms: e.ms };
+  if (e.flow !== undefined) out.flow = e.flow;
+  if (e.depth !== undefined) out.depth = e.depth;
+  const data = e.data;
+  if (data !== undefined) out.data = data;
+  if (e.error !== undefined) out.error = e.error;
+  return out;
+}
+
+/** The trace entries as plain objects (for an answer that carries the trace). */
+function settleTrace(trace: TraceEntry[]): void {
+  for (let i = 0; i < trace.length; i++) trace[i] = plainEntry(trace[i] as LiveEntry);
+}
+
+const tablesOfDocs = new WeakMap<FlowDocument, Set<string>>();
+
+/** The tables a flow names (worked out once per document: released documents are shared read-only). */
+function tablesOfDoc(doc: FlowDocument): Set<string> {
+  let refs = tablesOfDocs.get(doc);
+  if (!refs) {
+    refs = new Set<string>();
+    for (const s of allSteps(doc._process)) if (s._entity) refs.add(s._entity);
+    if (doc._option._entity) refs.add(doc._option._entity);
+    tablesOfDocs.set(doc, refs);
+  }
   return refs;
 }
 
@@ -177,7 +203,7 @@ async function loadMetas(
   doc: FlowDocument,
   metas: Map<string, EntityMeta>,
 ): Promise<void> {
-  const refs = [...tablesOf(doc)].filter((r) => !metas.has(r));
+  const refs = [...tablesOfDoc(doc)].filter((r) => !metas.has(r));
   if (!refs.length) return;
   const { rows } = await compiledOnce(db, `program.metas|${refs.length}`, [projectId, ...refs, ...refs], () =>
     db
@@ -343,20 +369,16 @@ function frame(
           throw limitError(`more than ${PROGRAM_LIMITS.maxExecutedSteps} steps executed`);
         checkClock(c);
         const t0 = Date.now();
-        const entry: TraceEntry = {
-          step: step._handle,
-          type: step._type,
-          ms: 0,
-          ...(depth > 0 ? { flow: flow.name, depth } : {}),
-        };
+        const entry = traceEntry(step, flow, depth);
         if (c.trace.length < MAX_TRACE) c.trace.push(entry);
         try {
-          const out = await EXECUTORS[step._type]!(step, c);
+          let out = EXECUTORS[step._type]!(step, c);
+          if (out instanceof Promise) out = await out;
           if (step._type !== 'set') c.state[step._handle] = out;
-          lazyData(entry, out);
+          entry[RAW] = out;
         } catch (err) {
           if (err instanceof ReturnSignal) {
-            lazyData(entry, err.value);
+            entry[RAW] = err.value;
             throw err;
           }
           const f = stepFailure(step, err);
@@ -406,11 +428,14 @@ async function runBody(c: RunContext, doc: FlowDocument): Promise<unknown> {
 
 export async function runProgram(database: Database, req: RunRequest): Promise<RunOutcome> {
   const started = Date.now();
-  const metas = new Map<string, EntityMeta>();
-  const [, triggerList] = await Promise.all([
-    loadMetas(database.db, req.projectId, req.flow.doc, metas),
-    projectTriggers(database.db, req.projectId),
-  ]);
+  // The tables' metas and the project's triggers, read before the transaction unless kept (run-cache.ts).
+  const { metas, triggers: triggerList } = await runSchema(
+    database,
+    req.projectId,
+    tablesOfDoc(req.flow.doc),
+    (m) => loadMetas(database.db, req.projectId, req.flow.doc, m),
+    () => projectTriggers(database.db, req.projectId),
+  );
   let failure: AppError | undefined;
   let output: unknown = null;
   let ctx: RunContext | undefined;

@@ -13,6 +13,7 @@ import type {
 import { PROGRAM_LIMITS } from '../../shared/program/index.ts';
 import { parseDate } from '../data/records.ts';
 import { assertModule } from '../data/schema-service.ts';
+import { schemaChanged } from '../data/write-clock.ts';
 import { compiledOnce } from '../db/compiled.ts';
 import type { DB, FlowsTable, ProgramRunsTable } from '../db/schema.ts';
 import { E, fail } from '../errors.ts';
@@ -208,6 +209,9 @@ export async function updateFlow(db: Kysely<DB>, row: FlowRow, patch: FlowPatch)
   if (patch._process !== undefined || patch._option !== undefined)
     set.draft = JSON.stringify(await cleanDoc(db, row.project_id, patch, draftDoc(row), row.id));
   await db.updateTable('flows').set(set).where('id', '=', row.id).execute();
+  // A released program's name and order are in the trigger list runs keep (run-cache.ts).
+  if (row.released !== null && (set.name !== undefined || set.sort !== undefined))
+    schemaChanged(row.project_id);
   return { ...row, ...set };
 }
 
@@ -218,13 +222,16 @@ export async function removeFlow(db: Kysely<DB>, row: FlowRow): Promise<void> {
     await trx.deleteFrom('program_runs').where('flow_id', '=', row.id).execute();
     await trx.deleteFrom('flows').where('id', '=', row.id).execute();
   });
+  schemaChanged(row.project_id);
 }
 
 /** Release the draft as the next numbered version: end users run it from now on. */
 export async function releaseFlow(db: Kysely<DB>, row: FlowRow, userId: string | null): Promise<FlowRow> {
   // The draft is checked again: a table it names may have been removed since it was saved.
   const doc = await cleanDoc(db, row.project_id, {}, draftDoc(row), row.id);
-  return { ...row, ...(await releaseDocument(db, row.id, JSON.stringify(doc), userId)) };
+  const released = await releaseDocument(db, row.id, JSON.stringify(doc), userId);
+  schemaChanged(row.project_id);
+  return { ...row, ...released };
 }
 
 export function listVersions(db: Kysely<DB>, row: FlowRow) {

@@ -27,6 +27,7 @@ import {
   fieldColumn,
   linkTable,
 } from '../data/ddl.ts';
+import { schemaChanged } from '../data/write-clock.ts';
 import { checkImportedDataset as checkDatasetDocument, EMPTY_DATASET } from '../dataset/service.ts';
 import type { Dialect } from '../db/index.ts';
 import type { DB } from '../db/schema.ts';
@@ -840,6 +841,8 @@ export async function importProject(
       records,
     };
   });
+  // Tables, fields and programs changed: runs read them again (program/run-cache.ts).
+  schemaChanged(projectId);
   if (options.buildIndex)
     for (const x of pkg.indexes ?? []) await options.buildIndex(remapEntity(x.entity_id), x.fields);
   return summary;

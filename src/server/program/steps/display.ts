@@ -3,7 +3,7 @@ import { type Executor, evalExpr, fillTemplate } from '../context.ts';
 import { visibleRow } from '../hidden.ts';
 
 /** Shows the user a message and/or rows after the run (hidden fields only when `fields` names them). */
-export const display: Executor = async (step, ctx) => {
+export const display: Executor = (step, ctx) => {
   const p = step._procedure as { message?: string; rows?: string; fields?: string[] };
   const item: { step: string; message?: string; rows?: Record<string, unknown>[] } = { step: step._handle };
   if (p.message) item.message = fillTemplate(ctx, p.message);

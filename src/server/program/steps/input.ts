@@ -1,4 +1,4 @@
 import type { Executor } from '../context.ts';
 
 /** The input form's values, checked against its fields before the run began. */
-export const input: Executor = async (_step, ctx) => ctx.input;
+export const input: Executor = (_step, ctx) => ctx.input;

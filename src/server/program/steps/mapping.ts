@@ -1,11 +1,21 @@
-import { evalExpr, type RunContext } from '../context.ts';
+import { evaluate } from '../../../shared/expr/index.ts';
+import { AppError, E } from '../../errors.ts';
+import { evalExpr, type RunContext, scopeOf } from '../context.ts';
 
 /** A step's field mapping evaluated: field code → value. */
 export function mapValues(ctx: RunContext, values: unknown): Record<string, unknown> {
   const out: Record<string, unknown> = {};
-  for (const [code, src] of Object.entries((values ?? {}) as Record<string, string>)) {
-    const v = evalExpr(ctx, src, `values.${code}`);
-    out[code] = v === undefined ? null : v;
+  const map = (values ?? {}) as Record<string, unknown>;
+  for (const code in map) {
+    if (!Object.hasOwn(map, code)) continue;
+    const src = map[code];
+    if (src === undefined || src === '') {
+      out[code] = null;
+      continue;
+    }
+    const r = evaluate(src, scopeOf(ctx));
+    if (!r.ok) throw new AppError(E.PROGRAM_INVALID, `values.${code}: ${r.error.message}`);
+    out[code] = r.value === undefined ? null : r.value;
   }
   return out;
 }
