@@ -70,6 +70,7 @@ import { lastPrintOption } from '../print/print-settings.ts';
 import { removeRecord, saveRecord } from '../runtime/data-source.ts';
 import type { DatasetColumn, DatasetTable } from '../runtime/dataset-client.ts';
 import { programFailed, runProgramFlow } from '../runtime/program-runner.tsx';
+import { GroupPicker } from './GroupPicker.tsx';
 import { ViewProjectContext } from './project-context.ts';
 import { RecordForm } from './RecordForm.tsx';
 import { ResizableHeaderCell } from './ResizableHeader.tsx';
@@ -80,7 +81,7 @@ import { useLiveTable } from './use-live-table.ts';
 import { readStats, STAT_FNS, useViewData } from './use-view-data.ts';
 import { ChartModal, ColumnSettings, LabelRules, RecordDetail } from './ViewPanels.tsx';
 import { takeMeta } from './view-prefetch.ts';
-import { groupIndexes, groupRows, treeField, treeRows, type ViewRow } from './view-rows.ts';
+import { groupIndexes, groupingReady, groupRows, treeField, treeRows, type ViewRow } from './view-rows.ts';
 import {
   labelOf,
   loadSettings,
@@ -316,26 +317,30 @@ export function DataTableView(props: DataViewProps) {
   const large = pageSize >= LARGE_FROM;
 
   const tree = options.tree && fields && table ? treeField(fields, table.entity) : undefined;
-  // Rows not yet sorted for a new grouping are not regrouped: the view keeps what it shows until the
-  // grouped rows arrive (the calls go out at once instead of after a redraw of rows about to change).
-  const rowsFit = data.rowsSort === JSON.stringify(data.sortList);
-  const shownRows = useRef<ViewRow[]>([]);
-  const viewRows: ViewRow[] = useMemo(() => {
-    if (group.length && !rowsFit) return shownRows.current;
-    if (group.length) return groupRows(data.rows, group, data.stats?.answer ?? null);
-    if (tree) return treeRows(data.rows, tree._field);
-    return data.rows;
+  // Rows not yet sorted for a new grouping, or without its counts and sums, are not regrouped: the
+  // view keeps what it shows until both arrive (its calls go out at the pick, before any redraw).
+  const rowsFit = groupingReady(group, data.sortList, data.rowsSort, data.statsGroup);
+  const shown = useRef<{ rows: ViewRow[]; stats: typeof data.stats }>({ rows: [], stats: null });
+  const view = useMemo(() => {
+    if (group.length && !rowsFit) return shown.current;
+    const stats = data.stats;
+    if (group.length) return { rows: groupRows(data.rows, group, stats?.answer ?? null), stats };
+    if (tree) return { rows: treeRows(data.rows, tree._field) as ViewRow[], stats };
+    return { rows: data.rows as ViewRow[], stats };
   }, [data.rows, group, data.stats, tree, rowsFit]);
-  shownRows.current = viewRows;
+  shown.current = view;
+  // The statistics the rows on screen were drawn with (their group figures, the columns' sum keys).
+  const viewStats = view.stats;
+  const viewRows = view.rows;
   const groupKeys = useMemo(() => viewRows.filter((r) => r.__group).map((r) => r._id), [viewRows]);
 
   // A group begun on an earlier page counts on from there (its count comes with the statistics).
   const groupIndex = useMemo(
     () =>
       on.index && groupKeys.length
-        ? groupIndexes(viewRows, (data.page - 1) * pageSize, data.stats?.answer ?? null)
+        ? groupIndexes(viewRows, (data.page - 1) * pageSize, viewStats?.answer ?? null)
         : null,
-    [on.index, groupKeys.length, viewRows, data.page, pageSize, data.stats],
+    [on.index, groupKeys.length, viewRows, data.page, pageSize, viewStats],
   );
 
   const canWrite = on.option;
@@ -401,7 +406,7 @@ export function DataTableView(props: DataViewProps) {
   // What a row's actions call, read when clicked: the columns below need not change with them.
   const rowActs = useRef({ confirmRemove });
   rowActs.current.confirmRemove = confirmRemove;
-  const metrics = data.stats?.metrics;
+  const metrics = viewStats?.metrics;
   // Asked for no order (nor grouped), the rows come in the table's default sort: its header says so.
   const sort = data.sort ?? (group.length ? undefined : (tableCfg?.sort ?? undefined));
   const page = data.page;
@@ -673,6 +678,17 @@ export function DataTableView(props: DataViewProps) {
     emit.current?.({ type: 'sort', field: s?.field ?? null, order: s?.order ?? null });
   }, []);
   const tableLocale = useMemo(() => ({ emptyText: t('views.empty') }), [t]);
+  // The group picker is redrawn only when what it shows changes (GroupPicker.tsx).
+  const groupPlaceholder = t('views.groupBy');
+  const { askGroup } = data;
+  const onGroup = useCallback(
+    (g: string[]) => {
+      askGroup(g.filter((f) => known.has(f)));
+      set({ group: g });
+      setCollapsed(null);
+    },
+    [set, askGroup, known],
+  );
 
   const toolbar = (
     <Space wrap className="dv-toolbar" data-testid="view-toolbar">
@@ -738,22 +754,7 @@ export function DataTableView(props: DataViewProps) {
         />
       ) : null}
       {on.group && fields ? (
-        <Select
-          mode="multiple"
-          allowClear
-          maxCount={2}
-          style={{ minWidth: 160 }}
-          placeholder={t('views.groupBy')}
-          data-testid="view-group"
-          value={group}
-          options={fields
-            .filter((f) => f._type !== 'collection')
-            .map((f) => ({ value: f._field, label: f._option.alias || f._name }))}
-          onChange={(g: string[]) => {
-            set({ group: g.slice(0, 2) });
-            setCollapsed(null);
-          }}
-        />
+        <GroupPicker fields={fields} value={group} placeholder={groupPlaceholder} onChange={onGroup} />
       ) : null}
       {on.summary ? (
         <Space size={4}>

@@ -59,6 +59,29 @@ export function readStats(metrics: readonly Metric[], values: Record<string, num
   return out;
 }
 
+/** A call started ahead (`askGroup`) with this key, once. */
+function takeAsked<T>(asked: Map<string, Promise<unknown>>, key: string): Promise<T> | undefined {
+  const hit = asked.get(key) as Promise<T> | undefined;
+  asked.delete(key);
+  return hit;
+}
+
+/** The order of a grouped page: by its groups (a group's rows sit together), then the user's sort. */
+function groupSort(group: readonly string[], sort: Sort): { field: string; order: 'asc' | 'desc' }[] {
+  const list: { field: string; order: 'asc' | 'desc' }[] = group.map((g) => ({ field: g, order: 'asc' }));
+  if (sort && !group.includes(sort.field)) list.push(sort);
+  return list;
+}
+
+/** A page call's body, in one shape wherever it is made (calls are matched by it). */
+function pageBody(query: unknown, page: { index: number; size: number }, sort: ReturnType<typeof groupSort>) {
+  return {
+    ...(query === undefined ? {} : { query }),
+    page,
+    ...(sort.length ? { sort } : {}),
+  };
+}
+
 export function useViewData(opts: {
   project: string;
   source: ViewSource;
@@ -100,6 +123,9 @@ export function useViewData(opts: {
   const [loading, setLoading] = useState(true);
   const [error, setError] = useState<unknown>(null);
   const [stats, setStats] = useState<{ metrics: Metric[]; answer: SummaryAnswer } | null>(null);
+  // The grouping (JSON of the group list) whose summary call last came back, answered or failed: a
+  // view drawing a new grouping waits for its counts and sums as well as its rows, and draws once.
+  const [statsGroup, setStatsGroup] = useState<string | null>(null);
   const [tick, setTick] = useState(0);
   const known = useRef<KnownCount | null>(null);
   const quietNext = useRef(false);
@@ -130,21 +156,18 @@ export function useViewData(opts: {
     return allOf(searchQuery(search, cf), conditionsQuery(filter.conditions, filter.match, cf));
   }, [fields, search, filter]);
 
-  // Grouped rows come sorted by their groups, so a group's rows sit together on a page.
-  const sortList = useMemo(() => {
-    const list: { field: string; order: 'asc' | 'desc' }[] = group.map((g) => ({ field: g, order: 'asc' }));
-    if (sort && !group.includes(sort.field)) list.push(sort);
-    return list;
-  }, [group, sort]);
+  const sortList = useMemo(() => groupSort(group, sort), [group, sort]);
+
+  // Calls a new grouping will make, started by the pick itself (`askGroup`) before the view redraws;
+  // the effects below take them when their call is the same one, else make their own.
+  const asked = useRef(new Map<string, Promise<unknown>>());
+  const latest = useRef({ query, page, pageSize, sort, fields, wantStats, tick });
+  latest.current = { query, page, pageSize, sort, fields, wantStats, tick };
 
   useEffect(() => {
     if (!fields && !early) return;
     const pageReq = { index: page, size: pageSize };
-    const body = {
-      ...(query === undefined ? {} : { query }),
-      page: pageReq,
-      ...(sortList.length ? { sort: sortList } : {}),
-    };
+    const body = pageBody(query, pageReq, sortList);
     const key = JSON.stringify([project, sourceKey, body, tick]);
     const sortKey = JSON.stringify(sortList);
     if (current.current?.key === key) return;
@@ -156,7 +179,11 @@ export function useViewData(opts: {
     // A live reload keeps what is on screen until the new rows arrive (no spinner, no jump).
     if (!quiet) setLoading(true);
     const from = JSON.parse(sourceKey) as ViewSource;
-    (takeFirst(project, from, body) ?? sourceRows(project, from, body))
+    (
+      takeAsked<SourceRows>(asked.current, key) ??
+      takeFirst(project, from, body) ??
+      sourceRows(project, from, body)
+    )
       .then(
         (answer) => {
           if (!req.live) return;
@@ -190,11 +217,17 @@ export function useViewData(opts: {
     }
     let live = true;
     const metrics = summaryMetrics(fields, wantStats ? STAT_FNS : ['sum']);
-    void tick;
     const from = JSON.parse(sourceKey) as ViewSource;
-    sourceSummary(project, from, query, { ...(group.length ? { group } : {}), metrics }).then(
-      (answer) => live && setStats({ metrics, answer }),
-      () => live && setStats(null),
+    const spec = { ...(group.length ? { group } : {}), metrics };
+    const key = JSON.stringify([project, sourceKey, query ?? null, spec, tick]);
+    const settled = (answer: SummaryAnswer | null) => {
+      if (!live) return;
+      setStats(answer && { metrics, answer });
+      setStatsGroup(JSON.stringify(group));
+    };
+    (takeAsked<SummaryAnswer>(asked.current, key) ?? sourceSummary(project, from, query, spec)).then(
+      settled,
+      () => settled(null),
     );
     return () => {
       live = false;
@@ -212,6 +245,7 @@ export function useViewData(opts: {
     loading,
     error,
     stats,
+    statsGroup,
     query,
     sortList,
     setPage,
@@ -227,6 +261,30 @@ export function useViewData(opts: {
       setFilter(v);
       setPage(1);
     },
+    /**
+     * A new grouping was picked: its page and its grouped summary go out now, not after the redraw
+     * the pick causes (the effects take them). Call with the group list the view will be given.
+     */
+    askGroup: useCallback(
+      (next: string[]) => {
+        const { query: q, page: index, pageSize: size, sort: s, fields: fs, tick: n } = latest.current;
+        if (!fs || next.length === 0) return;
+        const from = JSON.parse(sourceKey) as ViewSource;
+        asked.current.clear();
+        const body = pageBody(q, { index, size }, groupSort(next, s));
+        const rows = sourceRows(project, from, body);
+        asked.current.set(JSON.stringify([project, sourceKey, body, n]), rows);
+        if (!entity && !overDataset) return;
+        const metrics = summaryMetrics(fs, latest.current.wantStats ? STAT_FNS : ['sum']);
+        const spec = { group: next, metrics };
+        const summary = sourceSummary(project, from, q, spec);
+        asked.current.set(JSON.stringify([project, sourceKey, q ?? null, spec, n]), summary);
+        // Not taken (the view asked otherwise), a failure is nobody's to show.
+        rows.catch(() => undefined);
+        summary.catch(() => undefined);
+      },
+      [project, sourceKey, entity, overDataset],
+    ),
     /**
      * Load again; `quiet` keeps the rows on screen (a live change), counting again either way. Quiet
      * reloads told of at once (one save heard by several listeners) are one load.

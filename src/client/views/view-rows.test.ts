@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { groupIndexes, groupRows, type Row } from './view-rows.ts';
+import { groupIndexes, groupingReady, groupRows, type Row } from './view-rows.ts';
 
 /** Rows as the server sends them when grouped: sorted by the group fields. */
 const rows: Row[] = [
@@ -113,5 +113,29 @@ describe('index column when a group continues from an earlier page', () => {
       a4: 1,
       a5: 2,
     });
+  });
+});
+
+describe('a new grouping is drawn once', () => {
+  const sortList = [{ field: 'kind', order: 'asc' }];
+  const sorted = JSON.stringify(sortList);
+  const grouped = JSON.stringify(['kind']);
+
+  it("waits for rows in the grouping's order and for its summary", () => {
+    expect(groupingReady(['kind'], sortList, sorted, grouped)).toBe(true);
+    // Rows still in the old order (ungrouped), the sums in: wait.
+    expect(groupingReady(['kind'], sortList, '[]', grouped)).toBe(false);
+    // Rows in, the summary not back yet (or back for the grouping before): wait.
+    expect(groupingReady(['kind'], sortList, sorted, null)).toBe(false);
+    expect(groupingReady(['kind'], sortList, sorted, JSON.stringify(['size']))).toBe(false);
+  });
+
+  it('a second field needs its own rows and summary', () => {
+    const two = [...sortList, { field: 'size', order: 'asc' }];
+    expect(groupingReady(['kind', 'size'], two, sorted, grouped)).toBe(false);
+    expect(groupingReady(['kind', 'size'], two, JSON.stringify(two), grouped)).toBe(false);
+    expect(groupingReady(['kind', 'size'], two, JSON.stringify(two), JSON.stringify(['kind', 'size']))).toBe(
+      true,
+    );
   });
 });

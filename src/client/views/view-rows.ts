@@ -75,6 +75,21 @@ export function groupRows(
 }
 
 /**
+ * Whether a grouped view may draw the rows it holds: they came sorted for this grouping (`rowsSort`,
+ * the order they were asked in, against the order it needs) and its summary call (the group counts
+ * and sums) came back for it, answered or failed. Until then the view keeps what it shows, so a new
+ * grouping is drawn once, with its figures, not once for the rows and again as the sums come.
+ */
+export function groupingReady(
+  group: readonly string[],
+  sortList: readonly unknown[],
+  rowsSort: string | null,
+  statsGroup: string | null,
+): boolean {
+  return rowsSort === JSON.stringify(sortList) && statsGroup === JSON.stringify(group);
+}
+
+/**
  * The index column's numbers of grouped rows: each innermost group counts its rows from 1 (a row's
  * number says where it sits in its group, as the group's count says how many it holds). A group that
  * began on an earlier page counts on from there: `offset` is the rows before this page and `stats`
