@@ -5,6 +5,7 @@ import { oneDraggable } from './scripts/vite-one-draggable.ts';
 import { runtimeChunks } from './scripts/vite-runtime-chunks.ts';
 import { sandboxSource } from './scripts/vite-sandbox-source.ts';
 import { scrollbarSizeCache } from './scripts/vite-scrollbar-cache.ts';
+import { widgetSchemas } from './scripts/vite-widget-schemas.ts';
 import { COMMON_KINDS } from './widgets/common-kinds.ts';
 
 // The end-user page path in two files (see the plugin): the layout, page screens, renderer and the
@@ -19,7 +20,16 @@ const chunks = runtimeChunks('src/client', [
 export default defineConfig({
   root: 'src/client',
   publicDir: 'public',
-  plugins: [react(), antdCss(), scrollbarSizeCache(), oneDraggable(), sandboxSource(), chunks.plugin],
+  plugins: [
+    react(),
+    antdCss(),
+    scrollbarSizeCache(),
+    oneDraggable(),
+    sandboxSource(),
+    // The kinds' props schemas load with the builder's screens, not on the end-user page path.
+    widgetSchemas('widgets'),
+    chunks.plugin,
+  ],
   build: {
     outDir: '../../dist/client',
     emptyOutDir: true,

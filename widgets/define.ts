@@ -218,11 +218,12 @@ const EVENT_NAME = /^on[A-Z][A-Za-z]*$/;
  * once each, and a form's submit event is one of them and carries values.
  */
 export function defineWidget<P extends Props>(input: WidgetInput<P>): WidgetDef<P> {
-  const schema = input.schema as PropsSchema;
   if (!/^[a-z][a-z0-9]*(-[a-z0-9]+)*$/.test(input.kind))
     throw new Error(`widget kind ${input.kind} is not kebab-case`);
-  if (schema?.type !== 'object' || schema.additionalProperties !== false)
-    throw new Error(`widget ${input.kind}: props schema must be a closed object`);
+  const later = laterKind(input.schema);
+  if (later !== undefined && later !== input.kind)
+    throw new Error(`widget ${input.kind}: its schema is kept for kind ${later}`);
+  if (later === undefined) checkClosed(input.kind, input.schema);
   const migrations = input.migrations ?? [];
   const version = input.version ?? 1;
   migrations.forEach((m, i) => {
@@ -242,14 +243,11 @@ export function defineWidget<P extends Props>(input: WidgetInput<P>): WidgetDef<
     throw new Error(
       `widget ${input.kind}: submit event ${input.form.submitEvent} must be declared with values`,
     );
-  const defaults = { ...schemaDefaults(schema), ...input.defaults } as P;
   const view = lazyView(input.render);
-  return {
+  const def = {
     kind: input.kind,
     version,
     category: input.category,
-    schema,
-    defaults,
     render: view.lazy,
     loadRender: view.load,
     loadedRender: view.loaded,
@@ -263,4 +261,68 @@ export function defineWidget<P extends Props>(input: WidgetInput<P>): WidgetDef<
     migrations,
     meta: input.meta,
   };
+  if (later === undefined) {
+    const schema = input.schema as PropsSchema;
+    return { ...def, schema, defaults: { ...schemaDefaults(schema), ...input.defaults } as P };
+  }
+  // The schema arrives with widgets/index.ts (client build): read it, and make the defaults, on use.
+  let defaults: P | undefined;
+  return Object.defineProperties(def, {
+    schema: { enumerable: true, get: () => attachedSchema(input.kind) },
+    defaults: {
+      enumerable: true,
+      get: () => {
+        defaults ??= { ...schemaDefaults(attachedSchema(input.kind)), ...input.defaults } as P;
+        return defaults;
+      },
+    },
+  }) as WidgetDef<P>;
+}
+
+function checkClosed(kind: string, schema: unknown): asserts schema is PropsSchema {
+  const s = schema as PropsSchema | undefined;
+  if (s?.type !== 'object' || s.additionalProperties !== false)
+    throw new Error(`widget ${kind}: props schema must be a closed object`);
+}
+
+/**
+ * Props schemas kept out of the kinds' modules. The end-user runtime imports the registry for each
+ * kind's behaviour (view loader, data role, events, form) but never reads a props schema or the
+ * defaults: those serve the designer, the page templates and the server's validator. So the client
+ * build (scripts/vite-widget-schemas.ts) turns a kind's `import schema from './schema.json'` into
+ * `laterSchema(kind)`, and gives widgets/index.ts — the full registry, which only the builder's
+ * screens import — the schemas to attach. The server and the tests import the JSON as written.
+ */
+const LATER = Symbol('later schema');
+export interface LaterSchema {
+  readonly [LATER]: string;
+}
+const attached = new Map<string, PropsSchema>();
+
+/** Stands for the kind's props schema until `attachSchemas` gives it. */
+export function laterSchema(kind: string): LaterSchema {
+  return { [LATER]: kind };
+}
+
+function laterKind(schema: unknown): string | undefined {
+  return typeof schema === 'object' && schema !== null && LATER in schema
+    ? (schema as LaterSchema)[LATER]
+    : undefined;
+}
+
+/** Gives the kinds declared with `laterSchema` their props schemas (kind → schema). */
+export function attachSchemas(schemas: Record<string, unknown>): void {
+  for (const [kind, schema] of Object.entries(schemas)) {
+    checkClosed(kind, schema);
+    attached.set(kind, schema);
+  }
+}
+
+function attachedSchema(kind: string): PropsSchema {
+  const schema = attached.get(kind);
+  if (!schema)
+    throw new Error(
+      `widget ${kind}: props schema not attached yet (the client build attaches the schemas when widgets/index.ts loads: import it, not only ./registry.ts, where schemas or defaults are read)`,
+    );
+  return schema;
 }

@@ -16,7 +16,7 @@ import {
   useSyncExternalStore,
 } from 'react';
 import { useTranslation } from 'react-i18next';
-import { pageValidator } from '../../../widgets/index.ts';
+import { pageValidator, WIDGETS } from '../../../widgets/index.ts';
 import type { GridPos } from '../../shared/page-document.ts';
 import type { DocModel, WidgetView } from './model.ts';
 import { PagePanel, PropertyPanel } from './panel/index.ts';
@@ -244,6 +244,16 @@ export function Inspector(props: { project: string }) {
     }
     return afterPaint(next);
   }, [widget, count, shown]);
+  // The kinds' own property panels (widgets/<kind>/panel.tsx) are lazy chunks: fetched once the
+  // designer is idle, so the first selection of such a kind draws its panel without waiting for one.
+  useEffect(() => {
+    const load = () => {
+      for (const w of WIDGETS) void w.panel?.load().catch(() => undefined);
+    };
+    if (typeof requestIdleCallback !== 'function') return afterPaint(load);
+    const id = requestIdleCallback(load, { timeout: 3000 });
+    return () => cancelIdleCallback(id);
+  }, []);
   const stale = shown.widget?.id !== widget?.id || shown.count !== count;
   return (
     <div className="dz-inspector" data-testid="inspector" data-stale={stale || undefined}>

@@ -14,7 +14,6 @@ import { useStore } from 'zustand';
 import { type WidgetRuntime, WidgetRuntimeProvider } from '../../../widgets/kit/widget-context.ts';
 import type { ExprScope } from '../../shared/expr/index.ts';
 import type { PageDocument, WidgetInstance } from '../../shared/page-document.ts';
-import { uploadFile } from '../api/upload.ts';
 import { type ActionHost, runActions } from './actions.ts';
 import { entityMeta, saveRecord } from './data-source.ts';
 import { pageDispatcher } from './dispatch.ts';
@@ -125,8 +124,12 @@ export function PageRenderer(p: PageRendererProps) {
       },
       notify,
       // The upload call names a table by id (a widget may name it by code): the meta says which.
+      // Its code loads with the first upload (only a form's file fields upload), not on the page path.
       upload: async (file, type, entity) => {
-        const id = entity ? (await entityMeta(project, entity)).id : undefined;
+        const [{ uploadFile }, id] = await Promise.all([
+          import('../api/upload.ts'),
+          entity ? entityMeta(project, entity).then((m) => m.id) : undefined,
+        ]);
         return uploadFile(project, file, file.name, { type, ...(id ? { entity: id } : {}) });
       },
       setView: (id, view) => setWidgetView(store, id, view),

@@ -1,12 +1,14 @@
 import { Tag } from 'antd';
 import { useTranslation } from 'react-i18next';
-import { useLocation, useNavigate } from 'react-router';
+import { type NavigateFunction, useLocation } from 'react-router';
 import { useShell } from '../stores/shell.ts';
 
-/** Recently opened menu entries as closable tags above the content (up to 10, spec §4). */
-export function RecentTags() {
+/**
+ * Recently opened menu entries as closable tags above the content (up to 10, spec §4). Takes the
+ * frame's stable `navigate` (as the side menu does): it draws again when the path or the tags change.
+ */
+export function RecentTags({ navigate }: { navigate: NavigateFunction }) {
   const { t } = useTranslation();
-  const navigate = useNavigate();
   const { pathname } = useLocation();
   const tags = useShell((s) => s.tags);
   const close = useShell((s) => s.closeTag);

@@ -105,8 +105,5 @@ export function entryNeedsOf(path: string): AdminEntry | null {
   return found;
 }
 
-/** Where the admin area starts in `pathname` (`/system` or `/{custom}/system`), or null outside it. */
-export function adminBase(pathname: string): string | null {
-  const m = /^((?:\/[^/]+)?\/system)(?:\/|$)/.exec(pathname);
-  return m ? m[1]! : null;
-}
+// In navigation.ts, so the signed-in frame asks it without loading the menu's entries.
+export { adminBase } from './navigation.ts';

@@ -308,3 +308,9 @@ export function rootFlags(input: {
   else if (/micromessenger/.test(ua)) flags.push('weixin');
   return flags;
 }
+
+/** Where the admin area starts in `pathname` (`/system` or `/{custom}/system`), or null outside it. */
+export function adminBase(pathname: string): string | null {
+  const m = /^((?:\/[^/]+)?\/system)(?:\/|$)/.exec(pathname);
+  return m ? m[1]! : null;
+}

@@ -120,7 +120,10 @@ export const useShell = create<ShellState>()((set, get) => ({
     else storage('session').removeItem(NAV_KEYS.custom);
     set({ custom });
   },
-  setProjects: (projects) => set({ projects }),
+  // An answer equal to the list held (home asks again on each visit) changes nothing: the shell
+  // and every screen reading the list would otherwise draw again for the same systems.
+  setProjects: (projects) =>
+    set((s) => (JSON.stringify(s.projects) === JSON.stringify(projects) ? s : { projects })),
   setMenu: (menu, menuLoading = false, forProject) =>
     set(forProject === undefined ? { menu, menuLoading } : { menu, menuLoading, menuFor: forProject }),
   pushTag: (tag) => {

@@ -1,5 +1,5 @@
 import { Card, Typography } from 'antd';
-import { useEffect } from 'react';
+import { memo, useCallback, useEffect } from 'react';
 import { useTranslation } from 'react-i18next';
 import { useNavigate } from 'react-router';
 import { displayName } from '../../../shared/validation.ts';
@@ -21,13 +21,9 @@ import { RecentUsed } from './RecentUsed.tsx';
  * not offered it: creating systems is a builder's business.
  */
 export default function HomeScreen() {
-  const { t } = useTranslation();
   const navigate = useNavigate();
-  const user = useSession((s) => s.user);
-  const loaded = useShell((s) => s.projects !== null);
   const custom = useShell((s) => s.custom);
-  const { projects, current } = useAppProject();
-  const mayCreate = loaded && (projects.length === 0 || projects.some(canBuild));
+  const { current } = useAppProject();
   // The frame loads the list once per sign-in; home asks again, so a system joined since shows.
   useEffect(() => {
     if (useShell.getState().projects !== null) void refreshProjects();
@@ -43,10 +39,28 @@ export default function HomeScreen() {
     );
   }, [landing, current, custom, navigate]);
 
-  const open = (p: Project) => {
-    useWorkbench.getState().setProject(p._id);
-    navigate(homePath(p._home, null), { replace: true });
-  };
+  const open = useCallback(
+    (p: Project) => {
+      useWorkbench.getState().setProject(p._id);
+      navigate(homePath(p._home, null), { replace: true });
+    },
+    [navigate],
+  );
+  return <HomeBody open={open} />;
+}
+
+/**
+ * The screen's content, memoised: a click in the menu first re-renders whatever reads the route
+ * (the router's loading state) while the next screen loads, and the cards, list and form need not
+ * draw again only to be taken down.
+ */
+const HomeBody = memo(function HomeBody({ open }: { open: (p: Project) => void }) {
+  const { t } = useTranslation();
+  const user = useSession((s) => s.user);
+  const loaded = useShell((s) => s.projects !== null);
+  const custom = useShell((s) => s.custom);
+  const { projects, current } = useAppProject();
+  const mayCreate = loaded && (projects.length === 0 || projects.some(canBuild));
 
   return (
     <div className="home">
@@ -71,4 +85,4 @@ export default function HomeScreen() {
       ) : null}
     </div>
   );
-}
+});

@@ -1,13 +1,12 @@
 import { MenuFoldOutlined, MenuOutlined, MenuUnfoldOutlined } from '@ant-design/icons';
 import { Button, Drawer, Layout, Tag } from 'antd';
-import { lazy, Suspense, useEffect, useState } from 'react';
+import { lazy, memo, Suspense, useEffect, useState } from 'react';
 import { useTranslation } from 'react-i18next';
-import { Link, Outlet, useLocation, useNavigate, useParams } from 'react-router';
+import { Link, type NavigateFunction, Outlet, useLocation, useNavigate, useParams } from 'react-router';
 import { warmMenuScreens } from '../../lazy-screens.ts';
 import { AppMenu } from '../../shell/AppMenu.tsx';
-import { adminBase } from '../../shell/admin-menu.ts';
 import { findEntry } from '../../shell/menu.ts';
-import { homePath, menuPath, rootFlags } from '../../shell/navigation.ts';
+import { adminBase, homePath, menuPath, rootFlags } from '../../shell/navigation.ts';
 import { PageLoading } from '../../shell/PageLoading.tsx';
 import { RecentTags } from '../../shell/RecentTags.tsx';
 import { Toolbar } from '../../shell/Toolbar.tsx';
@@ -23,45 +22,22 @@ const AdminMenu = lazy(() => import('../../shell/AdminMenu.tsx').then((m) => ({ 
  * phones and in mobile mode), recent tags, and the screen below. It also frames the menu's page
  * entries at `/app/{project}/{page}` (rule 9), showing that project. `?o_w_full` hides menu, top
  * bar and tags: the page alone, for embedding.
+ *
+ * This part follows the route (every navigation renders it) and keeps to the little that depends
+ * on it; the frame itself (`Frame`) is memoised on what it takes from here, so a click from one
+ * screen to another draws the new screen, the menu's selection and the tags — context readers
+ * inside the frame — and not the top bar, side bar and their buttons again.
  */
 export default function RootLayout() {
-  const { t } = useTranslation();
   const { pathname } = useLocation();
-  // Stable across navigations (the toolbar is memoised on it).
+  // Stable across navigations (the frame and the toolbar are memoised on it).
   const navigate = useNavigate();
   const route = useParams().project ?? null;
-  const limited = useSession((s) => s.limited);
   useShellProjectSync(route);
-  const { current, builder } = useAppProject();
-  const mode = useShell((s) => s.screenMode);
-  const collapsed = useShell((s) => s.collapsed);
-  const fullScreen = useShell((s) => s.fullScreen);
+  const { builder } = useAppProject();
+  const projectId = useShell((s) => s.projectId);
   const custom = useShell((s) => s.custom);
   const menu = useShell((s) => s.menu);
-  const projectId = useShell((s) => s.projectId);
-  const narrow = useNarrow();
-  const mobile = mode === 'mobile' || narrow;
-  const [drawer, setDrawer] = useState(false);
-  // Inside /system the side menu is the administration's (builder spec §2), for builders only.
-  const admin = builder && adminBase(pathname) !== null;
-  const sideMenu = (menuCollapsed: boolean, onOpen?: () => void) =>
-    admin ? (
-      <Suspense fallback={null}>
-        <AdminMenu project={current?._id ?? null} collapsed={menuCollapsed} onOpen={onOpen} />
-      </Suspense>
-    ) : (
-      <AppMenu collapsed={menuCollapsed} onOpen={onOpen} />
-    );
-
-  // The screens the menu opens load once the browser is idle: the first click draws at once.
-  useEffect(() => {
-    if (typeof requestIdleCallback === 'function') {
-      const id = requestIdleCallback(warmMenuScreens, { timeout: 2000 });
-      return () => cancelIdleCallback(id);
-    }
-    const timer = setTimeout(warmMenuScreens, 200);
-    return () => clearTimeout(timer);
-  }, []);
 
   // A visit to a menu entry's path (by click, tag or link) counts as its use and becomes a tag.
   // Bookkeeping, in a task of its own: a page drawn at once from a layout effect (PageView) flushes
@@ -77,6 +53,40 @@ export default function RootLayout() {
     }, 0);
     return () => clearTimeout(timer);
   }, [pathname, menu, projectId, custom]);
+
+  // Inside /system the side menu is the administration's (builder spec §2), for builders only.
+  return <Frame admin={builder && adminBase(pathname) !== null} navigate={navigate} />;
+}
+
+const Frame = memo(function Frame({ admin, navigate }: { admin: boolean; navigate: NavigateFunction }) {
+  const { t } = useTranslation();
+  const limited = useSession((s) => s.limited);
+  const { current, builder } = useAppProject();
+  const mode = useShell((s) => s.screenMode);
+  const collapsed = useShell((s) => s.collapsed);
+  const fullScreen = useShell((s) => s.fullScreen);
+  const custom = useShell((s) => s.custom);
+  const narrow = useNarrow();
+  const mobile = mode === 'mobile' || narrow;
+  const [drawer, setDrawer] = useState(false);
+  const sideMenu = (menuCollapsed: boolean, onOpen?: () => void) =>
+    admin ? (
+      <Suspense fallback={null}>
+        <AdminMenu project={current?._id ?? null} collapsed={menuCollapsed} onOpen={onOpen} />
+      </Suspense>
+    ) : (
+      <AppMenu collapsed={menuCollapsed} onOpen={onOpen} navigate={navigate} />
+    );
+
+  // The screens the menu opens load once the browser is idle: the first click draws at once.
+  useEffect(() => {
+    if (typeof requestIdleCallback === 'function') {
+      const id = requestIdleCallback(warmMenuScreens, { timeout: 2000 });
+      return () => cancelIdleCallback(id);
+    }
+    const timer = setTimeout(warmMenuScreens, 200);
+    return () => clearTimeout(timer);
+  }, []);
 
   // Root styling reflects the environment (spec §2): mobile/pc, provider, ios, mini-app, weixin, wxwork.
   useEffect(() => {
@@ -94,7 +104,7 @@ export default function RootLayout() {
 
   const content = (
     <Layout.Content className="root-content">
-      {fullScreen ? null : <RecentTags />}
+      {fullScreen ? null : <RecentTags navigate={navigate} />}
       <Suspense fallback={<PageLoading />}>
         <Outlet />
       </Suspense>
@@ -160,4 +170,4 @@ export default function RootLayout() {
       </Layout>
     </Layout>
   );
-}
+});
