@@ -468,9 +468,9 @@ export function DataTableView(props: DataViewProps) {
       };
     });
     // Large mode keeps sticky cells off every row: the index and action columns scroll with the
-    // rest (a column the user pinned stays pinned).
-    // (Our own large body keeps them pinned: its sticky cells cost no more than the others.)
-    const edge = <T extends 'left' | 'right'>(side: T) => (large && !ownBody ? {} : { fixed: side });
+    // rest (a column the user pinned stays pinned). Each sticky cell is a compositor layer of its
+    // own, moved on every scroll step: three a row made most of a scroll frame's paint.
+    const edge = <T extends 'left' | 'right'>(side: T) => (large ? {} : { fixed: side });
     if (on.index)
       list.unshift({
         key: '__index',
@@ -534,7 +534,6 @@ export function DataTableView(props: DataViewProps) {
     canWrite,
     removable,
     large,
-    ownBody,
   ]);
 
   const summaryRow =
