@@ -24,7 +24,6 @@ import {
   useRef,
   useState,
 } from 'react';
-import { flushSync } from 'react-dom';
 import { rowWindow, type Side, stickies } from './large-body.ts';
 import type { ViewRow } from './view-rows.ts';
 
@@ -110,11 +109,10 @@ export function LargeBody(props: LargeBodyProps) {
       left.current = el.scrollLeft;
       props.onScroll({ currentTarget: el, scrollLeft: el.scrollLeft });
     }
+    // Rendered as React schedules a scroll's update (not forced into this frame: forcing it made
+    // every frame wait for the new rows' layout; the 5 rows either side cover a wheel step).
     const next = windowAt(el);
-    if (next[0] !== win[0] || next[1] !== win[1]) {
-      // Drawn before this frame paints: no blank band at the edge while scrolling.
-      flushSync(() => setWin(next));
-    }
+    if (next[0] !== win[0] || next[1] !== win[1]) setWin(next);
   };
 
   const width = columns.reduce((a, c) => a + c.width, 0);
