@@ -12,7 +12,8 @@
  * Diagnostics of the last round: BENCH_PROFILE=1 prints our side's self time by function for each
  * measure (open, group, scroll); BENCH_PROFILE_DIR=dir keeps the .cpuprofile files (build with
  * `npx vite build --minify false` first for readable names); BENCH_TRACE_DIR=dir keeps Chrome traces
- * of our open, group and scroll and of the bare scroll (DevTools' Performance panel).
+ * of our open, group and scroll and of the bare scroll (DevTools' Performance panel);
+ * BENCH_SHOT_DIR=dir keeps screenshots of our 1,000-row page at desktop and phone sizes (first round).
  */
 import { execSync } from 'node:child_process';
 import fs from 'node:fs';
@@ -350,6 +351,16 @@ async function main() {
           await tab.screenshot({ path: path.join(os.tmpdir(), 'bench-views-size.png') });
           throw err;
         });
+      const shots = round === 1 ? process.env.BENCH_SHOT_DIR : undefined;
+      if (shots) {
+        // The large page as a desktop and a phone show it (for a look, not a measure).
+        await tab.screenshot({ path: path.join(shots, 'views-large-desktop.png') });
+        await tab.setViewportSize({ width: 390, height: 844 });
+        await tab.waitForTimeout(500);
+        await tab.screenshot({ path: path.join(shots, 'views-large-phone.png') });
+        await tab.setViewportSize({ width: 1440, height: 900 });
+        await tab.waitForTimeout(500);
+      }
       step('scroll page 1');
       stop = last ? await profiled(ctx, tab, 'scroll') : async () => {};
       const traceDir = last ? process.env.BENCH_TRACE_DIR : undefined;

@@ -43,8 +43,11 @@ import {
   type HTMLAttributes,
   type Key,
   type ReactNode,
+  type Ref,
+  type RefObject,
   useCallback,
   useEffect,
+  useLayoutEffect,
   useMemo,
   useRef,
   useState,
@@ -71,6 +74,8 @@ import { removeRecord, saveRecord } from '../runtime/data-source.ts';
 import type { DatasetColumn, DatasetTable } from '../runtime/dataset-client.ts';
 import { programFailed, runProgramFlow } from '../runtime/program-runner.tsx';
 import { GroupPicker } from './GroupPicker.tsx';
+import { type BodyColumn, type BodySelect, LargeBody, SELECT_KEY } from './LargeBody.tsx';
+import { fitWidths } from './large-body.ts';
 import { ViewProjectContext } from './project-context.ts';
 import { RecordForm } from './RecordForm.tsx';
 import { ResizableHeaderCell } from './ResizableHeader.tsx';
@@ -333,6 +338,9 @@ export function DataTableView(props: DataViewProps) {
   const viewStats = view.stats;
   const viewRows = view.rows;
   const groupKeys = useMemo(() => viewRows.filter((r) => r.__group).map((r) => r._id), [viewRows]);
+  // Large mode draws its own body (LargeBody.tsx) unless rows are grouped or a tree (antd's body
+  // draws those, with their expanding rows).
+  const ownBody = large && groupKeys.length === 0 && !tree;
 
   // A group begun on an earlier page counts on from there (its count comes with the statistics).
   const groupIndex = useMemo(
@@ -465,7 +473,8 @@ export function DataTableView(props: DataViewProps) {
       };
     });
     // Large mode keeps sticky cells off every row: the index and action columns scroll with the
-    // rest (a column the user pinned stays pinned).
+    // rest (a column the user pinned stays pinned). Each sticky cell is a compositor layer of its
+    // own, moved on every scroll step: three a row made most of a scroll frame's paint.
     const edge = <T extends 'left' | 'right'>(side: T) => (large ? {} : { fixed: side });
     if (on.index)
       list.unshift({
@@ -620,7 +629,10 @@ export function DataTableView(props: DataViewProps) {
 
   // The table's props keep their identity while what they say is the same: antd redraws every row
   // on screen when one changes.
-  const scroll = useMemo(() => (virtual ? { x: 'max-content', y: 560 } : { x: 'max-content' }), [virtual]);
+  const scroll = useMemo(
+    () => (virtual ? { x: 'max-content', y: BODY_HEIGHT } : { x: 'max-content' }),
+    [virtual],
+  );
   const expandable = useMemo(
     () =>
       groupKeys.length || tree
@@ -644,30 +656,103 @@ export function DataTableView(props: DataViewProps) {
             selectedRowKeys: selected,
             getCheckboxProps: (r: ViewRow) => ({ disabled: Boolean(r.__group) }),
             onChange: (keys: Key[]) => setSelected(keys.map(String).filter((k) => !k.startsWith('__group:'))),
+            // Our own body draws the row check boxes: the column's width must be known to both.
+            ...(ownBody ? { columnWidth: SELECT_WIDTH } : {}),
           }
         : undefined,
-    [options.select, options.multiple, selected],
+    [options.select, options.multiple, selected, ownBody],
   );
   const rowClassName = useCallback(
     (row: ViewRow) => {
-      const c = !large && !row.__group ? labelOf(row, labelRules) : undefined;
+      // Our own large body asks only for the rows it draws; antd's asks for every row of the page.
+      const c = (!large || ownBody) && !row.__group ? labelOf(row, labelRules) : undefined;
       return [row.__group ? 'dv-group-row' : '', c ? `dv-label-${c}` : ''].join(' ');
     },
-    [large, labelRules],
+    [large, ownBody, labelRules],
   );
   const rowClick = useRef(props.onRowClick);
   rowClick.current = props.onRowClick;
+  const openRow = useCallback((row: ViewRow) => {
+    if (row.__group) return;
+    if (rowClick.current) rowClick.current(row);
+    else if (emit.current) emit.current({ type: 'rowClick', row });
+    else setDetail(row);
+  }, []);
   const onRow = useCallback(
     (row: ViewRow) => ({
       style: row.__group ? undefined : { height: rowHeight },
-      onClick: () => {
-        if (row.__group) return;
-        if (rowClick.current) rowClick.current(row);
-        else if (emit.current) emit.current({ type: 'rowClick', row });
-        else setDetail(row);
-      },
+      onClick: () => openRow(row),
     }),
-    [rowHeight],
+    [rowHeight, openRow],
+  );
+
+  // Large mode's own body: the columns as antd's header draws them (widened to fill the table when
+  // narrower), the selection column first.
+  const tableBox = useRef<HTMLDivElement>(null);
+  const tableWidth = useWidth(tableBox, ownBody);
+  const tableColumns = useMemo(() => {
+    if (!ownBody) return columns;
+    const sel = options.select ? SELECT_WIDTH : 0;
+    const widths = columns.map((c) => Number(c.width) || 0);
+    const fit = fitWidths([sel, ...widths], tableWidth, [
+      false,
+      ...columns.map((c) => !String(c.key).startsWith('__')),
+    ]).slice(1);
+    return columns.map((c, i) => (fit[i] === widths[i] ? c : { ...c, width: fit[i] }));
+  }, [ownBody, columns, tableWidth, options.select]);
+  const bodyColumns = useMemo<BodyColumn[]>(() => {
+    if (!ownBody) return [];
+    const list: BodyColumn[] = tableColumns.map((c) => ({
+      key: String(c.key),
+      width: Number(c.width) || 0,
+      fixed: c.fixed === 'left' || c.fixed === 'right' ? c.fixed : undefined,
+      ellipsis: Boolean(c.ellipsis),
+      render: c.render ? (row: ViewRow, i: number) => c.render!(undefined, row, i) as ReactNode : undefined,
+    }));
+    // antd pins the selection column as the column after it is pinned.
+    if (options.select) list.unshift({ key: SELECT_KEY, width: SELECT_WIDTH, fixed: list[0]?.fixed });
+    return list;
+  }, [ownBody, tableColumns, options.select]);
+  // The header's table as wide as the body's rows, its columns as wide as they say (fixed layout).
+  const bodyWidth = bodyColumns.reduce((a, c) => a + c.width, 0);
+  const ownScroll = useMemo(() => ({ x: bodyWidth, y: BODY_HEIGHT }), [bodyWidth]);
+  const selectedSet = useMemo(() => new Set(selected), [selected]);
+  const multiple = options.multiple;
+  const bodySelect = useMemo<BodySelect | undefined>(
+    () =>
+      options.select
+        ? {
+            type: multiple ? 'checkbox' : 'radio',
+            selected: selectedSet,
+            toggle: (id, on) =>
+              setSelected((s) => (multiple ? (on ? [...s, id] : s.filter((k) => k !== id)) : on ? [id] : [])),
+          }
+        : undefined,
+    [options.select, multiple, selectedSet],
+  );
+  const components = useMemo(
+    () =>
+      ownBody
+        ? {
+            ...HEADER_COMPONENTS,
+            body: (rows: readonly ViewRow[], info: LargeBodyInfo) => (
+              <LargeBody
+                rows={rows}
+                columns={bodyColumns}
+                scrollbarSize={info.scrollbarSize}
+                rowHeight={rowHeight}
+                maxHeight={BODY_HEIGHT}
+                select={bodySelect}
+                rowClassName={rowClassName}
+                onRowClick={openRow}
+                empty={t('views.empty')}
+                scrollRef={info.ref}
+                onScroll={info.onScroll}
+              />
+            ),
+          }
+        : HEADER_COMPONENTS,
+    [ownBody, bodyColumns, rowHeight, bodySelect, rowClassName, openRow, t],
   );
   const setSort = useRef(data.setSort);
   setSort.current = data.setSort;
@@ -972,26 +1057,28 @@ export function DataTableView(props: DataViewProps) {
             )}
           />
         ) : (
-          <Table<ViewRow>
-            size="small"
-            rowKey="_id"
-            bordered={props.bordered ?? true}
-            components={HEADER_COMPONENTS}
-            loading={data.loading}
-            columns={columns}
-            dataSource={viewRows}
-            pagination={false}
-            showSorterTooltip={false}
-            virtual={virtual}
-            scroll={scroll}
-            summary={summaryRow}
-            expandable={expandable}
-            rowSelection={rowSelection}
-            rowClassName={rowClassName}
-            onRow={onRow}
-            onChange={onTableChange}
-            locale={tableLocale}
-          />
+          <div ref={tableBox}>
+            <Table<ViewRow>
+              size="small"
+              rowKey="_id"
+              bordered={props.bordered ?? true}
+              components={components as TableProps<ViewRow>['components']}
+              loading={data.loading}
+              columns={tableColumns}
+              dataSource={viewRows}
+              pagination={false}
+              showSorterTooltip={false}
+              virtual={virtual && !ownBody}
+              scroll={ownBody ? ownScroll : scroll}
+              summary={summaryRow}
+              expandable={expandable}
+              rowSelection={rowSelection}
+              rowClassName={rowClassName}
+              onRow={onRow}
+              onChange={onTableChange}
+              locale={tableLocale}
+            />
+          </div>
         )}
         <div className="dv-pager">{pager}</div>
         {editing && fields ? (
@@ -1055,6 +1142,31 @@ export function DataTableView(props: DataViewProps) {
 }
 
 const HEADER_COMPONENTS = { header: { cell: ResizableHeaderCell } };
+/** The table body's height once its rows overflow it (px). */
+const BODY_HEIGHT = 560;
+/** The selection column's width when our own large body draws it (px). */
+const SELECT_WIDTH = 40;
+
+/** What rc-table hands a body drawn by `components.body`. */
+interface LargeBodyInfo {
+  scrollbarSize: number;
+  ref: Ref<unknown>;
+  onScroll(info: { currentTarget: HTMLElement; scrollLeft: number }): void;
+}
+
+/** The element's width while `active` (0 until measured), following its resizes. */
+function useWidth(ref: RefObject<HTMLElement | null>, active: boolean): number {
+  const [width, setWidth] = useState(0);
+  useLayoutEffect(() => {
+    const el = ref.current;
+    if (!active || !el) return;
+    setWidth(el.clientWidth);
+    const watch = new ResizeObserver(() => setWidth(el.clientWidth));
+    watch.observe(el);
+    return () => watch.disconnect();
+  }, [ref, active]);
+  return width;
+}
 
 const CARD_COLORS: Record<string, string> = {
   red: '#f5222d',
