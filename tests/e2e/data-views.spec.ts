@@ -543,3 +543,67 @@ test('a dataset view: its statistics row over the whole filtered set, and record
   await shot(page, 'data-views-dataset-live');
   expect(errors).toEqual([]);
 });
+
+test('large mode: 500 rows a page draw only the rows in view, scroll to the last, shift-click selects a range, a row opens its detail', async ({
+  page,
+  request,
+}) => {
+  test.setTimeout(180_000);
+  const s = await seed(request);
+  // 600 rows in all: the 9 tasks, then "Bulk 1".."Bulk 591" in one list save.
+  const call = await adminApi(request);
+  await call(
+    `/api/admin/data/${s.project}/${s.code}/save`,
+    Array.from({ length: 591 }, (_, i) => ({ title: `Bulk ${i + 1}`, kind: 'alpha', qty: i })),
+  );
+  await page.setViewportSize(DESKTOP);
+  await signInWithToken(page, s.ann, s.project);
+  await page.goto(`/home/${s.code}`);
+  const view = page.getByTestId('data-view');
+  await expect(view.getByText('Task 1', { exact: true })).toBeVisible();
+  await pick(page, page.locator('.ant-pagination-options .ant-select'), '500');
+
+  // The large body: a page of 500 rows, of which only those in view (and a few either side) exist.
+  const body = page.getByTestId('view-large-body');
+  await expect(body.getByText('Task 1', { exact: true })).toBeVisible();
+  const drawn = await body.locator('.dv-vrow').count();
+  expect(drawn).toBeGreaterThan(5);
+  expect(drawn).toBeLessThan(100);
+  // Scrolled to the end: the page's last row (the 500th in insertion order) is drawn, the first is not.
+  await body.evaluate((el) => {
+    el.scrollTop = el.scrollHeight;
+  });
+  await expect(body.getByText('Bulk 491', { exact: true })).toBeVisible();
+
+  await expect(body.getByText('Task 1', { exact: true })).toHaveCount(0);
+  await body.evaluate((el) => {
+    el.scrollTop = 0;
+  });
+  await expect(body.getByText('Task 1', { exact: true })).toBeVisible();
+
+  // A check box, then shift + the fifth row's: rows 1 to 5 are selected; the rows did not open.
+  const check = (n: number) => body.locator('.dv-vrow').nth(n).locator('input[type="checkbox"]');
+  await check(0).click();
+  await expect(page.getByTestId('bulk-remove')).toContainText('(1)');
+  await check(4).click({ modifiers: ['Shift'] });
+  await expect(page.getByTestId('bulk-remove')).toContainText('(5)');
+  await expect(body.locator('.dv-vrow.ant-table-row-selected')).toHaveCount(5);
+  await expect(page.locator('.ant-modal:visible')).toHaveCount(0);
+  // Shift-click again clears the range from the last one clicked.
+  await check(2).click({ modifiers: ['Shift'] });
+  await expect(page.getByTestId('bulk-remove')).toContainText('(2)');
+  await shot(page, 'data-view-large-desktop');
+  // The columns fill the width the view is given: no sideways scroll in the body, and the page does
+  // not grow wider than the window (fitting the columns once widened the view on every redraw).
+  await page.waitForTimeout(300);
+  const widths = await body.evaluate((el) => ({
+    body: el.scrollWidth - el.clientWidth,
+    page: document.documentElement.scrollWidth - document.documentElement.clientWidth,
+  }));
+  expect(widths).toEqual({ body: 0, page: 0 });
+
+  // A click on a row's cell opens its detail.
+  await body.getByText('Task 7', { exact: true }).click();
+  const detail = page.locator('.ant-modal:visible');
+  await expect(detail).toContainText('Task 7');
+});

@@ -688,18 +688,20 @@ export function DataTableView(props: DataViewProps) {
 
   // Large mode's own body: the columns as antd's header draws them (widened to fill the table when
   // narrower), the selection column first.
+  const bordered = props.bordered ?? true;
   const tableBox = useRef<HTMLDivElement>(null);
   const tableWidth = useWidth(tableBox, ownBody);
   const tableColumns = useMemo(() => {
     if (!ownBody) return columns;
     const sel = options.select ? SELECT_WIDTH : 0;
     const widths = columns.map((c) => Number(c.width) || 0);
-    const fit = fitWidths([sel, ...widths], tableWidth, [
+    // A bordered table's container draws its start border inside the box: the rows get 1px less.
+    const fit = fitWidths([sel, ...widths], tableWidth - (bordered ? 1 : 0), [
       false,
       ...columns.map((c) => !String(c.key).startsWith('__')),
     ]).slice(1);
     return columns.map((c, i) => (fit[i] === widths[i] ? c : { ...c, width: fit[i] }));
-  }, [ownBody, columns, tableWidth, options.select]);
+  }, [ownBody, columns, tableWidth, options.select, bordered]);
   const bodyColumns = useMemo<BodyColumn[]>(() => {
     if (!ownBody) return [];
     const list: BodyColumn[] = tableColumns.map((c) => ({
@@ -724,8 +726,13 @@ export function DataTableView(props: DataViewProps) {
         ? {
             type: multiple ? 'checkbox' : 'radio',
             selected: selectedSet,
-            toggle: (id, on) =>
-              setSelected((s) => (multiple ? (on ? [...s, id] : s.filter((k) => k !== id)) : on ? [id] : [])),
+            toggle: (ids, on) =>
+              setSelected((s) => {
+                if (!multiple) return on ? ids.slice(-1) : [];
+                const these = new Set(ids);
+                const rest = s.filter((k) => !these.has(k));
+                return on ? [...rest, ...ids] : rest;
+              }),
           }
         : undefined,
     [options.select, multiple, selectedSet],
@@ -1057,11 +1064,14 @@ export function DataTableView(props: DataViewProps) {
             )}
           />
         ) : (
-          <div ref={tableBox}>
+          // Large mode fills the width it is given and scrolls inside: its width must not count toward its
+          // container's (a flex item grows to its content), or fitting the columns to the box widens the
+          // box, and again on each redraw.
+          <div ref={tableBox} className={ownBody ? 'dv-table-box' : undefined}>
             <Table<ViewRow>
               size="small"
               rowKey="_id"
-              bordered={props.bordered ?? true}
+              bordered={bordered}
               components={components as TableProps<ViewRow>['components']}
               loading={data.loading}
               columns={tableColumns}

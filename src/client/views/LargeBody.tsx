@@ -40,8 +40,8 @@ export interface BodyColumn {
 export interface BodySelect {
   type: 'checkbox' | 'radio';
   selected: ReadonlySet<string>;
-  /** The row's check box was ticked (true) or cleared (false). */
-  toggle(id: string, on: boolean): void;
+  /** These rows' check boxes were ticked (true) or cleared (false): one row, or a shift-click's range. */
+  toggle(ids: readonly string[], on: boolean): void;
 }
 
 export interface LargeBodyProps {
@@ -138,10 +138,22 @@ export function LargeBody(props: LargeBodyProps) {
     });
   }, [columns]);
 
-  // What a row's clicks call, read when clicked: rows are not redrawn when these change.
-  const acts = useRef({ click: props.onRowClick, toggle: props.select?.toggle });
+  // What a row's clicks call, read when clicked: rows are not redrawn when these change. A shift-click
+  // on a check box sets the rows from the last one clicked to this one, as antd's table does.
+  const last = useRef<number | undefined>(undefined);
+  const acts = useRef<BodyActs>({ click: props.onRowClick, toggle: () => {} });
   acts.current.click = props.onRowClick;
-  acts.current.toggle = props.select?.toggle;
+  const select = props.select;
+  acts.current.toggle = (index, on, shift) => {
+    if (!select) return;
+    const from = last.current;
+    last.current = index;
+    const range = shift && select.type === 'checkbox' && from !== undefined && from !== index;
+    const ids = range
+      ? rows.slice(Math.min(from, index), Math.max(from, index) + 1).map((r) => r._id)
+      : [rows[index]!._id];
+    select.toggle(ids, on);
+  };
 
   const drawn: ReactNode[] = [];
   for (let i = win[0]; i < win[1]; i++) {
@@ -203,7 +215,12 @@ interface BodyRowProps {
   className: string;
   check: BodySelect['type'] | undefined;
   checked: boolean;
-  acts: { current: { click(row: ViewRow): void; toggle: ((id: string, on: boolean) => void) | undefined } };
+  acts: { current: BodyActs };
+}
+
+interface BodyActs {
+  click(row: ViewRow): void;
+  toggle(index: number, on: boolean, shift: boolean): void;
 }
 
 const BodyRow = memo(function BodyRow(p: BodyRowProps) {
@@ -225,7 +242,7 @@ const BodyRow = memo(function BodyRow(p: BodyRowProps) {
                 <Check
                   type={p.check}
                   checked={checked}
-                  onChange={(on) => p.acts.current.toggle?.(row._id, on)}
+                  onChange={(on, shift) => p.acts.current.toggle(p.index, on, shift)}
                 />
               ) : null}
             </div>
@@ -241,7 +258,11 @@ const BodyRow = memo(function BodyRow(p: BodyRowProps) {
 });
 
 /** antd's Checkbox / Radio markup (so its styles apply) as plain elements. */
-function Check(props: { type: 'checkbox' | 'radio'; checked: boolean; onChange(on: boolean): void }) {
+function Check(props: {
+  type: 'checkbox' | 'radio';
+  checked: boolean;
+  onChange(on: boolean, shift: boolean): void;
+}) {
   const k = props.type === 'radio' ? 'ant-radio' : 'ant-checkbox';
   const on = props.checked ? ` ${k}-checked` : '';
   return (
@@ -252,7 +273,8 @@ function Check(props: { type: 'checkbox' | 'radio'; checked: boolean; onChange(o
           type={props.type}
           className={`${k}-input`}
           checked={props.checked}
-          onChange={(e) => props.onChange(e.target.checked)}
+          // React reports a check box's change from its click: the click says whether shift was down.
+          onChange={(e) => props.onChange(e.target.checked, (e.nativeEvent as MouseEvent).shiftKey === true)}
         />
       </span>
     </label>
