@@ -78,8 +78,9 @@ export async function sendCode(
   await expect.poll(latestTicket).not.toBe('');
   // On a loaded machine the form can mount over an early fill, or the picture be fetched again
   // (a new ticket) between reading the answer and pressing the button: answer the latest one again
-  // until the code is on its way.
+  // until the code is on its way. A form mounted over the early fill lost the phone too: fill it again.
   await expect(async () => {
+    await fillSettled(page.getByLabel('Phone'), phone);
     const answer = await captchaAnswer(request, latestTicket());
     await fillSettled(page.getByLabel('Image code'), answer);
     await page.getByTestId('send-code').click();

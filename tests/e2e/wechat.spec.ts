@@ -9,7 +9,7 @@
  * (`?mode=wxwork`, automatic sign-in, the entry context switching the screen mode); and binding
  * WeCom in the user centre.
  */
-import { type BrowserContext, expect, request as pwRequest, test } from '@playwright/test';
+import { type BrowserContext, expect, type Page, request as pwRequest, test } from '@playwright/test';
 import { type FakeWeixin, startFakeWeixin } from '../fakes/weixin-server.ts';
 import { type FakeWxwork, startFakeWxwork } from '../fakes/wxwork-server.ts';
 import { adminApi, shot, signInWithToken } from './helpers.ts';
@@ -45,13 +45,24 @@ test.afterAll(async () => {
   await ww?.close();
 });
 
+/**
+ * Press a messaging-app sign-in link and wait until its one-time code has become a session: the
+ * client takes the code from the address before it exchanges it, so the address alone does not say
+ * the exchange is done (leaving the page earlier loses the sign-in).
+ */
+async function signInWith(page: Page, link: string): Promise<void> {
+  const exchanged = page.waitForResponse((r) => r.url().includes('/api/common/user/oauth/id'));
+  await page.getByRole('link', { name: link }).click();
+  expect((await exchanged).ok()).toBe(true);
+  await expect(page).not.toHaveURL(/\/login/);
+}
+
 test('new people sign in with WeChat and with WeCom from the sign-in screen', async ({ browser }) => {
   wx.person = 'o6_e2e_new_person_0001';
   const a = await browser.newContext({ locale: 'en-US' });
   const page = await a.newPage();
   await page.goto(`${server.url}/login`);
-  await page.getByRole('link', { name: 'Sign in with WeChat' }).click();
-  await expect(page).not.toHaveURL(/\/login/);
+  await signInWith(page, 'Sign in with WeChat');
   await page.goto(`${server.url}/user`);
   await expect(page.getByText(/^weixin_[0-9a-f]{9}$/)).toBeVisible();
   await a.close();
@@ -59,8 +70,7 @@ test('new people sign in with WeChat and with WeCom from the sign-in screen', as
   const b = await browser.newContext({ locale: 'en-US' });
   const p2 = await b.newPage();
   await p2.goto(`${server.url}/login`);
-  await p2.getByRole('link', { name: 'Sign in with WeCom' }).click();
-  await expect(p2).not.toHaveURL(/\/login/);
+  await signInWith(p2, 'Sign in with WeCom');
   await p2.goto(`${server.url}/user`);
   await expect(p2.getByText(/^wxwork_ZhangSan_[0-9a-f]{6}$/)).toBeVisible();
   await b.close();
@@ -96,8 +106,7 @@ test('an existing account binds WeChat by its QR code, then signs in with it', a
   const other = await browser.newContext({ locale: 'en-US' });
   const op = await other.newPage();
   await op.goto(`${server.url}/login`);
-  await op.getByRole('link', { name: 'Sign in with WeChat' }).click();
-  await expect(op).not.toHaveURL(/\/login/);
+  await signInWith(op, 'Sign in with WeChat');
   await op.goto(`${server.url}/user`);
   await expect(op.getByText('builder', { exact: true }).first()).toBeVisible();
   await other.close();
@@ -312,8 +321,7 @@ test('an existing account binds WeCom in the user centre by its QR code, then si
   const other = await browser.newContext({ locale: 'en-US' });
   const op = await other.newPage();
   await op.goto(`${server.url}/login`);
-  await op.getByRole('link', { name: 'Sign in with WeCom' }).click();
-  await expect(op).not.toHaveURL(/\/login/);
+  await signInWith(op, 'Sign in with WeCom');
   await op.goto(`${server.url}/user`);
   await expect(op.getByText('builder', { exact: true }).first()).toBeVisible();
   await other.close();
