@@ -167,8 +167,13 @@ async function migrate(database: Database, configuredSchema: string | undefined)
   }
 }
 
-/** The error is PostgreSQL's "schema … does not exist" about a schema other than ours. */
-function otherSchemaGone(error: unknown, ours: string | undefined): boolean {
-  const m = /schema "([^"]+)" does not exist/.exec(String((error as Error)?.message ?? error));
+/**
+ * The error is PostgreSQL's "schema … does not exist", or "relation "schema.table" does not exist"
+ * (a table dropped while the introspection named it), about a schema other than ours.
+ */
+export function otherSchemaGone(error: unknown, ours: string | undefined): boolean {
+  const text = String((error as Error)?.message ?? error);
+  const m =
+    /schema "([^"]+)" does not exist/.exec(text) ?? /relation "([^".]+)\.[^"]+" does not exist/.exec(text);
   return m !== null && m[1] !== ours;
 }
