@@ -7,8 +7,8 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { sql } from 'kysely';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { compiledOnce } from '../../src/server/db/compiled.ts';
+import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
+import { bindConnection, compiledOnce, unbindConnection } from '../../src/server/db/compiled.ts';
 import { type Database, openDatabase } from '../../src/server/db/index.ts';
 import { statementCacheOf } from '../../src/server/db/sqlite-gate.ts';
 
@@ -104,5 +104,49 @@ describe('kept statements (SQLite)', () => {
       );
     expect((await wrong(1)).rows).toEqual([{ v: 'one' }]);
     expect((await wrong(2)).rows).toEqual([{ v: 'two' }]);
+  });
+
+  it('a transaction bound to its connection sends its kept statements straight to it, only while bound', async () => {
+    await sql`CREATE TABLE t_bound (id INTEGER PRIMARY KEY, v TEXT)`.execute(database.db);
+    const insert = (t: AnyDb, id: number, v: string) =>
+      compiledOnce(t, 'test.bound.insert', [id, v], () => t.insertInto('t_bound').values({ id, v }));
+    const read = (t: AnyDb, id: number) =>
+      compiledOnce<{ v: string }>(t, 'test.bound.select', [id], () =>
+        t.selectFrom('t_bound').select('v').where('id', '=', id),
+      );
+    let done: AnyDb | undefined;
+    await database.db.transaction().execute(async (trx) => {
+      const t = trx as unknown as AnyDb;
+      await insert(t, 1, 'a'); // the shapes' first calls build and keep them
+      expect((await read(t, 1)).rows).toEqual([{ v: 'a' }]);
+      await bindConnection(trx);
+      const viaKysely = vi.spyOn(t.getExecutor(), 'executeQuery');
+      await insert(t, 2, 'b');
+      expect((await read(t, 2)).rows).toEqual([{ v: 'b' }]);
+      expect(viaKysely).not.toHaveBeenCalled();
+      unbindConnection(trx);
+      expect((await read(t, 1)).rows).toEqual([{ v: 'a' }]);
+      expect(viaKysely).toHaveBeenCalledTimes(1);
+      viaKysely.mockRestore();
+      done = t;
+    });
+    expect((await read(database.db as unknown as AnyDb, 2)).rows).toEqual([{ v: 'b' }]);
+    // After its end the transaction refuses statements, as Kysely's own do.
+    await expect(Promise.resolve().then(() => read(done!, 1))).rejects.toThrow(/committed/);
+
+    // A failing statement on the bound connection fails the transaction: nothing of it stays.
+    await expect(
+      database.db.transaction().execute(async (trx) => {
+        const t = trx as unknown as AnyDb;
+        await bindConnection(trx);
+        try {
+          await insert(t, 3, 'c');
+          await insert(t, 1, 'again');
+        } finally {
+          unbindConnection(trx);
+        }
+      }),
+    ).rejects.toThrow(/UNIQUE/);
+    expect((await read(database.db as unknown as AnyDb, 3)).rows).toEqual([]);
   });
 });

@@ -99,24 +99,39 @@ export async function queryRecords(
 ): Promise<QueryResult> {
   if (q.nothing) return q.count ? { data: [], count: 0 } : { data: [] };
   const c = new QueryCompiler(dialect, meta.columns);
-  const where = c.where(q.where);
   const table = sql.table(meta.table);
   const started = performance.now();
-  const order =
-    opts.tableOrder && dialect === 'sqlite' && q.sort.length === 0 && q.offset === 0
-      ? sql`t.rowid`
-      : c.orderBy(q);
-  const rows =
-    await sql<Raw>`SELECT ${selectList(meta, db)} FROM ${table} t WHERE ${where} ORDER BY ${order} LIMIT ${q.limit} OFFSET ${q.offset}`.execute(
-      db,
-    );
+  const byRowid = opts.tableOrder && dialect === 'sqlite' && q.sort.length === 0 && q.offset === 0;
+  // The statement's text is kept per shape (table version, filter shape, order): a query sends only
+  // its values after the first of its shape (db/compiled.ts).
+  const shape = c.shape(q.where);
+  const orderKey = byRowid ? 'rowid' : q.sort.map((k) => `${k.field}.${k.order}`).join(',');
+  const rows = await compiledOnce<Raw>(
+    db,
+    `q|${meta.table}@${meta.entity.updated_at}|${orderKey}|${shape.key}`,
+    [...shape.params, q.limit, q.offset],
+    () => ({
+      compile: () =>
+        sql<Raw>`SELECT ${selectList(meta, db)} FROM ${table} t WHERE ${c.where(q.where)} ORDER BY ${byRowid ? sql`t.rowid` : c.orderBy(q)} LIMIT ${q.limit} OFFSET ${q.offset}`.compile(
+          db,
+        ),
+    }),
+  );
   const indexer = autoIndexOf(db);
   indexer?.observe(meta, queryShape(meta, q, dialect === 'postgres'), performance.now() - started);
   const data = rows.rows.map((r) => toRecord(meta, r));
   await attachRelations(db, meta, data);
   const result: QueryResult = { data };
   if (q.count) {
-    const n = await sql<{ n: number }>`SELECT count(*) AS n FROM ${table} t WHERE ${where}`.execute(db);
+    const n = await compiledOnce<{ n: number }>(
+      db,
+      `n|${meta.table}@${meta.entity.updated_at}|${shape.key}`,
+      shape.params,
+      () => ({
+        compile: () =>
+          sql<{ n: number }>`SELECT count(*) AS n FROM ${table} t WHERE ${c.where(q.where)}`.compile(db),
+      }),
+    );
     result.count = Number(n.rows[0]?.n ?? 0);
   }
   return result;
@@ -230,7 +245,15 @@ const MAX_TEXT = 20_000;
 export interface Prepared {
   columns: Record<string, unknown>;
   links: Map<FieldRow, string[]>;
+  /**
+   * Which fields `columns` holds: bit i for `meta.fields[i]` (-1 for a table of more than
+   * MASK_FIELDS fields). Two writes of one table version with one mask write the same columns in the
+   * same order (`writeKey`).
+   */
+  mask: number;
 }
+
+const MASK_FIELDS = 30;
 
 /** Parse a date value: epoch ms, or a date text read in Beijing time unless it names its zone. */
 export function parseDate(v: unknown): number | null {
@@ -256,11 +279,18 @@ export function prepare(meta: EntityMeta, input: Raw, partial: boolean): Prepare
     if (key.startsWith('_') || key === 'createdAt' || key === 'updatedAt') continue;
     if (!meta.byCode.has(key)) fail(E.INVALID_FIELD, `${key}: no such field`);
   }
-  for (const f of meta.fields) {
+  const fields = meta.fields;
+  let mask = fields.length > MASK_FIELDS ? -1 : 0;
+  for (let i = 0; i < fields.length; i++) {
+    const f = fields[i]!;
     if (!Object.hasOwn(input, f.code)) {
-      if (!partial && f.type !== 'collection') columns[fieldColumn(f.id)] = null;
+      if (!partial && f.type !== 'collection') {
+        columns[fieldColumn(f.id)] = null;
+        if (mask >= 0) mask |= 1 << i;
+      }
       continue;
     }
+    if (mask >= 0 && f.type !== 'collection') mask |= 1 << i;
     const v = input[f.code];
     if (f.type === 'collection') {
       if (v === null || v === undefined) links.set(f, []);
@@ -310,7 +340,7 @@ export function prepare(meta: EntityMeta, input: Raw, partial: boolean): Prepare
     }
     columns[fieldColumn(f.id)] = out;
   }
-  return { columns, links };
+  return { columns, links, mask };
 }
 
 /**
@@ -418,6 +448,41 @@ function returningList(meta: EntityMeta): string[] {
   return cols;
 }
 
+/** Kept-statement keys of writes, by meta (one table version) and (fields written, kind). */
+const writeKeys = new WeakMap<EntityMeta, Map<number, string>>();
+
+/**
+ * The compiledOnce key of a write to `row`'s columns: its kind, the table version, whether it returns
+ * the row, and the columns. With a field mask (`Prepared.mask`, of `meta`'s own fields: the columns
+ * follow from it) the text is made once per (meta, mask, kind) and then handed back as the same
+ * string, so a write builds no key and the lookup hashes no new text; -1 builds it every time.
+ */
+function writeKey(meta: EntityMeta, kind: 'i' | 'u', readRow: boolean, mask: number, row: Raw): string {
+  let keys: Map<number, string> | undefined;
+  let k = 0;
+  if (mask >= 0) {
+    keys = writeKeys.get(meta);
+    if (!keys) {
+      keys = new Map();
+      writeKeys.set(meta, keys);
+    }
+    k = mask * 4 + (kind === 'u' ? 2 : 0) + (readRow ? 1 : 0);
+    const key = keys.get(k);
+    if (key !== undefined) return key;
+  }
+  const key = `${kind}|${meta.table}@${meta.entity.updated_at}|${readRow ? 'r' : ''}|${Object.keys(row).join(',')}`;
+  keys?.set(k, key);
+  return key;
+}
+
+/** A write's values in its columns' order, then `extra` (bound after them: an update's id). */
+function valuesOf(row: Raw, extra?: unknown): unknown[] {
+  const out: unknown[] = [];
+  for (const c in row) out.push(row[c]);
+  if (extra !== undefined) out.push(extra);
+  return out;
+}
+
 /**
  * Insert a record inside the caller's transaction. With `readBack` (or a hook listening) it answers
  * the record as stored, read by the insert itself (RETURNING, on both databases) rather than by a
@@ -441,16 +506,12 @@ export async function $insertReturning(
   const hooked = listens(hooks, meta, 'create');
   const row: Raw = { _id: id, _created_at: now, _updated_at: now, _creator: userId, ...p.columns };
   const readRow = readBack || hooked;
-  const cols = Object.keys(row);
-  const r = await compiledOnce<Raw>(
-    trx,
-    `i|${meta.table}@${meta.entity.updated_at}|${readRow ? 'r' : ''}|${cols.join(',')}`,
-    cols.map((c) => row[c]),
-    () => {
-      const insert = any(trx).insertInto(meta.table).values(row);
-      return readRow ? insert.returning(returningList(meta)) : insert;
-    },
-  );
+  // Option sets and numbering work on another meta or add columns: no mask then.
+  const mask = needs.optionSets || needs.numbered ? -1 : p.mask;
+  const r = await compiledOnce<Raw>(trx, writeKey(meta, 'i', readRow, mask, row), valuesOf(row), () => {
+    const insert = any(trx).insertInto(meta.table).values(row);
+    return readRow ? insert.returning(returningList(meta)) : insert;
+  });
   if (p.links.size) await writeLinks(trx, id, p.links);
   if (!readRow) return { ...input, _id: id };
   // Relations (and the collection links just written) are attached after the links.
@@ -494,13 +555,14 @@ export async function $updateReturning(
   );
   if (needs.relate || p.links.size) await checkTargets(trx, meta, p);
   noteWrite(trx, meta.table);
-  const set: Raw = { ...p.columns, _updated_at: Date.now() };
+  // The prepared columns are this call's own: the update's SET is them and the clock.
+  const set = p.columns;
+  set._updated_at = Date.now();
   const readRow = want.after || hooked;
-  const cols = Object.keys(set);
   const r = await compiledOnce<Raw>(
     trx,
-    `u|${meta.table}@${meta.entity.updated_at}|${readRow ? 'r' : ''}|${cols.join(',')}`,
-    [...cols.map((c) => set[c]), id],
+    writeKey(meta, 'u', readRow, needs.optionSets ? -1 : p.mask, set),
+    valuesOf(set, id),
     () => {
       const update = any(trx).updateTable(meta.table).set(set).where('_id', '=', id);
       return readRow ? update.returning(returningList(meta)) : update;

@@ -199,6 +199,61 @@ export class QueryCompiler {
     throw new Error('unreachable predicate');
   }
 
+  /**
+   * What `where(cond)`'s SQL text depends on, as a key, and the values it binds, in the order it binds
+   * them — so a caller can keep the text per key and send only the values (db/compiled.ts, which keeps
+   * a text only when its compiled parameters are exactly these). Mirrors `cond` and `pred`: a change
+   * there changes this too (`tests/unit/sql-query-shape.test.ts` compares them on every kind).
+   */
+  shape(cond: Cond | null): { key: string; params: unknown[] } {
+    const params: unknown[] = [];
+    const key = cond ? this.condShape(cond, params) : 'T';
+    return { key: `${this.dialect}|${this.alias}|${this.rangeByIndex ? 'i' : 's'}|${key}`, params };
+  }
+
+  private condShape(c: Cond, params: unknown[]): string {
+    switch (c.kind) {
+      case 'and':
+      case 'or':
+        return `${c.kind === 'and' ? '&' : '|'}(${c.items.map((i) => this.condShape(i, params)).join(',')})`;
+      case 'false':
+        return 'F';
+      default:
+        return this.predShape(c, params);
+    }
+  }
+
+  private predShape(p: Pred, params: unknown[]): string {
+    const head = `${p.kind}.${p.op}.${p.field}`;
+    switch (p.kind) {
+      case 'text':
+        params.push(p.value);
+        if (p.op === 'start') params.push(p.value);
+        else if (p.op === 'end') params.push(p.value, p.value);
+        return head;
+      case 'number':
+        if (p.op === 'between' || p.op === 'notbetween') params.push(p.value[0], p.value[1]);
+        else params.push(p.value);
+        return head;
+      case 'date':
+        if (p.from !== null) params.push(p.from);
+        if (p.to !== null) params.push(p.to);
+        return `${head}.${p.from === null ? '' : 'f'}${p.to === null ? '' : 't'}`;
+      case 'time':
+        params.push(p.value);
+        return head;
+      case 'boolean':
+        params.push(p.value ? 1 : 0);
+        return head;
+      case 'null':
+        return `${head}.${p.type}`;
+      default:
+        // Lists: relate, _id, collection, option, options (hasall binds each value in its own test).
+        for (const v of p.value) params.push(v);
+        return `${head}.${p.value.length}`;
+    }
+  }
+
   /** A multiple-option column (a JSON list of strings) holds one of `values`. */
   private optionsHold(field: string, values: string[]): Sql {
     const c = this.col(field);

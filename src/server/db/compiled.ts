@@ -8,12 +8,42 @@
  * on the Kysely adapter, which a database's transactions share. Not an async function: it hands back
  * the statement's own promise (a failing build throws to the caller, which awaits it).
  */
-import { type Compilable, CompiledQuery, type QueryExecutorProvider, type QueryResult } from 'kysely';
+import {
+  type Compilable,
+  CompiledQuery,
+  type DatabaseConnection,
+  type QueryExecutorProvider,
+  type QueryResult,
+} from 'kysely';
 
 /** A kept shape: its compiled text and query node (shared by every call; only the values differ). */
 type Kept = Pick<CompiledQuery, 'sql' | 'query' | 'queryId'>;
 const shapes = new WeakMap<object, Map<string, Kept | null>>();
 const MAX_SHAPES = 2000;
+
+/**
+ * Transactions whose kept statements go straight to their connection (`bindConnection`). Kysely
+ * sends a statement of a transaction through five layers of async functions (an executor made per
+ * statement, the transaction's still-open check, the single-connection queue, the plugins' result
+ * pass); a program run sends its kept statements one after another on its own connection, so they
+ * skip those layers. Bound only while the transaction's body runs (`unbindConnection` after it).
+ */
+const bound = new WeakMap<object, DatabaseConnection>();
+
+/**
+ * Sends `trx`'s kept statements (compiledOnce) straight to its connection until `unbindConnection`.
+ * Only for a transaction whose statements are sent one at a time (a program run), on a database with
+ * no Kysely plugins (ours has none: a plugin's result pass would be skipped).
+ */
+export async function bindConnection(trx: QueryExecutorProvider & { isTransaction: boolean }): Promise<void> {
+  if (!trx.isTransaction || trx.getExecutor().plugins.length) return;
+  const conn = await trx.getExecutor().provideConnection(async (c) => c);
+  bound.set(trx, conn);
+}
+
+export function unbindConnection(trx: object): void {
+  bound.delete(trx);
+}
 
 export function compiledOnce<R>(
   db: QueryExecutorProvider & { executeQuery<O>(q: CompiledQuery<O>): Promise<QueryResult<O>> },
@@ -28,7 +58,16 @@ export function compiledOnce<R>(
     shapes.set(adapter, kept);
   }
   const shape = kept.get(key);
-  if (shape) return db.executeQuery<R>({ ...shape, parameters: params });
+  if (shape) {
+    const q: CompiledQuery<R> = {
+      sql: shape.sql,
+      query: shape.query,
+      queryId: shape.queryId,
+      parameters: params,
+    } as CompiledQuery<R>;
+    const conn = bound.get(db);
+    return conn ? conn.executeQuery<R>(q) : db.executeQuery<R>(q);
+  }
   const compiled = build().compile();
   if (shape === undefined) {
     const same =

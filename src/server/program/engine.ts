@@ -25,7 +25,7 @@ import { type EntityMeta, metaOf } from '../data/meta.ts';
 import type { RecordEvent, WriteHooks } from '../data/record-hooks.ts';
 import { $insertReturning, $removeRecord, $updateReturning, getRecord } from '../data/records.ts';
 import { settleWrites } from '../data/write-clock.ts';
-import { compiledOnce } from '../db/compiled.ts';
+import { bindConnection, compiledOnce, unbindConnection } from '../db/compiled.ts';
 import type { Database, Dialect } from '../db/index.ts';
 import { AppError, E } from '../errors.ts';
 import {
@@ -461,7 +461,16 @@ export async function runProgram(database: Database, req: RunRequest): Promise<R
       if (!table) throw new AppError(E.PROGRAM_INPUT, 'record: this program has no table to run on');
       record = await getRecord(trx, table, req.recordId);
     }
-    const base = newBase(trx, { ...req, dialect: database.dialect, metas, started, triggers: triggerList });
+    const base = newBase(trx, {
+      dialect: database.dialect,
+      projectId: req.projectId,
+      user: req.user,
+      test: req.test,
+      http: req.http,
+      metas,
+      started,
+      triggers: triggerList,
+    });
     const c = frame(base, req.flow, input, record, []);
     ctx = c;
     output = await runBody(c, req.flow.doc);
@@ -472,7 +481,15 @@ export async function runProgram(database: Database, req: RunRequest): Promise<R
   };
 
   try {
-    await database.db.transaction().execute(body);
+    await database.db.transaction().execute(async (trx) => {
+      // The run's kept statements go straight to its connection while its body runs (db/compiled.ts).
+      await bindConnection(trx);
+      try {
+        await body(trx);
+      } finally {
+        unbindConnection(trx);
+      }
+    });
   } catch (err) {
     if (opened) settleWrites(opened);
     opened = undefined;

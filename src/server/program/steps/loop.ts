@@ -10,11 +10,13 @@ export const loop: Executor = async (step, ctx) => {
   if (list.length > PROGRAM_LIMITS.maxLoopIterations)
     throw limitError(`a loop over ${list.length} items (at most ${PROGRAM_LIMITS.maxLoopIterations})`);
   const as = typeof step._procedure.as === 'string' ? step._procedure.as : 'item';
+  const index = `${as}_index`;
+  const steps = (step._procedure.steps ?? []) as FlowStep[];
   for (let i = 0; i < list.length; i++) {
     checkClock(ctx);
     ctx.state[as] = list[i];
-    ctx.state[`${as}_index`] = i;
-    await ctx.runSteps((step._procedure.steps ?? []) as FlowStep[]);
+    ctx.state[index] = i;
+    await ctx.runSteps(steps);
   }
   return list.length;
 };
