@@ -4,9 +4,11 @@ import { type Kysely, sql } from 'kysely';
 import { createSession, createUser } from '../../src/server/account/service.ts';
 import { fieldColumn } from '../../src/server/data/ddl.ts';
 import { loadMeta } from '../../src/server/data/meta.ts';
+import { rollupShape } from '../../src/server/data/rollup.ts';
 import { createEntity, createField } from '../../src/server/data/schema-service.ts';
 import { createProject } from '../../src/server/project/service.ts';
 import { newId } from '../../src/shared/id.ts';
+import { normalizeOrThrow, normalizeSummaryOrThrow } from '../../src/shared/query/index.ts';
 import { benchServer } from './server-kit.ts';
 
 const ROWS = Number(process.env.BENCH_IMPORT_ROWS ?? 100_000);
@@ -99,7 +101,16 @@ export async function importIndexes(dialect: 'sqlite' | 'postgres'): Promise<voi
       .values(people.slice(i, i + 200))
       .execute();
 
-  const tables: Record<'defaults' | 'none' | 'each', string> = { defaults: '', none: '', each: '' };
+  // rollup: today's defaults plus a rollup (grouped count + sum, kept by triggers: data/rollup.ts);
+  // the defaults and rollup variants run twice, alternating, each into a fresh table.
+  const tables: Record<Variant, string> = {
+    defaults: '',
+    none: '',
+    each: '',
+    rollup: '',
+    defaults2: '',
+    rollup2: '',
+  };
   for (const variant of Object.keys(tables) as Array<keyof typeof tables>) {
     const code = `imp_${variant}`;
     const e = await createEntity(db, project.id, { name: code, code });
@@ -117,6 +128,14 @@ export async function importIndexes(dialect: 'sqlite' | 'postgres'): Promise<voi
       if (variant === 'none') await sql.raw(`DROP INDEX IF EXISTS "${name}"`).execute(db);
       if (variant === 'each')
         await sql.raw(`CREATE INDEX IF NOT EXISTS "${name}" ON "${meta.table}" ("${c}")`).execute(db);
+    }
+    if (variant.startsWith('rollup') && dialect === 'sqlite') {
+      const spec = normalizeSummaryOrThrow(
+        { group: ['status'], metrics: [{ fn: 'count' }, { fn: 'sum', field: 'amount' }] },
+        meta.queryTypes,
+      );
+      const all = normalizeOrThrow({}, { now: Date.now(), user: null, fields: meta.queryTypes });
+      await app.autoIndex.rollups.build(meta, rollupShape(meta, all, spec)!, 0);
     }
     tables[variant] = code;
   }
@@ -143,13 +162,17 @@ export async function importIndexes(dialect: 'sqlite' | 'postgres'): Promise<voi
       ...(type === 'relate' ? { relate: cust.entity.id } : {}),
     });
   await imp('warm', await file(2000));
-  for (const variant of ['none', 'defaults', 'each'] as const) {
+  for (const variant of ['none', 'defaults', 'rollup', 'each', 'defaults2', 'rollup2'] as const) {
+    if (variant.startsWith('rollup') && dialect !== 'sqlite') continue;
     const r = await imp(tables[variant], buf);
     rate[variant] = (r.n / r.ms) * 1000;
     const label = {
       none: 'no per-field index            ',
       defaults: "today's defaults (num/date/rel)",
       each: 'one index per field (before)  ',
+      rollup: 'defaults + a rollup (triggers)  ',
+      defaults2: "today's defaults, again         ",
+      rollup2: 'defaults + a rollup, again      ',
     }[variant];
     console.log(
       `import ${r.n.toLocaleString()} rows, ${label} ${(r.ms / 1000).toFixed(2).padStart(7)} s  ${rate[variant]!.toFixed(0).padStart(7)} rows/s`,
@@ -160,6 +183,13 @@ export async function importIndexes(dialect: 'sqlite' | 'postgres'): Promise<voi
     `today's defaults vs one index per field: ${(rate.defaults! / rate.each!).toFixed(2)}× the throughput (${slower > 0 ? `${slower.toFixed(1)} % slower` : `${(-slower).toFixed(1)} % faster`}; goal: at most 10 % slower); ` +
       `vs no per-field index: ${(rate.defaults! / rate.none!).toFixed(2)}×`,
   );
+  if (rate.rollup && rate.rollup2)
+    console.log(
+      `a rollup's cost on import: ${(rate.rollup / rate.defaults!).toFixed(2)}× and ${(rate.rollup2 / rate.defaults2!).toFixed(2)}× ` +
+        `the throughput of today's defaults (alternating runs, same file)`,
+    );
   await app.close();
   await remove();
 }
+
+type Variant = 'defaults' | 'none' | 'each' | 'rollup' | 'defaults2' | 'rollup2';
