@@ -20,9 +20,9 @@
  * the compensation, added to the sum with the reference's compensated sum), so records.ts merges ''
  * with null and rounds as after a scan.
  *
- * Keys are nullable, so no primary key: a trigger first inserts the group's zero row when missing
- * (`WHERE NOT EXISTS … k0 IS NEW.c`), then adds to it (`… WHERE k0 IS NEW.c`, an index search: SQLite
- * serves `IS` from an index). A group whose last row left (n = 0) is deleted, so its sums start
+ * Keys are nullable, so no primary key: a trigger adds to the group's row (`… WHERE k0 IS NEW.c`, an
+ * index search: SQLite serves `IS` from an index), then inserts it when that changed nothing
+ * (`… WHERE changes() = 0`: inside a trigger, changes() counts the trigger's own last statement). A group whose last row left (n = 0) is deleted, so its sums start
  * again from zero; a value column whose last value left is reset to 0 the same way. In an UPDATE
  * every SET expression sees the old row, which is what the compensation step needs (it reads the old
  * sum beside the new one).
@@ -237,12 +237,12 @@ function readStatement(
 const q = (s: string) => `"${s}"`;
 const lit = (s: string) => `'${s.replace(/'/g, "''")}'`;
 
-/** The rollup table's value columns, in order, with their zero. */
-function valueColumns(vals: RollupVal[]): Array<[string, string]> {
-  const out: Array<[string, string]> = [['n', '0']];
+/** The rollup table's value columns, in order. */
+function valueColumns(vals: RollupVal[]): string[] {
+  const out = ['n'];
   vals.forEach((v, i) => {
-    out.push([`c${i}`, '0']);
-    if (v.sum) out.push([`s${i}`, '0.0'], [`e${i}`, '0.0']);
+    out.push(`c${i}`);
+    if (v.sum) out.push(`s${i}`, `e${i}`);
   });
   return out;
 }
@@ -264,18 +264,23 @@ export function rollupStatements(name: string, table: string, shape: RollupShape
   const valCols = valueColumns(vals);
   const decl = [
     ...keyCols,
-    ...valCols.map(([c]) => `${c} ${c.startsWith('s') || c.startsWith('e') ? 'REAL' : 'INTEGER'} NOT NULL`),
+    ...valCols.map((c) => `${c} ${c.startsWith('s') || c.startsWith('e') ? 'REAL' : 'INTEGER'} NOT NULL`),
   ];
   const match = (ref: string) =>
     keys.length ? keys.map((k, i) => `k${i} IS ${ref}.${q(k)}`).join(' AND ') : '1';
   const value = (ref: string, v: RollupVal) => `${ref}.${q(v.column)}`;
   const present = (ref: string, v: RollupVal) =>
     v.text ? `(${value(ref, v)} IS NOT NULL AND ${value(ref, v)} <> '')` : `(${value(ref, v)} IS NOT NULL)`;
-  const ensure = (ref: string) =>
-    `INSERT INTO ${R} (${[...keyCols, ...valCols.map(([c]) => c)].join(', ')}) SELECT ${[
+  // The group's first row: inserted when the add before it changed nothing (inside a trigger,
+  // changes() counts the trigger's own last statement).
+  const create = (ref: string) =>
+    `INSERT INTO ${R} (${[...keyCols, ...valCols].join(', ')}) SELECT ${[
       ...keys.map((k) => `${ref}.${q(k)}`),
-      ...valCols.map(([, zero]) => zero),
-    ].join(', ')} WHERE NOT EXISTS (SELECT 1 FROM ${R} WHERE ${match(ref)})`;
+      '1',
+      ...vals.flatMap((v) =>
+        v.sum ? [present(ref, v), `coalesce(${value(ref, v)}, 0.0)`, '0.0'] : [present(ref, v)],
+      ),
+    ].join(', ')} WHERE changes() = 0`;
   const add = (ref: string) => {
     const set = ['n = n + 1'];
     vals.forEach((v, i) => {
@@ -329,16 +334,16 @@ export function rollupStatements(name: string, table: string, shape: RollupShape
   const out = [`CREATE TABLE ${R} (${decl.join(', ')})`];
   if (keys.length) out.push(`CREATE INDEX ${q(`${name}_k`)} ON ${R} (${keyCols.join(', ')})`);
   out.push(
-    `INSERT INTO ${R} (${[...keyCols, ...valCols.map(([c]) => c)].join(', ')}) SELECT ${fill.join(', ')} FROM ${T}${
+    `INSERT INTO ${R} (${[...keyCols, ...valCols].join(', ')}) SELECT ${fill.join(', ')} FROM ${T}${
       keys.length ? ` GROUP BY ${keys.map(q).join(', ')}` : ''
     }`,
-    `CREATE TRIGGER ${q(`${name}_i`)} AFTER INSERT ON ${T} BEGIN ${ensure('NEW')}; ${add('NEW')}; END`,
+    `CREATE TRIGGER ${q(`${name}_i`)} AFTER INSERT ON ${T} BEGIN ${add('NEW')}; ${create('NEW')}; END`,
     `CREATE TRIGGER ${q(`${name}_d`)} AFTER DELETE ON ${T} BEGIN ${remove('OLD')}; ${gone('OLD')}; END`,
   );
   // A row count alone (no key, no value) reads no column: no update changes it.
   if (read.length)
     out.push(
-      `CREATE TRIGGER ${q(`${name}_u`)} AFTER UPDATE OF ${read.map(q).join(', ')} ON ${T} WHEN ${changed} BEGIN ${remove('OLD')}; ${gone('OLD')}; ${ensure('NEW')}; ${add('NEW')}; END`,
+      `CREATE TRIGGER ${q(`${name}_u`)} AFTER UPDATE OF ${read.map(q).join(', ')} ON ${T} WHEN ${changed} BEGIN ${remove('OLD')}; ${gone('OLD')}; ${add('NEW')}; ${create('NEW')}; END`,
     );
   return out;
 }
