@@ -41,6 +41,12 @@
  * indexes (index-plugin.ts). A schema change reading their columns drops them first (ddl.ts
  * dropRollups: field removal, table removal, migration 018's column rewrite).
  *
+ * Measured (1M rows × 12 fields, load 15: figures inflated ~6×, ratios hold): a cold grouped count +
+ * sum 0.76 ms from the rollup against 440 ms from the covering index; the fill held the write lock
+ * ~1.1–1.3 s with the covering index, ~3.5–4.2 s without (in the preemptible child: writes never
+ * wait for it). Cost per write: +1.5 µs CPU a row in 500-row INSERTs (2.1 → 3.6 µs), +2–3 µs a row
+ * for one-row inserts; an import of 100k rows ran at 0.95× and 0.98× the throughput without one.
+ *
  * SQLite only. PostgreSQL scans in parallel (1M rows, quiet machine: 126 ms cold from the covering
  * index, 237 ms without) and serves many writers at once: a per-group row updated by every write
  * would serialize concurrent writers on the hot groups and deadlock multi-row transactions touching
