@@ -412,6 +412,8 @@ export const E = {
   BULK_SIZE: def(2001, 400, 'a list write takes 1 to 1000 rows', '批量写入需 1 至 1000 行'),
   INDEX_NOT_FOUND: def(2002, 404, 'no such managed index on this table', '该表没有这个自动索引'),
   INDEX_INVALID: def(2003, 400, 'the index change is not valid', '索引操作无效'),
+  // Rollups: per-group counts and sums kept by the server for recurring summaries (2300–2309, helper rollup).
+  ROLLUP_NOT_FOUND: def(2300, 404, 'no such rollup on this table', '该表没有这个汇总表'),
   // Printing (2120–2149): new-window print keys, server-mode PDFs, the desktop print client.
   PRINT_KEY_INVALID: def(
     2120,

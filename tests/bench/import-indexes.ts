@@ -5,9 +5,11 @@ import { type Kysely, sql } from 'kysely';
 import { createSession, createUser } from '../../src/server/account/service.ts';
 import { fieldColumn } from '../../src/server/data/ddl.ts';
 import { loadMeta } from '../../src/server/data/meta.ts';
+import { rollupShape } from '../../src/server/data/rollup.ts';
 import { createEntity, createField } from '../../src/server/data/schema-service.ts';
 import { createProject } from '../../src/server/project/service.ts';
 import { newId } from '../../src/shared/id.ts';
+import { normalizeOrThrow, normalizeSummaryOrThrow } from '../../src/shared/query/index.ts';
 import { benchServer } from './server-kit.ts';
 
 const ROWS = Number(process.env.BENCH_IMPORT_ROWS ?? 100_000);
@@ -102,7 +104,8 @@ export async function importIndexes(dialect: 'sqlite' | 'postgres'): Promise<voi
       .values(people.slice(i, i + 200))
       .execute();
 
-  type Variant = 'none' | 'defaults' | 'each';
+  // rollup (SQLite): today's defaults plus a rollup (grouped count + sum kept by triggers: data/rollup.ts).
+  type Variant = 'none' | 'defaults' | 'each' | 'rollup';
   // Fresh tables for each variant and round: every import goes into an empty table.
   let made = 0;
   const table = async (variant: Variant): Promise<string> => {
@@ -122,6 +125,14 @@ export async function importIndexes(dialect: 'sqlite' | 'postgres'): Promise<voi
       if (variant === 'none') await sql.raw(`DROP INDEX IF EXISTS "${name}"`).execute(db);
       if (variant === 'each')
         await sql.raw(`CREATE INDEX IF NOT EXISTS "${name}" ON "${meta.table}" ("${c}")`).execute(db);
+    }
+    if (variant === 'rollup') {
+      const spec = normalizeSummaryOrThrow(
+        { group: ['status'], metrics: [{ fn: 'count' }, { fn: 'sum', field: 'amount' }] },
+        meta.queryTypes,
+      );
+      const all = normalizeOrThrow({}, { now: Date.now(), user: null, fields: meta.queryTypes });
+      await app.autoIndex.rollups.build(meta, rollupShape(meta, all, spec)!, 0);
     }
     return code;
   };
@@ -152,9 +163,15 @@ export async function importIndexes(dialect: 'sqlite' | 'postgres'): Promise<voi
     none: 'no per-field index            ',
     defaults: "today's defaults (num/date/rel)",
     each: 'one index per field (before)  ',
+    rollup: 'defaults + a rollup (triggers) ',
   };
-  const order: Variant[] = ['none', 'defaults', 'each'];
-  const rates: Record<Variant, number[]> = { none: [], defaults: [], each: [] };
+  const order: Variant[] = [
+    'none',
+    'defaults',
+    'each',
+    ...(dialect === 'sqlite' ? (['rollup'] as const) : []),
+  ];
+  const rates: Record<Variant, number[]> = { none: [], defaults: [], each: [], rollup: [] };
   for (let round = 0; round < ROUNDS; round++) {
     for (let k = 0; k < order.length; k++) {
       const variant = order[(k + round) % order.length]!;
@@ -168,12 +185,16 @@ export async function importIndexes(dialect: 'sqlite' | 'postgres'): Promise<voi
   const med = (xs: number[]) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)]!;
   const rate = { none: med(rates.none), defaults: med(rates.defaults), each: med(rates.each) };
   for (const v of order)
-    console.log(`median of ${ROUNDS}: ${label[v]} ${rate[v].toFixed(0).padStart(7)} rows/s`);
+    console.log(`median of ${ROUNDS}: ${label[v]} ${med(rates[v]).toFixed(0).padStart(7)} rows/s`);
   const slower = (1 - rate.defaults / rate.each) * 100;
   console.log(
     `today's defaults vs one index per field: ${(rate.defaults / rate.each).toFixed(2)}× the throughput (${slower > 0 ? `${slower.toFixed(1)} % slower` : `${(-slower).toFixed(1)} % faster`}; goal: at most 10 % slower); ` +
       `vs no per-field index: ${(rate.defaults / rate.none).toFixed(2)}×; per round: ${rates.defaults.map((x, i) => (x / rates.each[i]!).toFixed(2)).join(', ')}`,
   );
+  if (rates.rollup.length)
+    console.log(
+      `a rollup's cost on import: ${(med(rates.rollup) / rate.defaults).toFixed(2)}× the throughput of today's defaults; per round: ${rates.rollup.map((x, i) => (x / rates.defaults[i]!).toFixed(2)).join(', ')}`,
+    );
   await app.close();
   await remove();
 }

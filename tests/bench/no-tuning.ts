@@ -4,6 +4,7 @@ import { createUser } from '../../src/server/account/service.ts';
 import { fieldColumn } from '../../src/server/data/ddl.ts';
 import { type EntityMeta, loadMeta } from '../../src/server/data/meta.ts';
 import { queryRecords, saveRecord, summarizeRecords } from '../../src/server/data/records.ts';
+import { rollupShape, rollupStatements } from '../../src/server/data/rollup.ts';
 import { createEntity, createField } from '../../src/server/data/schema-service.ts';
 import { gateOf } from '../../src/server/db/sqlite-gate.ts';
 import { createProject } from '../../src/server/project/service.ts';
@@ -101,12 +102,18 @@ export async function noTuning(dialect: 'sqlite' | 'postgres'): Promise<void> {
   const owner = await createUser(db, { account: 'benchnt1', phone: null, nickname: 'B', pwd: 'bench12345' });
   const project = await createProject(db, owner.id, 'NoTuning');
   const tables: EntityMeta[] = [];
-  for (const code of ['orders', 'oldidx', 'newidx']) {
+  for (const code of ['orders', 'oldidx', 'newidx', 'rolled']) {
     const e = await createEntity(db, project.id, { name: code, code });
     for (const [f, type] of FIELDS) await createField(db, d, e, { name: f, field: f, type });
     tables.push(await loadMeta(db, project.id, code));
   }
-  const [meta, oldIdx, newIdx] = tables as [EntityMeta, EntityMeta, EntityMeta];
+  const [meta, oldIdx, newIdx, rolled] = tables as [EntityMeta, EntityMeta, EntityMeta, EntityMeta];
+  const ctx0 = { now: Date.now(), user: null, fields: meta.queryTypes };
+  const spec = normalizeSummaryOrThrow(
+    { group: ['region'], metrics: [{ fn: 'count' }, { fn: 'sum', field: 'amount' }] },
+    meta.queryTypes,
+  );
+  const all = normalizeOrThrow({}, ctx0);
 
   // Insert throughput: today's defaults vs the former one index per field (made here by hand).
   for (const f of oldIdx.fields) {
@@ -121,12 +128,49 @@ export async function noTuning(dialect: 'sqlite' | 'postgres'): Promise<void> {
     `insert ${INSERT_ROWS.toLocaleString()} rows: one index per field ${fmt((INSERT_ROWS / oldMs) * 1000)} rows/s, ` +
       `today's defaults ${fmt((INSERT_ROWS / newMs) * 1000)} rows/s → ${(oldMs / newMs).toFixed(2)}× as fast`,
   );
+  // A rollup's cost on writes (SQLite: rollup.ts): the same batched inserts into a table with one
+  // (grouped count + sum by region), alternating with the defaults' table; then single saves.
+  if (d === 'sqlite') {
+    await app.autoIndex.rollups.build(rolled, rollupShape(rolled, all, spec)!, 0);
+    const plainMs = [newMs];
+    const rolledMs: number[] = [];
+    rolledMs.push(await load(app, rolled, INSERT_ROWS, 7));
+    plainMs.push(await load(app, newIdx, INSERT_ROWS, 8));
+    rolledMs.push(await load(app, rolled, INSERT_ROWS, 8));
+    const rate = (ms: number) => ((INSERT_ROWS / ms) * 1000).toFixed(0);
+    console.log(
+      `insert ${INSERT_ROWS.toLocaleString()} rows (batches of 500), defaults vs defaults + a rollup, alternating: ` +
+        `${plainMs.map(rate).join(' / ')} vs ${rolledMs.map(rate).join(' / ')} rows/s → ` +
+        `${plainMs.map((p, i) => (p / rolledMs[i]!).toFixed(2)).join(' / ')}× the throughput`,
+    );
+    const saves = (m: EntityMeta) => async () => {
+      const xs: number[] = [];
+      for (let i = 0; i < 300; i++) {
+        const s0 = performance.now();
+        await saveRecord(db, m, { title: 'w', status: 'new', region: REGION[i % 8], amount: i / 7 });
+        xs.push(performance.now() - s0);
+      }
+      return pct(xs, 50);
+    };
+    const sp: number[] = [];
+    const sr: number[] = [];
+    for (let k = 0; k < 2; k++) {
+      sp.push(await saves(newIdx)());
+      sr.push(await saves(rolled)());
+    }
+    console.log(
+      `single save p50, defaults vs defaults + a rollup, alternating: ${sp.map((x) => x.toFixed(3)).join(' / ')} vs ` +
+        `${sr.map((x) => x.toFixed(3)).join(' / ')} ms  (load ${os.loadavg()[0]!.toFixed(1)})`,
+    );
+  }
 
   const loadMs = await load(app, meta, ROWS, 42);
   if (d === 'postgres') await sql.raw(`ANALYZE "${meta.table}"`).execute(db);
   console.log(`loaded in ${(loadMs / 1000).toFixed(1)} s`);
-  const ctx = { now: Date.now(), user: null, fields: meta.queryTypes };
+  const ctx = ctx0;
   const ai = app.autoIndex;
+  // The covering index's figures first (the scan's): no rollup until they are taken.
+  ai.options.rollups = false;
   const time = async (fn: () => Promise<unknown>) => {
     const s = performance.now();
     await fn();
@@ -159,11 +203,6 @@ export async function noTuning(dialect: 'sqlite' | 'postgres'): Promise<void> {
     ctx,
   );
   const wide = normalizeOrThrow({ page: { index: 1, size: 100 } }, ctx);
-  const all = normalizeOrThrow({}, ctx);
-  const spec = normalizeSummaryOrThrow(
-    { group: ['region'], metrics: [{ fn: 'count' }, { fn: 'sum', field: 'amount' }] },
-    meta.queryTypes,
-  );
   const write = () => saveRecord(db, meta, { title: 'w', status: 'new', region: 'north', amount: 1 });
   const summaryCold = async () => {
     await write();
@@ -227,6 +266,51 @@ export async function noTuning(dialect: 'sqlite' | 'postgres'): Promise<void> {
   const repeated = await p50Of(RUNS, () => summarizeRecords(db, d, meta, all, spec));
   const containsP50 = await p50Of(RUNS, () => queryRecords(db, d, meta, contains));
   const wideP50 = await p50Of(RUNS, () => queryRecords(db, d, meta, wide));
+  // Rollups on: the same shape recurring builds one; then cold summaries read it.
+  ai.options.rollups = true;
+  let rollupBuildMs = 0;
+  let lockHeld = '';
+  if (d === 'sqlite') {
+    // The write lock a fill holds (the whole transaction, in-process, rolled back), with the
+    // covering index present and without it (NOT INDEXED): the child's build holds it as long.
+    const raw = app.database.sqlite!;
+    const shape = rollupShape(meta, all, spec)!;
+    const fill = async (notIndexed: boolean) => {
+      const stmts = rollupStatements('rx_bench_fill', meta.table, shape).map((x) =>
+        notIndexed
+          ? x.replace(`FROM "${meta.table}" GROUP BY`, `FROM "${meta.table}" NOT INDEXED GROUP BY`)
+          : x,
+      );
+      return gateOf(raw).exclusive(async () => {
+        const s0 = performance.now();
+        raw.exec('BEGIN IMMEDIATE');
+        try {
+          for (const x of stmts) raw.exec(x);
+          return performance.now() - s0;
+        } finally {
+          raw.exec('ROLLBACK');
+        }
+      });
+    };
+    const withIdx: number[] = [];
+    const without: number[] = [];
+    for (let k = 0; k < 2; k++) {
+      withIdx.push(await fill(false));
+      without.push(await fill(true));
+    }
+    lockHeld = `rollup fill holds the write lock: with the covering index ${withIdx.map((x) => x.toFixed(0)).join(' / ')} ms, without ${without.map((x) => x.toFixed(0)).join(' / ')} ms (alternating)`;
+    for (let i = 0; i < ai.options.recur; i++) await summaryCold();
+    const r0 = performance.now();
+    await ai.idle();
+    rollupBuildMs = performance.now() - r0;
+  }
+  const coldRollup: number[] = [];
+  for (let i = 0; i < 9; i++) coldRollup.push(await summaryCold());
+  const rolledUp = await db
+    .selectFrom('data_rollups')
+    .select(['build_ms'])
+    .where('entity_id', '=', meta.entity.id)
+    .execute();
   const built = await db
     .selectFrom('data_indexes')
     .selectAll()
@@ -245,6 +329,13 @@ export async function noTuning(dialect: 'sqlite' | 'postgres'): Promise<void> {
   console.log(
     `grouped count + sum: cold, covering idx  p50 ${fmt(pct(coldIdx, 50))} ms  → ${(pct(coldSum, 50) / pct(coldIdx, 50)).toFixed(1)}× faster`,
   );
+  console.log(
+    `grouped count + sum: cold, rollup        p50 ${fmt(pct(coldRollup, 50))} ms  → ${(pct(coldIdx, 50) / pct(coldRollup, 50)).toFixed(1)}× faster than the covering index` +
+      (rolledUp.length
+        ? `  (rollup built: child run ${rolledUp[0]!.build_ms} ms, due → done ${rollupBuildMs.toFixed(0)} ms)`
+        : '  (no rollup on this database: the scan)'),
+  );
+  if (lockHeld) console.log(`  ${lockHeld}`);
   console.log(
     `grouped count + sum: repeated (cache)    p50 ${fmt(repeated)} ms  → ${(pct(coldSum, 50) / repeated).toFixed(0)}× faster than cold`,
   );

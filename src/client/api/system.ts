@@ -144,13 +144,34 @@ export interface TableIndex {
   buildMs: number;
 }
 
+/** A rollup of a table (server data/rollup.ts): group fields, fields counted or summed. */
+export interface TableRollup {
+  _id: string;
+  kind: 'rollup';
+  fields: { field: string; name?: string }[];
+  values: { field: string; name?: string; sum: boolean }[];
+  pinned: boolean;
+  uses: number;
+  lastUsedAt: number;
+  createdAt: number;
+  buildMs: number;
+}
+
 const IX = (p: string, e: string) => `/api/admin/data/${p}/${encodeURIComponent(e)}/indexes`;
 
 export const tableIndexesApi = {
-  list: (p: string, e: string) => post<{ indexes: TableIndex[]; limit: number }>(IX(p, e), {}, fresh),
+  list: (p: string, e: string) =>
+    post<{ indexes: TableIndex[]; limit: number; rollups?: TableRollup[]; rollupLimit?: number }>(
+      IX(p, e),
+      {},
+      fresh,
+    ),
   create: (p: string, e: string, fields: string[]) =>
     post<TableIndex>(`${IX(p, e)}/create`, { fields: fields.map((field) => ({ field })) }),
   pin: (p: string, e: string, id: string, pinned: boolean) =>
     post<TableIndex>(`${IX(p, e)}/${id}/pin`, { pinned }),
   remove: (p: string, e: string, id: string) => post(`${IX(p, e)}/${id}/remove`, {}),
+  pinRollup: (p: string, e: string, id: string, pinned: boolean) =>
+    post<TableRollup>(`${IX(p, e)}/rollups/${id}/pin`, { pinned }),
+  removeRollup: (p: string, e: string, id: string) => post(`${IX(p, e)}/rollups/${id}/remove`, {}),
 };

@@ -71,6 +71,13 @@ export const tadvEn = {
   uses: 'used {{n}} times',
   lastUsed: 'last used {{at}}',
   indexReload: 'Refresh',
+  rollupsTitle: 'Rollups',
+  rollupsHint:
+    'Per-group counts and sums the server keeps up to date on every write, for grouped summaries that came back slow: they answer without reading the table. At most {{n}} per table.',
+  rollupGroup: 'by',
+  rollupSum: 'sum',
+  rollupCount: 'count',
+  rollupRemoveConfirm: 'Drop this rollup? Summaries read the table again until it is rebuilt.',
   rolesTitle: 'Roles on this table',
   rolesHint:
     'Each role’s default filter (its members see only matching rows) and the programs it may run here.',
@@ -162,6 +169,13 @@ export const tadvZh: typeof tadvEn = {
   uses: '已使用 {{n}} 次',
   lastUsed: '最近使用 {{at}}',
   indexReload: '刷新',
+  rollupsTitle: '汇总表',
+  rollupsHint:
+    '服务器为反复变慢的分组统计维护的各组计数与合计，每次写入时同步更新，统计时无需读取整张表。每个表最多 {{n}} 个。',
+  rollupGroup: '分组',
+  rollupSum: '合计',
+  rollupCount: '计数',
+  rollupRemoveConfirm: '删除这个汇总表？在重新建立之前，统计将重新读取整张表。',
   rolesTitle: '各角色在该表上的设置',
   rolesHint: '每个角色的默认筛选（该角色成员只能看到符合条件的行）以及可在此运行的程序。',
   roleTitle: '数据表高级配置',

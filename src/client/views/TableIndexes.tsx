@@ -3,7 +3,9 @@
  * for recurring slow queries and the ones a builder asked for, each with its use count; pin one (kept
  * even when unused) or drop one; build one on 1–3 chosen fields. One component for both places that
  * show it: the workbench's table screen (/dev/data/{entity}, Indexes tab) and the owner's
- * /system/data/{entity}.
+ * /system/data/{entity}. The table's rollups (server data/rollup.ts: per-group counts and sums kept
+ * for slow grouped summaries) are listed below the indexes with their use counts, pinned and dropped
+ * the same way.
  */
 import { DeleteOutlined, PlusOutlined } from '@ant-design/icons';
 import {
@@ -22,7 +24,7 @@ import {
 } from 'antd';
 import { useCallback, useEffect, useState } from 'react';
 import { useTranslation } from 'react-i18next';
-import { type TableIndex, tableIndexesApi } from '../api/system.ts';
+import { type TableIndex, type TableRollup, tableIndexesApi } from '../api/system.ts';
 
 interface Props {
   project: string;
@@ -37,6 +39,8 @@ export function TableIndexesCard({ project, table, fields }: Props) {
   const { message } = App.useApp();
   const [list, setList] = useState<TableIndex[] | null>(null);
   const [limit, setLimit] = useState(6);
+  const [rollups, setRollups] = useState<TableRollup[]>([]);
+  const [rollupLimit, setRollupLimit] = useState(3);
   const [chosen, setChosen] = useState<string[]>([]);
   const [busy, setBusy] = useState(false);
   const reload = useCallback(() => {
@@ -44,8 +48,13 @@ export function TableIndexesCard({ project, table, fields }: Props) {
       (r) => {
         setList(r.indexes);
         setLimit(r.limit);
+        setRollups(r.rollups ?? []);
+        setRollupLimit(r.rollupLimit ?? 3);
       },
-      () => setList([]),
+      () => {
+        setList([]);
+        setRollups([]);
+      },
     );
   }, [project, table]);
   useEffect(reload, [reload]);
@@ -152,6 +161,68 @@ export function TableIndexesCard({ project, table, fields }: Props) {
             </List.Item>
           )}
         />
+      )}
+      {rollups.length > 0 && (
+        <>
+          <Typography.Title level={5} style={{ marginTop: 16 }}>
+            {t('tadv.rollupsTitle')}
+          </Typography.Title>
+          <Typography.Paragraph type="secondary">
+            {t('tadv.rollupsHint', { n: rollupLimit })}
+          </Typography.Paragraph>
+          <List
+            size="small"
+            dataSource={rollups}
+            renderItem={(rx) => (
+              <List.Item
+                data-testid="rollup-row"
+                actions={[
+                  <Switch
+                    key="pin"
+                    size="small"
+                    checked={rx.pinned}
+                    checkedChildren={t('tadv.pinned')}
+                    unCheckedChildren={t('tadv.unpinned')}
+                    onChange={(pinned) =>
+                      tableIndexesApi.pinRollup(project, table, rx._id, pinned).then(reload, reload)
+                    }
+                    data-testid="rollup-pin"
+                  />,
+                  <Popconfirm
+                    key="rm"
+                    title={t('tadv.rollupRemoveConfirm')}
+                    onConfirm={() =>
+                      tableIndexesApi.removeRollup(project, table, rx._id).then(reload, reload)
+                    }
+                  >
+                    <Button size="small" danger icon={<DeleteOutlined />} data-testid="rollup-remove">
+                      {t('common.remove')}
+                    </Button>
+                  </Popconfirm>,
+                ]}
+              >
+                <Space wrap size={[4, 4]}>
+                  {rx.fields.map((f) => (
+                    <Tag key={f.field} color="blue">
+                      {t('tadv.rollupGroup')} {f.name ?? f.field}
+                    </Tag>
+                  ))}
+                  {rx.values.map((f) => (
+                    <Tag key={f.field}>
+                      {t(f.sum ? 'tadv.rollupSum' : 'tadv.rollupCount')} {f.name ?? f.field}
+                    </Tag>
+                  ))}
+                  <Typography.Text type="secondary">
+                    <span data-testid="rollup-uses">{t('tadv.uses', { n: rx.uses })}</span>
+                    {rx.uses > 0
+                      ? ` · ${t('tadv.lastUsed', { at: new Date(rx.lastUsedAt).toLocaleString() })}`
+                      : ''}
+                  </Typography.Text>
+                </Space>
+              </List.Item>
+            )}
+          />
+        </>
       )}
     </Card>
   );

@@ -8,6 +8,10 @@
  * The indexes live in `data_indexes` (migration 012) with their use counts, and builders list, pin
  * and drop them (index-plugin.ts).
  *
+ * A grouped summary no index can make fast enough (a covering index is still a scan of every row)
+ * gets a rollup instead, recorded, built, swept and listed the same way on this builder's queue
+ * (rollup.ts, SQLite only).
+ *
  * SQLite builds never make a write wait long. SQLite has one writer and CREATE INDEX holds the write
  * lock until it commits (seconds at a million rows, far more under load), and it cannot be split into
  * steps. So a build runs in a child process (sqlite-index-worker.mjs) and is *preemptible*: the first
@@ -38,6 +42,7 @@ import {
   fieldIndexStatement,
 } from './ddl.ts';
 import type { EntityMeta } from './meta.ts';
+import { Rollups } from './rollup.ts';
 
 export interface AutoIndexOptions {
   /** A run at least this slow (ms) counts toward building an index for its shape. */
@@ -54,6 +59,10 @@ export interface AutoIndexOptions {
   quietMs: number;
   /** SQLite: after trying this long (ms), a build runs even if writes must wait for it. */
   deferMs: number;
+  /** Off: summaries are neither served by nor recorded for rollups (rollup.ts). */
+  rollups: boolean;
+  /** Rollups per table at most (each costs every write to its table a few statements). */
+  maxRollups: number;
 }
 
 export const AUTO_INDEX_DEFAULTS: AutoIndexOptions = {
@@ -64,6 +73,8 @@ export const AUTO_INDEX_DEFAULTS: AutoIndexOptions = {
   enabled: true,
   quietMs: 2000,
   deferMs: 10 * 60_000,
+  rollups: true,
+  maxRollups: 3,
 };
 
 /** What a SQLite build is doing, for `AutoIndexer.onStage` (tests and benchmarks). */
@@ -312,6 +323,8 @@ export class AutoIndexer {
   private child: ChildDdl | null = null;
   /** Called as SQLite builds run, are stopped by a write, and finish (tests and benchmarks). */
   onStage: ((stage: BuildStage, name: string) => void) | null = null;
+  /** The rollups of grouped summaries (rollup.ts): built on this builder's queue, the same way. */
+  readonly rollups: Rollups;
 
   constructor(
     private readonly database: Pick<Database, 'db' | 'dialect' | 'sqlite'>,
@@ -319,6 +332,17 @@ export class AutoIndexer {
     private readonly onError: (err: unknown) => void = () => undefined,
   ) {
     this.options = { ...AUTO_INDEX_DEFAULTS, ...options };
+    const database_ = this.database;
+    this.rollups = new Rollups({
+      get db() {
+        return database_.db;
+      },
+      dialect: database_.dialect,
+      options: this.options,
+      enqueue: (job) => this.enqueue(job),
+      runScript: (statements, name) => this.runScript(statements, name),
+      onError: (err) => this.onError(err),
+    });
   }
 
   private get db(): Kysely<DB> {
@@ -336,6 +360,7 @@ export class AutoIndexer {
       () => {
         void this.flushUses()
           .then(() => this.sweep())
+          .then(() => this.rollups.sweep())
           .catch(this.onError);
       },
       Math.min(3600_000, Math.max(60_000, this.options.unusedMs / 10)),
@@ -351,6 +376,7 @@ export class AutoIndexer {
     this.child?.kill();
     await this.building?.catch(() => undefined);
     await this.flushUses().catch(() => undefined);
+    await this.rollups.flushUses().catch(() => undefined);
   }
 
   private async load(): Promise<void> {
@@ -542,6 +568,22 @@ export class AutoIndexer {
     } else {
       await sql.raw(statement).execute(this.db);
     }
+    return performance.now() - started;
+  }
+
+  /**
+   * Run statements as one write transaction (a rollup's table, fill, triggers and row): on a SQLite
+   * file in the child process like an index build (preemptible: a write stops it, it is tried again
+   * once writes are quiet); otherwise here. Answers the ms of the run that committed.
+   */
+  async runScript(statements: string[], name: string): Promise<number> {
+    const file = this.database.sqlite?.name;
+    if (!this.pg && file && file !== ':memory:' && file !== '')
+      return this.sqliteDdl(file, `BEGIN IMMEDIATE;\n${statements.join(';\n')};\nCOMMIT;`, name, true);
+    const started = performance.now();
+    await this.db.transaction().execute(async (trx) => {
+      for (const s of statements) await sql.raw(s).execute(trx);
+    });
     return performance.now() - started;
   }
 

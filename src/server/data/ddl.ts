@@ -135,6 +135,7 @@ export async function createEntityTable(db: Kysely<unknown>, entityId: string): 
 }
 
 export async function dropEntityTable(db: Kysely<unknown>, entityId: string): Promise<void> {
+  await dropRollups(db, entityId);
   await db.schema.dropTable(entityTable(entityId)).ifExists().execute();
 }
 
@@ -176,6 +177,8 @@ export async function dropFieldStorage(
   const t = entityTable(entityId);
   const c = fieldColumn(fieldId);
   await db.schema.dropIndex(`${t}_${c}`).ifExists().execute();
+  // Rollups reading the column go first: SQLite refuses to drop a column one of their triggers names.
+  await dropRollups(db, entityId, c);
   // Managed indexes holding the column go first (SQLite refuses to drop an indexed column).
   const managed = await sql<{
     id: string;
@@ -188,4 +191,42 @@ export async function dropFieldStorage(
     await sql`DELETE FROM data_indexes WHERE id = ${m.id}`.execute(db);
   }
   await db.schema.alterTable(t).dropColumn(c).execute();
+}
+
+/** The triggers of a rollup (data/rollup.ts) are named `<rollup>_<suffix>`. */
+export const ROLLUP_TRIGGERS = ['i', 'u', 'd'] as const;
+const ROLLUP_TRIGGER = /^rx_([0-9a-f]{24})_[0-9a-f]{10}_[iud]$/;
+
+/** Drop a rollup's triggers and table (SQLite; inside the caller's transaction). */
+export async function dropRollupObjects(db: Kysely<unknown>, name: string): Promise<void> {
+  for (const s of ROLLUP_TRIGGERS) await sql.raw(`DROP TRIGGER IF EXISTS "${name}_${s}"`).execute(db);
+  await sql.raw(`DROP TABLE IF EXISTS "${name}"`).execute(db);
+}
+
+/**
+ * Drop the rollups (data/rollup.ts) of a table, or only those reading `column`: their triggers,
+ * tables and rows, inside the caller's transaction. Before a column is dropped (SQLite refuses to
+ * drop a column a trigger names) and with the table. Rollups exist on SQLite only; on SQLite any
+ * rollup trigger left on the table without its row (a crash between steps cannot leave one: a
+ * rollup and its row are made in one transaction, but be safe) goes too.
+ */
+export async function dropRollups(db: Kysely<unknown>, entityId: string, column?: string): Promise<void> {
+  if (dialectOf(db) === 'postgres') return;
+  const t = entityTable(entityId);
+  const reads = (text: string) => column === undefined || text.includes(`"${column}"`);
+  const rows = await sql<{ id: string; name: string; keys: string; vals: string }>`
+    SELECT id, name, keys, vals FROM data_rollups WHERE entity_id = ${entityId}`.execute(db);
+  for (const r of rows.rows) {
+    if (!reads(r.keys) && !reads(r.vals)) continue;
+    await dropRollupObjects(db, r.name);
+    await sql`DELETE FROM data_rollups WHERE id = ${r.id}`.execute(db);
+  }
+  const left = await sql<{ name: string; sql: string }>`
+    SELECT name, sql FROM sqlite_master WHERE type = 'trigger' AND tbl_name = ${t}`.execute(db);
+  for (const g of left.rows) {
+    const m = ROLLUP_TRIGGER.exec(g.name);
+    if (!m || m[1] !== entityId || !reads(g.sql)) continue;
+    await sql.raw(`DROP TRIGGER IF EXISTS "${g.name}"`).execute(db);
+    await sql.raw(`DROP TABLE IF EXISTS "${m[0].slice(0, -2)}"`).execute(db);
+  }
 }

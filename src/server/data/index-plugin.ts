@@ -6,17 +6,20 @@ import { area } from '../http/plugin-kit.ts';
 import { anyObj, id, obj, ok } from '../http/schemas.ts';
 import { apiIndex } from './auto-index.ts';
 import { loadMeta } from './meta.ts';
+import { apiRollup } from './rollup.ts';
 
 const entityRef = { type: 'string', minLength: 1, maxLength: 64 };
 const params = obj({ project: id(), entity: entityRef });
 const indexParams = obj({ project: id(), entity: entityRef, index: { type: 'string', maxLength: 64 } });
+const rollupParams = obj({ project: id(), entity: entityRef, rollup: { type: 'string', maxLength: 64 } });
 const tags = ['data'];
 const HEX24 = /^[0-9a-f]{24}$/;
 
 /**
  * Builders' view of the managed indexes of a table (auto-index.ts): the indexes the server built
  * for recurring slow query shapes with their use counts, the shapes still being watched; pin one
- * (never dropped for disuse) or drop one.
+ * (never dropped for disuse) or drop one. The table's rollups (rollup.ts) are listed beside them,
+ * pinned and dropped the same way.
  */
 async function indexPlugin(app: FastifyInstance): Promise<void> {
   const { db } = app.database;
@@ -39,6 +42,19 @@ async function indexPlugin(app: FastifyInstance): Promise<void> {
     if (!r) fail(E.INDEX_NOT_FOUND);
     return r;
   };
+  const rollupRow = async (request: FastifyRequest) => {
+    const meta = await table(request);
+    const ref = (request.params as { rollup: string }).rollup;
+    if (!HEX24.test(ref)) fail(E.ROLLUP_NOT_FOUND);
+    const r = await db
+      .selectFrom('data_rollups')
+      .selectAll()
+      .where('id', '=', ref)
+      .where('entity_id', '=', meta.entity.id)
+      .executeTakeFirst();
+    if (!r) fail(E.ROLLUP_NOT_FOUND);
+    return { meta, r };
+  };
 
   app.post(
     P,
@@ -49,6 +65,14 @@ async function indexPlugin(app: FastifyInstance): Promise<void> {
     async (request) => {
       const meta = await table(request);
       await app.autoIndex.flushUses();
+      await app.autoIndex.rollups.flushUses();
+      const rollups = await db
+        .selectFrom('data_rollups')
+        .selectAll()
+        .where('entity_id', '=', meta.entity.id)
+        .orderBy('created_at')
+        .orderBy('id')
+        .execute();
       const rows = await db
         .selectFrom('data_indexes')
         .selectAll()
@@ -65,6 +89,15 @@ async function indexPlugin(app: FastifyInstance): Promise<void> {
           }),
           watching: app.autoIndex.shapesOf(meta.table),
           limit: app.autoIndex.options.maxPerTable,
+          rollups: rollups.map((r) => {
+            const x = apiRollup(r, meta);
+            const named = <T extends { field: string }>(f: T) => ({
+              ...f,
+              name: byColumn.get(f.field) ?? f.field,
+            });
+            return { ...x, fields: x.fields.map(named), values: x.values.map(named) };
+          }),
+          rollupLimit: app.autoIndex.options.maxRollups,
         },
       };
     },
@@ -144,6 +177,43 @@ async function indexPlugin(app: FastifyInstance): Promise<void> {
     async (request) => {
       const r = await row(request);
       await app.autoIndex.drop(r.id);
+      return { error: 0, data: { removed: true } };
+    },
+  );
+
+  app.post(
+    `${P}/rollups/:rollup/pin`,
+    {
+      schema: {
+        tags,
+        params: rollupParams,
+        body: obj({ pinned: { type: 'boolean' } }),
+        response: { 200: ok(anyObj()) },
+      },
+      preHandler: requireUser,
+    },
+    async (request) => {
+      const { meta, r } = await rollupRow(request);
+      const pinned = (request.body as { pinned: boolean }).pinned ? 1 : 0;
+      await db.updateTable('data_rollups').set({ pinned }).where('id', '=', r.id).execute();
+      return { error: 0, data: apiRollup({ ...r, pinned }, meta) };
+    },
+  );
+
+  app.post(
+    `${P}/rollups/:rollup/remove`,
+    {
+      schema: {
+        tags,
+        params: rollupParams,
+        body: { type: 'object', maxProperties: 0 },
+        response: { 200: ok(anyObj()) },
+      },
+      preHandler: requireUser,
+    },
+    async (request) => {
+      const { r } = await rollupRow(request);
+      await app.autoIndex.rollups.drop(r.id);
       return { error: 0, data: { removed: true } };
     },
   );

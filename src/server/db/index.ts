@@ -19,6 +19,7 @@ import * as m015 from './migrations/015-member-paging.ts';
 import * as m016 from './migrations/016-print.ts';
 import * as m018 from './migrations/018-boolean-text.ts';
 import * as m020 from './migrations/020-playground.ts';
+import * as m021 from './migrations/021-data-rollups.ts';
 import * as m023 from './migrations/023-id-collation.ts';
 import type { DB } from './schema.ts';
 import { GatedSqliteDialect, gateOf } from './sqlite-gate.ts';
@@ -133,6 +134,7 @@ const MIGRATIONS: Record<string, { up(db: Kysely<unknown>, dialect: Dialect): Pr
   '016-print': m016,
   '018-boolean-text': m018,
   '020-playground': m020,
+  '021-data-rollups': m021,
   '023-id-collation': m023,
 };
 

@@ -315,6 +315,7 @@ export interface DB {
   schedules: SchedulesTable;
   schedule_fires: ScheduleFiresTable;
   data_indexes: DataIndexesTable;
+  data_rollups: DataRollupsTable;
 }
 
 export interface DataIndexesTable {
@@ -325,6 +326,22 @@ export interface DataIndexesTable {
   shape: string;
   columns: string;
   kind: string;
+  pinned: number;
+  uses: number;
+  last_used_at: number;
+  created_at: number;
+  cost_ms: number;
+  build_ms: number;
+}
+
+export interface DataRollupsTable {
+  id: string;
+  project_id: string;
+  entity_id: string;
+  name: string;
+  shape: string;
+  keys: string;
+  vals: string;
   pinned: number;
   uses: number;
   last_used_at: number;

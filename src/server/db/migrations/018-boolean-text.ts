@@ -6,8 +6,9 @@ import type { Dialect } from '../index.ts';
  * the text "true" or "false" (what the spec's switches stored) becomes a boolean field, its values 1
  * and 0 (an empty text: no value). A text field holding anything else, or nothing at all yet, keeps
  * its type. The column is rebuilt under the same name (SQLite cannot change a column's type), after
- * the managed indexes holding it are dropped (auto-index.ts builds them again on use). Runs once at
- * start; a field it turned is never text again, so running it again changes nothing.
+ * the managed indexes and rollups holding it are dropped (auto-index.ts and rollup.ts build them
+ * again on use). Runs once at start; a field it turned is never text again, so running it again
+ * changes nothing.
  */
 
 const HEX24 = /^[0-9a-f]{24}$/;
@@ -23,6 +24,27 @@ async function columnExists(db: Kysely<unknown>, dialect: Dialect, table: string
           n: number;
         }>`SELECT count(*) AS n FROM pragma_table_info(${table}) WHERE name = ${column}`.execute(db);
   return Number(r.rows[0]?.n ?? 0) > 0;
+}
+
+/**
+ * Rollups reading the column (data/rollup.ts, SQLite only) go first, as in data/ddl.ts dropRollups:
+ * SQLite refuses to drop a column a trigger names. A rollup is its table, its triggers
+ * (`<name>_i|u|d`) and its row in data_rollups (a later migration: it may not exist yet).
+ */
+async function dropRollupsReading(db: Kysely<unknown>, table: string, column: string): Promise<void> {
+  const triggers = await sql<{ name: string }>`
+    SELECT name FROM sqlite_master WHERE type = 'trigger' AND tbl_name = ${table}
+      AND sql LIKE ${`%"${column}"%`}`.execute(db);
+  const book = await sql<{ n: number }>`
+    SELECT count(*) AS n FROM sqlite_master WHERE type = 'table' AND name = 'data_rollups'`.execute(db);
+  for (const g of triggers.rows) {
+    const m = /^(rx_[0-9a-f]{24}_[0-9a-f]{10})_[iud]$/.exec(g.name);
+    if (!m) continue;
+    await sql.raw(`DROP TRIGGER IF EXISTS "${g.name}"`).execute(db);
+    await sql.raw(`DROP TABLE IF EXISTS "${m[1]}"`).execute(db);
+    if (Number(book.rows[0]?.n ?? 0) > 0)
+      await sql`DELETE FROM data_rollups WHERE name = ${m[1]}`.execute(db);
+  }
 }
 
 /** Turns the yes/no text fields of every project into boolean fields; answers how many it turned. */
@@ -51,6 +73,7 @@ export async function turnBooleanText(db: Kysely<unknown>, dialect: Dialect): Pr
       await sql`DROP INDEX IF EXISTS ${sql.id(m.name)}`.execute(db);
       await sql`DELETE FROM data_indexes WHERE id = ${m.id}`.execute(db);
     }
+    if (dialect === 'sqlite') await dropRollupsReading(db, t, c);
     const tmp = `${c}_b`;
     await sql`ALTER TABLE ${sql.table(t)} ADD COLUMN ${sql.ref(tmp)} smallint`.execute(db);
     await sql`UPDATE ${sql.table(t)} SET ${sql.ref(tmp)} =
