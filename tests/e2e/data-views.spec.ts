@@ -607,3 +607,59 @@ test('large mode: 500 rows a page draw only the rows in view, scroll to the last
   const detail = page.locator('.ant-modal:visible');
   await expect(detail).toContainText('Task 7');
 });
+
+test('large mode sideways: only the columns in view are drawn, each under its header, and a pinned column shows its edge shadow once scrolled', async ({
+  page,
+  request,
+}) => {
+  test.setTimeout(120_000);
+  const s = await seed(request);
+  await page.setViewportSize(DESKTOP);
+  await signInWithToken(page, s.ann, s.project);
+  // Title pinned to the start; Kind and Qty wide: the rows overflow the view sideways.
+  await page.addInitScript(
+    ([key]) => {
+      if (!localStorage.getItem(key))
+        localStorage.setItem(
+          key,
+          JSON.stringify({ widths: { kind: 1500, qty: 1500 }, fixed: { title: 'left' } }),
+        );
+    },
+    [`lc_view:${s.project}:${s.code}`] as const,
+  );
+  await page.goto(`/home/${s.code}`);
+  const view = page.getByTestId('data-view');
+  await expect(view.getByText('Task 1', { exact: true })).toBeVisible();
+  await pick(page, page.locator('.ant-pagination-options .ant-select'), '500');
+  const body = page.getByTestId('view-large-body');
+  const row = body.locator('.dv-vrow', { has: page.getByText('Task 1', { exact: true }) });
+  const title = row.locator('.ant-table-cell-fix-start');
+  await expect(title).toHaveText('Task 1');
+  // At the start: Kind in view, Qty and the actions far off to the side and not drawn.
+  await expect(row.getByText('alpha', { exact: true })).toBeVisible();
+  await expect(row.getByTestId('row-edit')).toHaveCount(0);
+  await expect(title).toHaveClass(/ant-table-cell-fix-start-shadow/);
+  await expect(title).not.toHaveClass(/ant-table-cell-fix-start-shadow-show/);
+
+  // Scrolled to the end: the actions are drawn (under their header), Kind no longer is, and the
+  // pinned Title stays at the body's start with its shadow.
+  await body.evaluate((el) => {
+    el.scrollLeft = el.scrollWidth;
+  });
+  await expect(row.getByTestId('row-edit')).toBeVisible();
+  await expect(row.getByText('alpha', { exact: true })).toHaveCount(0);
+  await expect(title).toHaveClass(/ant-table-cell-fix-start-shadow-show/);
+  const x = async (loc: ReturnType<Page['locator']>) => (await loc.boundingBox())!.x;
+  expect(Math.abs((await x(title)) - (await x(body)))).toBeLessThanOrEqual(1);
+  const actionsHead = view.locator('.ant-table-thead th', { hasText: 'Actions' });
+  const actionsCell = row.locator('.dv-vcell', { has: page.getByTestId('row-edit') });
+  expect(Math.abs((await x(actionsCell)) - (await x(actionsHead)))).toBeLessThanOrEqual(1);
+  await shot(page, 'data-view-large-sideways');
+
+  // Back to the start: Kind is drawn again and the shadow goes.
+  await body.evaluate((el) => {
+    el.scrollLeft = 0;
+  });
+  await expect(row.getByText('alpha', { exact: true })).toBeVisible();
+  await expect(title).not.toHaveClass(/ant-table-cell-fix-start-shadow-show/);
+});

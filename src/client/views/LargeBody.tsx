@@ -9,8 +9,10 @@
  * the view's fixed row height (no measuring), the rows in view plus 5 either side are drawn, a row
  * already drawn is not drawn again while it stays in view (memoised on its data, index, class and
  * check state), and cells are plain elements with antd's table classes (the same look, fixed
- * columns by the same sticky offsets). The selection cell is a plain checkbox (or radio) in antd's
- * markup: it toggles the row as antd's would, without the row's click.
+ * columns by the same sticky offsets, the same edge shadow once scrolled sideways). Sideways, only
+ * the columns near the view are drawn (with every fixed one): of 20 fields at 160 px, a desktop shows
+ * about 7; the others are one empty gap each. The selection cell is a plain checkbox (or radio) in
+ * antd's markup: it toggles the row as antd's would, without the row's click.
  */
 import {
   type CSSProperties,
@@ -24,7 +26,8 @@ import {
   useRef,
   useState,
 } from 'react';
-import { rowWindow, type Side, stickies } from './large-body.ts';
+import { flushSync } from 'react-dom';
+import { columnWindow, edgeShadows, rowSlots, rowWindow, type Side, stickies } from './large-body.ts';
 import type { ViewRow } from './view-rows.ts';
 
 export interface BodyColumn {
@@ -80,6 +83,8 @@ export function LargeBody(props: LargeBodyProps) {
       ),
     [props.columns, scrollbarSize],
   );
+  const width = columns.reduce((a, c) => a + c.width, 0);
+  const sticks = useMemo(() => stickies(columns), [columns]);
   const holder = useRef<HTMLDivElement | null>(null);
   const scrollRef = props.scrollRef;
   const setHolder = useCallback(
@@ -90,37 +95,100 @@ export function LargeBody(props: LargeBodyProps) {
     },
     [scrollRef],
   );
+  // The body's inner size, measured when it is laid out (mount, resize), never while it scrolls.
+  // Until then the window's width stands for it (wider: every column that shows is drawn).
+  const size = useRef({ width: globalThis.innerWidth || 0, height: maxHeight });
   const [win, setWin] = useState<[number, number]>(() => rowWindow(0, maxHeight, rowHeight, rows.length));
-  const windowAt = useCallback(
-    (el: HTMLElement) => rowWindow(el.scrollTop, el.clientHeight || maxHeight, rowHeight, rows.length),
-    [maxHeight, rowHeight, rows.length],
+  const [xwin, setXwin] = useState<[number, number]>(() =>
+    columnWindow(
+      columns.map((c) => c.width),
+      0,
+      size.current.width,
+    ),
   );
-  // New rows, a new row height: the window follows the scroll position as it now is.
+  const [shadowKey, setShadowKey] = useState('');
+  // What was last asked of React: a scroll step that changes none of it renders nothing.
+  const asked = useRef({ win, xwin, shadowKey });
+  // Where the body is scrolled to: the rows, the columns and the edge shadows that go with it (the
+  // sideways ones only when `sideways`: a scroll down does not move them); `now` outside React's
+  // commit (a scroll, a resize), where new columns must be drawn before the coming paint.
+  const follow = useCallback(
+    (top: number, left: number, sideways: boolean, now = false) => {
+      const { width: w, height: h } = size.current;
+      const a = asked.current;
+      const next = rowWindow(top, h, rowHeight, rows.length);
+      if (next[0] !== a.win[0] || next[1] !== a.win[1]) {
+        a.win = next;
+        setWin(next);
+      }
+      if (!sideways) return;
+      const x = columnWindow(
+        columns.map((c) => c.width),
+        left,
+        w,
+      );
+      const shown = edgeShadows(columns, sticks, left, Math.max(0, width - w))
+        .map((on) => (on ? 1 : 0))
+        .join('');
+      const moved = x[0] !== a.xwin[0] || x[1] !== a.xwin[1];
+      if (!moved && shown === a.shadowKey) return;
+      a.xwin = x;
+      a.shadowKey = shown;
+      const apply = () => {
+        setXwin(x);
+        setShadowKey(shown);
+      };
+      // Columns come into view without overscan: a sideways scroll draws them before its frame
+      // paints (else the frame shows an empty strip where they go).
+      if (now && moved) flushSync(apply);
+      else apply();
+    },
+    [rowHeight, rows.length, columns, sticks, width],
+  );
+  const followRef = useRef(follow);
+  followRef.current = follow;
   useLayoutEffect(() => {
     const el = holder.current;
     if (!el) return;
-    const next = windowAt(el);
-    setWin((w) => (w[0] === next[0] && w[1] === next[1] ? w : next));
-  }, [windowAt]);
+    const measure = () => {
+      const { clientWidth, clientHeight } = el;
+      const s = size.current;
+      if (clientWidth === s.width && (clientHeight || maxHeight) === s.height) return false;
+      size.current = { width: clientWidth, height: clientHeight || maxHeight };
+      return true;
+    };
+    if (measure()) followRef.current(el.scrollTop, el.scrollLeft, true);
+    // Told after a layout, before its paint: the columns a wider body shows are drawn for that paint.
+    const watch = new ResizeObserver(() => {
+      if (measure()) followRef.current(el.scrollTop, el.scrollLeft, true, true);
+    });
+    watch.observe(el);
+    return () => watch.disconnect();
+  }, [maxHeight]);
+  // New rows, columns or row height: the windows follow the scroll position as it now is.
+  useLayoutEffect(() => {
+    const el = holder.current;
+    if (el) follow(el.scrollTop, el.scrollLeft, true);
+  }, [follow]);
   const left = useRef(0);
   const onScroll = (e: UIEvent<HTMLDivElement>) => {
     const el = e.currentTarget;
-    if (el.scrollLeft !== left.current) {
-      left.current = el.scrollLeft;
-      props.onScroll({ currentTarget: el, scrollLeft: el.scrollLeft });
+    const scrollLeft = el.scrollLeft;
+    const sideways = scrollLeft !== left.current;
+    if (sideways) {
+      left.current = scrollLeft;
+      props.onScroll({ currentTarget: el, scrollLeft });
     }
     // Rendered as React schedules a scroll's update (not forced into this frame: forcing it made
-    // every frame wait for the new rows' layout; the 5 rows either side cover a wheel step).
-    const next = windowAt(el);
-    if (next[0] !== win[0] || next[1] !== win[1]) setWin(next);
+    // every frame wait for the new rows' layout; the 5 rows either side cover a wheel step). Nothing
+    // renders while the rows and columns in view stay the same.
+    follow(el.scrollTop, scrollLeft, sideways, true);
   };
 
-  const width = columns.reduce((a, c) => a + c.width, 0);
   // Each column's classes and sticky placement, shared by its cells in every row.
   const looks = useMemo<CellLook[]>(() => {
-    const stick = stickies(columns);
     return columns.map((c, i) => {
-      const s = stick[i];
+      const s = sticks[i];
       const cls = ['ant-table-cell', 'dv-vcell'];
       if (c.key === SELECT_KEY) cls.push('ant-table-selection-column');
       if (c.ellipsis) cls.push('ant-table-cell-ellipsis');
@@ -128,7 +196,12 @@ export function LargeBody(props: LargeBodyProps) {
       if (s) {
         const start = s.side === 'left';
         cls.push('ant-table-cell-fix', start ? 'ant-table-cell-fix-start' : 'ant-table-cell-fix-end');
-        if (s.edge) cls.push(start ? 'ant-table-cell-fix-start-shadow' : 'ant-table-cell-fix-end-shadow');
+        if (s.edge) {
+          const shadow = start ? 'ant-table-cell-fix-start-shadow' : 'ant-table-cell-fix-end-shadow';
+          cls.push(shadow);
+          // antd's scroll shadow on the pinned columns' inner edge, as its own cells show it.
+          if (shadowKey[i] === '1') cls.push(`${shadow}-show`);
+        }
         Object.assign(style, {
           [start ? 'insetInlineStart' : 'insetInlineEnd']: s.offset,
           '--z-offset-reverse': s.z,
@@ -136,7 +209,15 @@ export function LargeBody(props: LargeBodyProps) {
       }
       return { className: cls.join(' '), style };
     });
-  }, [columns]);
+  }, [columns, sticks, shadowKey]);
+  // The cells a row draws (the columns near the view and the fixed ones) and the gaps between them.
+  const slots = useMemo<RowSlot[]>(
+    () =>
+      rowSlots(columns, xwin).map((s, i) =>
+        typeof s === 'number' ? s : { key: `gap${i}`, style: { flex: `0 0 ${s.gap}px` } },
+      ),
+    [columns, xwin],
+  );
 
   // What a row's clicks call, read when clicked: rows are not redrawn when these change. A shift-click
   // on a check box sets the rows from the last one clicked to this one, as antd's table does.
@@ -169,6 +250,7 @@ export function LargeBody(props: LargeBodyProps) {
         width={width}
         columns={columns}
         looks={looks}
+        slots={slots}
         className={props.rowClassName(row)}
         check={props.select?.type}
         checked={props.select?.selected.has(row._id) ?? false}
@@ -204,6 +286,9 @@ export function LargeBody(props: LargeBodyProps) {
   );
 }
 
+/** A column's cell (its index) or the room of the columns not drawn before the next cell. */
+type RowSlot = number | { key: string; style: CSSProperties };
+
 interface BodyRowProps {
   row: ViewRow;
   index: number;
@@ -212,6 +297,7 @@ interface BodyRowProps {
   width: number;
   columns: readonly BodyColumn[];
   looks: readonly CellLook[];
+  slots: readonly RowSlot[];
   className: string;
   check: BodySelect['type'] | undefined;
   checked: boolean;
@@ -233,8 +319,10 @@ const BodyRow = memo(function BodyRow(p: BodyRowProps) {
       style={{ top: p.top, height: p.height, width: p.width }}
       onClick={() => p.acts.current.click(row)}
     >
-      {p.columns.map((c, i) => {
-        const look = p.looks[i]!;
+      {p.slots.map((slot) => {
+        if (typeof slot !== 'number') return <div key={slot.key} style={slot.style} />;
+        const c = p.columns[slot]!;
+        const look = p.looks[slot]!;
         if (c.key === SELECT_KEY)
           return (
             <div key={c.key} className={look.className} style={look.style}>

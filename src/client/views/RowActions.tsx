@@ -1,10 +1,11 @@
 /**
  * A row's edit / remove / more buttons. Drawn for every row that scrolls into view, so they are plain
- * buttons (no antd Button per row), and the "more" menu becomes a Dropdown only once it is opened.
+ * buttons (no antd Button per row) with plain icons (row-icons.tsx), and the "more" menu becomes a
+ * Dropdown only once it is opened.
  */
-import { DeleteOutlined, EditOutlined, MoreOutlined } from '@ant-design/icons';
 import { Dropdown, type MenuProps } from 'antd';
 import { useState } from 'react';
+import { DELETE_ICON, EDIT_ICON, MORE_ICON } from './row-icons.tsx';
 
 export interface RowActionsProps {
   labels: { edit: string; remove: string; more: string };
@@ -27,7 +28,7 @@ export function RowActions({ labels, onEdit, onRemove, more }: RowActionsProps) 
           data-testid="row-edit"
           onClick={onEdit}
         >
-          <EditOutlined />
+          {EDIT_ICON}
         </button>
       ) : null}
       {onRemove ? (
@@ -38,7 +39,7 @@ export function RowActions({ labels, onEdit, onRemove, more }: RowActionsProps) 
           data-testid="row-remove"
           onClick={onRemove}
         >
-          <DeleteOutlined />
+          {DELETE_ICON}
         </button>
       ) : null}
       {more ? <MoreMenu label={labels.more} {...more} /> : null}
@@ -62,7 +63,7 @@ function MoreMenu(props: {
       data-testid="row-more"
       onClick={open ? undefined : () => setOpen(true)}
     >
-      <MoreOutlined />
+      {MORE_ICON}
     </button>
   );
   if (!open) return button;

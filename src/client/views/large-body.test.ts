@@ -1,5 +1,13 @@
 import { describe, expect, it } from 'vitest';
-import { fitWidths, OVERSCAN_Y, rowWindow, stickies } from './large-body.ts';
+import {
+  columnWindow,
+  edgeShadows,
+  fitWidths,
+  OVERSCAN_Y,
+  rowSlots,
+  rowWindow,
+  stickies,
+} from './large-body.ts';
 
 describe('rowWindow', () => {
   it('draws the rows in view and 5 either side', () => {
@@ -64,5 +72,92 @@ describe('fitWidths', () => {
   });
   it('keeps widths when no column may stretch', () => {
     expect(fitWidths([40, 110], 500, [false, false])).toEqual([40, 110]);
+  });
+});
+
+describe('columnWindow', () => {
+  const widths = [40, 160, 160, 160, 160, 160, 110];
+  it('draws the columns in view and those within the overscan either side', () => {
+    // Columns at 0, 40, 200, 360, 520, 680, 840; a 300 px view scrolled to 250 shows 200..550.
+    expect(columnWindow(widths, 250, 300, 0)).toEqual([2, 5]);
+    expect(columnWindow(widths, 250, 300, 100)).toEqual([1, 5]);
+  });
+  it('counts a column touching the view only when it overlaps it', () => {
+    // The view is 200..360: column 2 exactly; columns 1 (ends at 200) and 3 (starts at 360) are out.
+    expect(columnWindow(widths, 200, 160, 0)).toEqual([2, 3]);
+  });
+  it('stays within the columns, and draws none without any', () => {
+    expect(columnWindow(widths, 0, 5000)).toEqual([0, 7]);
+    expect(columnWindow(widths, 0, 100, 0)).toEqual([0, 2]);
+    expect(columnWindow(widths, 10_000, 100, 0)).toEqual([0, 0]);
+    expect(columnWindow([], 0, 100)).toEqual([0, 0]);
+  });
+});
+
+describe('rowSlots', () => {
+  it('draws the window and every fixed column, the columns between them as one gap', () => {
+    const cols = [
+      { width: 40, fixed: 'left' as const },
+      { width: 100 },
+      { width: 100 },
+      { width: 100 },
+      { width: 100 },
+      { width: 100 },
+      { width: 110, fixed: 'right' as const },
+    ];
+    expect(rowSlots(cols, [3, 5])).toEqual([0, { gap: 200 }, 3, 4, { gap: 100 }, 6]);
+    expect(rowSlots(cols, [0, 7])).toEqual([0, 1, 2, 3, 4, 5, 6]);
+  });
+  it('leaves nothing after the last drawn cell, and keeps the room of columns before the first', () => {
+    const cols = [{ width: 50 }, { width: 60 }, { width: 70 }];
+    expect(rowSlots(cols, [1, 2])).toEqual([{ gap: 50 }, 1]);
+  });
+  it('keeps every cell in the place its column has', () => {
+    const cols = [
+      { width: 40, fixed: 'left' as const },
+      { width: 90 },
+      { width: 70 },
+      { width: 30 },
+      { width: 80 },
+    ];
+    const slots = rowSlots(cols, [2, 4]);
+    let x = 0;
+    const at = new Map<number, number>();
+    for (const s of slots) {
+      if (typeof s === 'number') {
+        at.set(s, x);
+        x += cols[s]!.width;
+      } else x += s.gap;
+    }
+    expect([...at]).toEqual([
+      [0, 0],
+      [2, 130],
+      [3, 200],
+    ]);
+  });
+});
+
+describe('edgeShadows', () => {
+  const cols = [
+    { width: 40, fixed: 'left' as const },
+    { width: 56, fixed: 'left' as const },
+    { width: 160 },
+    { width: 160 },
+    { width: 110, fixed: 'right' as const },
+  ];
+  const sticks = stickies(cols);
+  it('shows the start edge once scrolled, the end edge until scrolled to the end', () => {
+    expect(edgeShadows(cols, sticks, 0, 200)).toEqual([false, false, false, false, true]);
+    expect(edgeShadows(cols, sticks, 100, 200)).toEqual([false, true, false, false, true]);
+    expect(edgeShadows(cols, sticks, 200, 200)).toEqual([false, true, false, false, false]);
+  });
+  it('shows nothing when the body does not scroll sideways', () => {
+    expect(edgeShadows(cols, sticks, 0, 0)).toEqual([false, false, false, false, false]);
+  });
+  it('shows a start cell placed after scrolling columns only once they are scrolled past', () => {
+    const mid = [{ width: 100 }, { width: 50, fixed: 'left' as const }, { width: 300 }];
+    const s = stickies(mid);
+    expect(edgeShadows(mid, s, 100, 300)).toEqual([false, false, false]);
+    expect(edgeShadows(mid, s, 101, 300)).toEqual([false, true, false]);
   });
 });

@@ -1,11 +1,16 @@
 /**
- * Layout sums of the data view's large-mode body (LargeBody.tsx): which rows a scroll position
- * shows, where sticky (fixed) columns sit and how column widths fill the table. Kept apart from the
- * component so they are tested without a browser.
+ * Layout sums of the data view's large-mode body (LargeBody.tsx): which rows and columns a scroll
+ * position shows, where sticky (fixed) columns sit, when their edge shadows show and how column
+ * widths fill the table. Kept apart from the component so they are tested without a browser.
  */
 
 /** Rows drawn beyond the visible ones, above and below (spec: overscan 5 on Y). */
 export const OVERSCAN_Y = 5;
+/**
+ * Pixels drawn beyond the view's sides (spec: overscan 0 on X): only the columns in view are drawn,
+ * and a sideways step draws the columns it brings in before its frame paints (LargeBody.tsx).
+ */
+export const OVERSCAN_X = 0;
 
 /**
  * The rows `[start, end)` to draw for a scroll position: those in view plus `overscan` on each side,
@@ -24,6 +29,58 @@ export function rowWindow(
   const start = Math.min(count, Math.max(0, first - overscan));
   const end = Math.min(count, Math.max(start, last + overscan));
   return [start, end];
+}
+
+/**
+ * The columns `[start, end)` to draw sideways: those within the view (`viewWidth` px from
+ * `scrollLeft`) or `overscan` px either side of it. Fixed columns are drawn wherever they are
+ * (`rowSlots`); this says which of the scrolling ones are.
+ */
+export function columnWindow(
+  widths: readonly number[],
+  scrollLeft: number,
+  viewWidth: number,
+  overscan = OVERSCAN_X,
+): [number, number] {
+  const from = Math.max(0, scrollLeft) - overscan;
+  const to = Math.max(0, scrollLeft) + Math.max(0, viewWidth) + overscan;
+  let start = -1;
+  let end = 0;
+  let x = 0;
+  for (let i = 0; i < widths.length; i++) {
+    const left = x;
+    x += widths[i]!;
+    if (x > from && left < to) {
+      if (start < 0) start = i;
+      end = i + 1;
+    }
+  }
+  return start < 0 ? [0, 0] : [start, end];
+}
+
+/** A drawn cell (its column's index) or the room of the columns not drawn between two drawn ones. */
+export type Slot = number | { gap: number };
+
+/**
+ * A row's parts in order: the columns of `win` and every fixed (sticky) column, the columns between
+ * two drawn ones as one gap of their widths, so each drawn cell stays where the header's is (a
+ * sticky cell sticks from its own place). Nothing follows the last drawn cell: the row has its width.
+ */
+export function rowSlots(
+  cols: readonly { width: number; fixed?: Side | undefined }[],
+  win: [number, number],
+): Slot[] {
+  const out: Slot[] = [];
+  let gap = 0;
+  for (let i = 0; i < cols.length; i++) {
+    const c = cols[i]!;
+    if (c.fixed || (i >= win[0] && i < win[1])) {
+      if (gap > 0) out.push({ gap });
+      gap = 0;
+      out.push(i);
+    } else gap += c.width;
+  }
+  return out;
 }
 
 export type Side = 'left' | 'right';
@@ -64,6 +121,33 @@ export function stickies(cols: readonly { width: number; fixed?: Side | undefine
     }
   }
   return out;
+}
+
+/**
+ * Which fixed cells show their edge shadow at this sideways scroll, as rc-table decides it: the
+ * innermost start cell once the scrolling columns before it are scrolled past (by a pixel), the
+ * innermost end cell while those after it are not yet scrolled through. `range` is how far the body
+ * scrolls sideways (its scroll width less its client width).
+ */
+export function edgeShadows(
+  cols: readonly { width: number; fixed?: Side | undefined }[],
+  sticks: readonly (Stick | null)[],
+  scrollLeft: number,
+  range: number,
+): boolean[] {
+  const left = Math.abs(scrollLeft);
+  return cols.map((_, i) => {
+    const s = sticks[i];
+    if (!s?.edge) return false;
+    let before = 0;
+    if (s.side === 'left') {
+      for (let j = 0; j < i; j++) if (cols[j]!.fixed !== 'left') before += cols[j]!.width;
+      return left - before >= 1;
+    }
+    let after = 0;
+    for (let j = i + 1; j < cols.length; j++) if (cols[j]!.fixed !== 'right') after += cols[j]!.width;
+    return range - left - after > 1;
+  });
 }
 
 /**
