@@ -445,4 +445,70 @@ describe.each(dialects)('managed indexes on %s', (dialect) => {
     expect((await list()).indexes).toEqual([]);
     expect((await indexNames()).filter((n) => n.startsWith('ax_'))).toEqual([]);
   });
+
+  it("a grouping's first slow page builds the index of its order at once (page before or after the grouped summary), same pages", async () => {
+    const { db } = t.app.database;
+    const meta = await loadMeta(db, project, 'order');
+    const ctx = { now: Date.now(), user: null, fields: meta.queryTypes };
+    const all = await queryRecords(
+      db,
+      dialect,
+      meta,
+      normalizeOrThrow({ page: { index: 1, size: 100_000 } }, ctx),
+    );
+    /** A page of `body` from the server, checked against the reference evaluator's. */
+    const pageOf = async (body: { sort: object[]; page: { index: number; size: number } }) => {
+      const r = await call<{ data: Array<{ _id: string }> }>(t.app, 'POST', admin('order/query'), {
+        token: owner,
+        body,
+      });
+      expect(r.error, r.raw).toBe(0);
+      const expected = evaluate(all.data, normalizeOrThrow(body, ctx), meta.queryTypes).rows.map((x) =>
+        String(x._id),
+      );
+      expect(r.data.data.map((x) => x._id)).toEqual(expected);
+    };
+    const grouped = async (group: string[]) => {
+      const r = await call(t.app, 'POST', admin('order/summary'), {
+        token: owner,
+        body: { summary: { group, metrics: [{ fn: 'count' }] } },
+      });
+      expect(r.error, r.raw).toBe(0);
+    };
+    const fieldsOf = async () =>
+      (await list()).indexes.map((x) =>
+        x.fields.map(({ field, order }) => `${field}:${order ?? ''}`).join(','),
+      );
+    expect(await fieldsOf()).toEqual([]);
+    // A page sorted by title, then a grouping by region: neither predicts the other.
+    const byTitle = { sort: [{ field: 'title', order: 'asc' }], page: { index: 2, size: 7 } };
+    await pageOf(byTitle);
+    await grouped(['region']);
+    await t.app.autoIndex.idle();
+    expect(await fieldsOf()).toEqual([]);
+    // The grouping's page after its summary: built after one run.
+    const byRegion = { sort: [{ field: 'region', order: 'asc' }], page: { index: 3, size: 9 } };
+    await pageOf(byRegion);
+    await t.app.autoIndex.idle();
+    expect(await fieldsOf()).toEqual(['region:asc,_id:asc']);
+    expect(await plan(byRegion)).toMatch(/ax_[0-9a-f]{24}_[0-9a-f]{10}/);
+    await pageOf(byRegion);
+    // The page first (a user's sort within the groups), then its grouped summary: built then.
+    const withSort = {
+      sort: [
+        { field: 'created', order: 'asc' },
+        { field: 'amount', order: 'desc' },
+      ],
+      page: { index: 2, size: 11 },
+    };
+    await pageOf(withSort);
+    await t.app.autoIndex.idle();
+    expect(await fieldsOf()).toEqual(['region:asc,_id:asc']);
+    await grouped(['created']);
+    await t.app.autoIndex.idle();
+    expect((await fieldsOf()).sort()).toEqual(['created:asc,amount:desc,_id:asc', 'region:asc,_id:asc']);
+    await pageOf(withSort);
+    // Title's page was never grouped: still one slow run short of its index.
+    expect((await list()).watching.find((w) => w.shape === 'q|title:asc,_id:asc')).toMatchObject({ runs: 1 });
+  });
 });

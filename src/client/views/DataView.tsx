@@ -770,6 +770,10 @@ export function DataTableView(props: DataViewProps) {
     emit.current?.({ type: 'sort', field: s?.field ?? null, order: s?.order ?? null });
   }, []);
   const tableLocale = useMemo(() => ({ emptyText: t('views.empty') }), [t]);
+  // The spinner shows only for a load that lasts: one shown and taken away within a few frames (a
+  // grouping answered from the server's caches and indexes) repainted the whole table twice, dimmed
+  // and back, on the way to its rows.
+  const tableLoading = useMemo(() => ({ spinning: data.loading, delay: SPIN_DELAY_MS }), [data.loading]);
   // The group picker is redrawn only when what it shows changes (GroupPicker.tsx).
   const groupPlaceholder = t('views.groupBy');
   const { askGroup } = data;
@@ -1073,7 +1077,7 @@ export function DataTableView(props: DataViewProps) {
               rowKey="_id"
               bordered={bordered}
               components={components as TableProps<ViewRow>['components']}
-              loading={data.loading}
+              loading={tableLoading}
               columns={tableColumns}
               dataSource={viewRows}
               pagination={false}
@@ -1152,6 +1156,8 @@ export function DataTableView(props: DataViewProps) {
 }
 
 const HEADER_COMPONENTS = { header: { cell: ResizableHeaderCell } };
+/** A table load shorter than this shows no spinner (ms). */
+const SPIN_DELAY_MS = 200;
 /** The table body's height once its rows overflow it (px). */
 const BODY_HEIGHT = 560;
 /** The selection column's width when our own large body draws it (px). */

@@ -273,14 +273,24 @@ export function useViewData(opts: {
         asked.current.clear();
         const body = pageBody(q, { index, size }, groupSort(next, s));
         const rows = sourceRows(project, from, body);
-        asked.current.set(JSON.stringify([project, sourceKey, body, n]), rows);
+        const rowsKey = JSON.stringify([project, sourceKey, body, n]);
+        asked.current.set(rowsKey, rows);
         if (!entity && !overDataset) return;
         const metrics = summaryMetrics(fs, latest.current.wantStats ? STAT_FNS : ['sum']);
         const spec = { group: next, metrics };
         const summary = sourceSummary(project, from, q, spec);
         asked.current.set(JSON.stringify([project, sourceKey, q ?? null, spec, n]), summary);
+        // The grouping is drawn once both are in (groupingReady): the rows are handed over when the
+        // summary has settled too, in the same turn as its figures, so the view renders once for
+        // both instead of once more for rows it may not draw yet.
+        const joined = summary.then(
+          () => rows,
+          () => rows,
+        );
+        asked.current.set(rowsKey, joined);
         // Not taken (the view asked otherwise), a failure is nobody's to show.
         rows.catch(() => undefined);
+        joined.catch(() => undefined);
         summary.catch(() => undefined);
       },
       [project, sourceKey, entity, overDataset],

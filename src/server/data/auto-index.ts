@@ -98,7 +98,14 @@ export interface Shape {
 interface ShapeStat {
   runs: number;
   slow: number[];
+  /** The shape itself (a grouping asked later may build it: `expectGrouped`). */
+  shape: Shape;
 }
+
+/** How long a grouping asked of a table predicts its pages' order (ms). */
+const GROUPED_MS = 10 * 60_000;
+/** Groupings remembered per table at most. */
+const GROUPED_MAX = 50;
 
 const TEXTLIKE_SORT = new Set(['text', 'option', 'time', 'relate', '_id']);
 
@@ -187,6 +194,22 @@ export function queryShape(meta: EntityMeta, q: NormalizedQuery, pg: boolean): S
   if (columns.length > 8) return null;
   const key = `q|${columns.map((c) => `${c.field}${c.order ? `:${c.order}` : ''}`).join(',')}`;
   return { kind: 'query', key, columns };
+}
+
+/**
+ * The start of the page shape key of a view grouped by `group` under `q`'s filter: its pages sort
+ * by the group fields (then the user's sort, then `_id`), so their shape keys begin with this
+ * followed by a comma. Null when no such shape would be indexed.
+ */
+export function groupedPrefix(meta: EntityMeta, q: NormalizedQuery, group: readonly string[]): string | null {
+  const shape = queryShape(
+    meta,
+    { ...q, sort: group.map((field) => ({ field, order: 'asc' as const })) },
+    false,
+  );
+  const end = ',_id:asc';
+  if (!shape?.key.endsWith(end) || shape.columns.length < 2) return null;
+  return `${shape.key.slice(0, -end.length)},`;
 }
 
 /** The covering index of a grouped summary: equality columns, group columns, metric columns. */
@@ -309,6 +332,8 @@ export class AutoIndexer {
   readonly options: AutoIndexOptions;
   /** table → shape key → stats. */
   private readonly stats = new Map<string, Map<string, ShapeStat>>();
+  /** table → page shape key prefix of a grouping asked lately (`groupedPrefix`) → when. */
+  private readonly grouped = new Map<string, Map<string, number>>();
   /** table → shape key → index row id (known managed indexes). */
   private known = new Map<string, Map<string, string>>();
   private loaded: Promise<void> | null = null;
@@ -416,23 +441,69 @@ export class AutoIndexer {
         let s = t.get(shape.key);
         if (!s) {
           if (t.size >= 200) t.delete(t.keys().next().value as string);
-          s = { runs: 0, slow: [] };
+          s = { runs: 0, slow: [], shape };
           t.set(shape.key, s);
         }
         s.runs++;
         if (ms >= this.options.slowMs) s.slow.push(ms);
-        const id = `${meta.table}|${shape.key}`;
-        if (s.slow.length >= this.options.recur && !this.building_keys.has(id)) {
-          this.building_keys.add(id);
-          const cost = p50(s.slow);
-          this.enqueue(() =>
-            this.build(meta, shape, cost)
-              .then(() => undefined)
-              .finally(() => this.building_keys.delete(id)),
-          );
-        }
+        if (s.slow.length >= this.options.recur || (s.slow.length && this.isGrouped(meta.table, shape.key)))
+          this.buildOnce(meta, s);
       })
       .catch(this.onError);
+  }
+
+  /**
+   * A grouped summary of `q`'s rows was asked (answered from the cache or not). A grouped view pages
+   * in the order of its group fields with every page turn, reload and visit, so that order is not a
+   * one-off: its first slow page builds its index at once (`recur` slow runs are not waited for),
+   * whether that page ran before this call or runs later. Never throws.
+   */
+  expectGrouped(meta: EntityMeta, q: NormalizedQuery, group: readonly string[]): void {
+    if (!this.options.enabled || this.closed || q.nothing || group.length === 0) return;
+    const prefix = groupedPrefix(meta, q, group);
+    if (!prefix) return;
+    void this.load()
+      .then(() => {
+        let g = this.grouped.get(meta.table);
+        if (!g) {
+          g = new Map();
+          this.grouped.set(meta.table, g);
+        }
+        g.delete(prefix);
+        if (g.size >= GROUPED_MAX) g.delete(g.keys().next().value as string);
+        g.set(prefix, Date.now());
+        // A page of the grouping that already ran slow (the page call came first).
+        for (const [key, s] of this.stats.get(meta.table) ?? [])
+          if (key.startsWith(prefix) && s.slow.length) this.buildOnce(meta, s);
+      })
+      .catch(this.onError);
+  }
+
+  /** Whether a managed index serves this shape. */
+  async serves(table: string, key: string): Promise<boolean> {
+    await this.load();
+    return this.known.get(table)?.has(key) ?? false;
+  }
+
+  /** Whether a page shape key is a recent grouping's order. */
+  private isGrouped(table: string, key: string): boolean {
+    const now = Date.now();
+    for (const [prefix, at] of this.grouped.get(table) ?? [])
+      if (now - at < GROUPED_MS && key.startsWith(prefix)) return true;
+    return false;
+  }
+
+  /** Queue the build of a watched shape's index unless it is queued already. */
+  private buildOnce(meta: EntityMeta, s: ShapeStat): void {
+    const id = `${meta.table}|${s.shape.key}`;
+    if (this.building_keys.has(id)) return;
+    this.building_keys.add(id);
+    const cost = p50(s.slow);
+    this.enqueue(() =>
+      this.build(meta, s.shape, cost)
+        .then(() => undefined)
+        .finally(() => this.building_keys.delete(id)),
+    );
   }
 
   /** Recorded shapes of a table not (yet) indexed: runs and slow runs (for the builder's list). */

@@ -780,6 +780,8 @@ export async function summarizeRecords(
   spec: SummarySpec,
 ): Promise<SummaryAnswer> {
   const key = summaryKey(String(meta.entity.updated_at), q, spec);
+  // A grouped view's pages will sort by its groups (auto-index.ts indexes that order at its first slow page).
+  if (spec.group?.length) autoIndexOf(db)?.expectGrouped(meta, q, spec.group);
   return cachedSummary(meta.table, key, () => computeSummary(db, dialect, meta, q, spec));
 }
 
@@ -891,9 +893,17 @@ async function computeSummary(
   const keys = group.map((g, i) => sql`${col(g)} AS ${sql.ref(`k${i}`)}`);
   let rows = served;
   if (!rows) {
+    // SQLite walks any index that yields the group order rather than sort, looking each row up in
+    // the table: through a grouped view's page index (`region, _id`) the whole-table summary took
+    // twice as long as a scan and sort. A group key of `+col` is served by no index; only the
+    // summary's own covering index (auto-index.ts), which needs no lookups, is left to serve it.
+    const shape = dialect === 'sqlite' ? summaryShape(meta, q, spec) : null;
+    const byIndex =
+      dialect !== 'sqlite' ||
+      (shape !== null && (await indexer?.serves(meta.table, shape.key).catch(() => false)) === true);
     rows = (
       await sql<Raw>`SELECT ${sql.join(keys)}, ${sql.join(parts)} FROM ${table} t WHERE ${where} GROUP BY ${sql.join(
-        group.map((g) => col(g)),
+        group.map((g) => (byIndex ? col(g) : sql`+${col(g)}`)),
       )}`.execute(db)
     ).rows;
     observe(rows.length);
