@@ -5,7 +5,10 @@
  * memory, so its figures are render-only while ours include the data calls).
  *
  *  1. open: in a loaded app, click the menu entry → the first page's rows painted; goal ≤ 300 ms;
- *  2. scroll: 1,000 rows a page (virtual), scroll through two pages (2,000 rows) → frame p95; goal ≤ 16 ms;
+ *  2. scroll: 1,000 rows a page (virtual), scroll through two pages (2,000 rows), 300 px a frame →
+ *     the main thread's work a frame, p95, from a Chrome trace (frameWork); goal ≤ 16 ms. The rAF
+ *     frame interval p95 is printed too: it cannot go below the display period (16.7 ms), so 16.8
+ *     there means no frame was missed, not a frame over budget;
  *  3. group: pick a 10-value field to group by → group rows with their sums (from the server, over the
  *     whole filtered set) painted; goal ≤ 200 ms.
  * Rounds: BENCH_ROUNDS (default 3); medians reported. BENCH_NO_BUILD=1 reuses dist/client.
@@ -152,6 +155,7 @@ async function scrollThrough(tab: Page, scope: string): Promise<number[]> {
     if (!holder) throw new Error('no virtual table body');
     holder.scrollTop = 0;
     await new Promise((r) => requestAnimationFrame(r));
+    performance.mark('bench:scroll-start');
     const frames: number[] = [];
     let last = performance.now();
     await new Promise<void>((resolve) => {
@@ -160,13 +164,92 @@ async function scrollThrough(tab: Page, scope: string): Promise<number[]> {
         last = now;
         const before = holder.scrollTop;
         holder.scrollTop = before + 300;
-        if (holder.scrollTop === before) resolve();
-        else requestAnimationFrame(step);
+        if (holder.scrollTop === before) {
+          performance.mark('bench:scroll-end');
+          resolve();
+        } else requestAnimationFrame(step);
       };
       requestAnimationFrame(step);
     });
     return frames.slice(1);
   }, scope);
+}
+
+/**
+ * Main-thread work per frame while `run` scrolls, from a Chrome trace: the frame interval that
+ * rAF shows cannot go below the display's period (16.7 ms at 60 Hz, what a frame p95 of 16.8 means),
+ * so it says only that no frame was missed. The work each frame took is the figure to hold to the
+ * 16 ms budget: the top-level tasks of the renderer's main thread (RunTask) summed between two
+ * consecutive BeginMainThreadFrame events, those tasks clipped to the frame; only frames that begin
+ * between scrollThrough's marks `bench:scroll-start` and `bench:scroll-end` count (not the tracing's
+ * own start and stop). `save` keeps the trace for DevTools.
+ */
+async function frameWork(tab: Page, run: () => Promise<void>, save?: string): Promise<number[]> {
+  const browser = tab.context().browser()!;
+  await browser.startTracing(tab, {
+    categories: [
+      'devtools.timeline',
+      'disabled-by-default-devtools.timeline',
+      'disabled-by-default-devtools.timeline.frame',
+      'toplevel',
+      'blink.user_timing',
+    ],
+  });
+  await run();
+  const buf = await browser.stopTracing();
+  if (save) fs.writeFileSync(save, buf);
+  type Ev = {
+    name: string;
+    ph: string;
+    ts: number;
+    dur?: number;
+    pid: number;
+    tid: number;
+    args?: { name?: string };
+  };
+  const events = (JSON.parse(buf.toString()) as { traceEvents: Ev[] }).traceEvents;
+  // The tab's renderer main thread: of the CrRendererMain threads traced, the one that made the
+  // most frames (other tabs and renderers may be in the trace).
+  const mains = events.filter(
+    (e) => e.ph === 'M' && e.name === 'thread_name' && e.args?.name === 'CrRendererMain',
+  );
+  const framesOf = (m: Ev) =>
+    events
+      .filter((e) => e.pid === m.pid && e.tid === m.tid && e.name === 'BeginMainThreadFrame')
+      .map((e) => e.ts)
+      .sort((x, y) => x - y);
+  const main = mains
+    .map((m) => ({ m, begins: framesOf(m) }))
+    .sort((x, y) => y.begins.length - x.begins.length)[0];
+  if (!main) return [];
+  const mark = (name: string) => events.find((e) => e.name === name && e.pid === main.m.pid)?.ts;
+  const [start, end] = [mark('bench:scroll-start'), mark('bench:scroll-end')];
+  if (start === undefined || end === undefined) throw new Error('the trace holds no scroll marks');
+  const begins = main.begins.filter((t) => t >= start && t <= end);
+  // Top-level tasks only: a RunTask inside another (nested loops) is part of its parent's time.
+  const tasks: Ev[] = [];
+  for (const t of events
+    .filter(
+      (e) =>
+        e.pid === main.m.pid &&
+        e.tid === main.m.tid &&
+        e.name === 'RunTask' &&
+        e.ph === 'X' &&
+        e.dur !== undefined,
+    )
+    .sort((x, y) => x.ts - y.ts)) {
+    const top = tasks.at(-1);
+    if (top && t.ts < top.ts + top.dur!) continue;
+    tasks.push(t);
+  }
+  const work: number[] = [];
+  for (let i = 0; i + 1 < begins.length; i++) {
+    const [from, to] = [begins[i]!, begins[i + 1]!];
+    let busy = 0;
+    for (const t of tasks) busy += Math.max(0, Math.min(to, t.ts + t.dur!) - Math.max(from, t.ts));
+    work.push(busy / 1000);
+  }
+  return work;
 }
 
 async function main() {
@@ -269,8 +352,8 @@ async function main() {
   const browser = await chromium.launch({
     ...CHROMIUM,
   });
-  const ours = { open: [] as number[], group: [] as number[], frames: [] as number[] };
-  const bare = { open: [] as number[], group: [] as number[], frames: [] as number[] };
+  const ours = { open: [] as number[], group: [] as number[], frames: [] as number[], work: [] as number[] };
+  const bare = { open: [] as number[], group: [] as number[], frames: [] as number[], work: [] as number[] };
   const fieldCodes = FIELDS.map(([c]) => c);
   try {
     for (let round = 1; round <= ROUNDS; round++) {
@@ -364,9 +447,14 @@ async function main() {
       step('scroll page 1');
       stop = last ? await profiled(ctx, tab, 'scroll') : async () => {};
       const traceDir = last ? process.env.BENCH_TRACE_DIR : undefined;
-      if (traceDir) await browser.startTracing(tab, { path: path.join(traceDir, 'views-scroll.json') });
-      const f1 = await scrollThrough(tab, '[data-testid="data-view"]');
-      if (traceDir) await browser.stopTracing();
+      let f1: number[] = [];
+      const w1 = await frameWork(
+        tab,
+        async () => {
+          f1 = await scrollThrough(tab, '[data-testid="data-view"]');
+        },
+        traceDir && path.join(traceDir, 'views-scroll.json'),
+      );
       await stop();
       step(`page 1: ${f1.length} frames`);
       await tab.locator('.ant-pagination-next').click();
@@ -376,9 +464,13 @@ async function main() {
             '',
         ),
       );
-      const f2 = await scrollThrough(tab, '[data-testid="data-view"]');
+      let f2: number[] = [];
+      const w2 = await frameWork(tab, async () => {
+        f2 = await scrollThrough(tab, '[data-testid="data-view"]');
+      });
       step(`page 2: ${f2.length} frames`);
       ours.frames.push(...f1, ...f2);
+      ours.work.push(...w1, ...w2);
       await ctx.close();
 
       // The bare antd Table, given the same rows.
@@ -406,10 +498,14 @@ async function main() {
         await paintedWhen(btab, '.ant-table-tbody-virtual-holder', 1, '__scroll');
         const stopBare = last && i === 0 ? await profiled(bctx, btab, 'bare-scroll') : async () => {};
         const traceDir = last && i === 0 ? process.env.BENCH_TRACE_DIR : undefined;
-        if (traceDir)
-          await browser.startTracing(btab, { path: path.join(traceDir, 'views-bare-scroll.json') });
-        bare.frames.push(...(await scrollThrough(btab, 'body')));
-        if (traceDir) await browser.stopTracing();
+        const work = await frameWork(
+          btab,
+          async () => {
+            bare.frames.push(...(await scrollThrough(btab, 'body')));
+          },
+          traceDir && path.join(traceDir, 'views-bare-scroll.json'),
+        );
+        bare.work.push(...work);
         await stopBare();
       }
       await bctx.close();
@@ -420,7 +516,8 @@ async function main() {
       step(`frames p50/p75/p90/p95/max: ours ${spread([...f1, ...f2])}; bare ${spread(bare.frames)}`);
       console.log(
         `round ${round}: open ${fmt(open)} ms (bare ${fmt(bare.open.at(-1)!)}), group ${fmt(ours.group.at(-1)!)} ms (bare ${fmt(bare.group.at(-1)!)}), ` +
-          `scroll frame p95 ${fmt(p95([...f1, ...f2]))} ms over ${f1.length + f2.length} frames`,
+          `scroll frame p95 ${fmt(p95([...f1, ...f2]))} ms over ${f1.length + f2.length} frames, ` +
+          `work a frame p95 ${fmt(p95([...w1, ...w2]))} ms (bare ${fmt(p95(bare.work))})`,
       );
     }
   } finally {
@@ -435,7 +532,13 @@ async function main() {
     );
   console.log('');
   line('open from the menu → first page', median(ours.open), median(bare.open), 'goal ≤ 300 ms');
-  line('scroll 2,000 rows, frame p95', p95(ours.frames), p95(bare.frames), 'goal ≤ 16 ms');
+  line(
+    'scroll 2,000 rows, frame p95',
+    p95(ours.frames),
+    p95(bare.frames),
+    'the display period: no frame missed',
+  );
+  line('scroll, main-thread work a frame p95', p95(ours.work), p95(bare.work), 'goal ≤ 16 ms');
   line('group by a 10-value field + sum', median(ours.group), median(bare.group), 'goal ≤ 200 ms');
 }
 
