@@ -21,8 +21,8 @@ it('the server reaches the widget registry but no view code or UI library', () =
 });
 
 // Loaded with their first use rather than with the server (idle memory, issue #19): co-editing's
-// document code.
-const ON_FIRST_USE = /^(yjs|y-protocols|lib0)(\/|$)/;
+// document code, the pure-JS envelope primitives (the server has native ones) and the zip writer.
+const ON_FIRST_USE = /^(yjs|y-protocols|lib0|@noble\/|fflate)(\/|$)/;
 
 it('the server starts without the packages it loads on first use', () => {
   const { packages } = staticGraph(join(ROOT, 'src/server/serve.ts'));
