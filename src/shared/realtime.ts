@@ -2,8 +2,7 @@
  * The real-time channel's wire helpers, shared by server and browser (spec "Real-time channel":
  * namespace /app, path /io, gzip payloads) and the co-editing endpoint's close codes.
  */
-import { gzipSync, strFromU8, strToU8 } from 'fflate';
-import { gunzipBounded } from './envelope.ts';
+import { gunzipBounded, gzipBytes, strFromU8, strToU8 } from './envelope-core.ts';
 
 export const SOCKET_PATH = '/io';
 export const SOCKET_NAMESPACE = '/app';
@@ -55,9 +54,9 @@ export const SOCKET_MAX_MESSAGE = 96 * 1024;
 /** Largest JSON text an acknowledgement or relayed event may inflate to on the client (who lists are longer). */
 export const SOCKET_MAX_ANSWER = 4 * 1024 * 1024;
 
-/** Encode an event payload: JSON, then gzip. */
+/** Encode an event payload: JSON, then gzip (with the installed envelope primitives). */
 export function packPayload(value: unknown): Uint8Array {
-  return gzipSync(strToU8(JSON.stringify(value ?? null)), { level: 6 });
+  return gzipBytes(strToU8(JSON.stringify(value ?? null)));
 }
 
 /**

@@ -19,3 +19,12 @@ it('the server reaches the widget registry but no view code or UI library', () =
   expect(own.filter((f) => f.endsWith('.tsx') || f.startsWith('src/client/'))).toEqual([]);
   expect([...packages].filter((p) => FORBIDDEN_PACKAGES.test(p))).toEqual([]);
 });
+
+// Loaded with their first use rather than with the server (idle memory, issue #19): co-editing's
+// document code, the pure-JS envelope primitives (the server has native ones) and the zip writer.
+const ON_FIRST_USE = /^(yjs|y-protocols|lib0|@noble\/|fflate)(\/|$)/;
+
+it('the server starts without the packages it loads on first use', () => {
+  const { packages } = staticGraph(join(ROOT, 'src/server/serve.ts'));
+  expect([...packages].filter((p) => ON_FIRST_USE.test(p))).toEqual([]);
+});

@@ -5,6 +5,8 @@
  * is (socket.io's send buffer); the heartbeat (`ping`) goes out at most once per 30 s while connected.
  */
 import { io, type Socket } from 'socket.io-client';
+// Installs the pure-JS envelope primitives the payload codec gzips and inflates with.
+import '../../shared/envelope.ts';
 import {
   packPayload,
   SOCKET_HEARTBEAT_MS,

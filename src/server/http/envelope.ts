@@ -1,5 +1,5 @@
 import type { FastifyInstance, FastifyRequest } from 'fastify';
-import { ENVELOPE_HEADERS, EnvelopeError, openText, sealText } from '../../shared/envelope.ts';
+import { ENVELOPE_HEADERS, EnvelopeError, openText, sealText } from '../../shared/envelope-core.ts';
 import { E } from '../../shared/errors.ts';
 import { AppError } from '../errors.ts';
 import { CORE, crossCutting } from './plugin-kit.ts';

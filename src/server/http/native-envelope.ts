@@ -1,9 +1,10 @@
-import { createCipheriv, createDecipheriv } from 'node:crypto';
+import { createCipheriv, createDecipheriv, hkdfSync } from 'node:crypto';
 import { gunzipSync, gzipSync } from 'node:zlib';
-import { EnvelopeError, type EnvelopePrimitives, setEnvelopePrimitives } from '../../shared/envelope.ts';
+import { EnvelopeError, type EnvelopePrimitives, setEnvelopePrimitives } from '../../shared/envelope-core.ts';
 
 /** Node's native AES-GCM and zlib under the shared envelope format (same bytes as the JS ones). */
 export const nativePrimitives: EnvelopePrimitives = {
+  deriveKey: (secret, salt, info) => new Uint8Array(hkdfSync('sha256', secret, salt, info, 16)),
   encrypt(key, iv, plain) {
     const c = createCipheriv('aes-128-gcm', key, iv);
     const body = Buffer.concat([c.update(plain), c.final(), c.getAuthTag()]);

@@ -1,7 +1,7 @@
 import type { Server as HttpServer } from 'node:http';
 import type { Kysely } from 'kysely';
 import { type Namespace, Server, type Socket } from 'socket.io';
-import { gzipPlainSize } from '../../shared/envelope.ts';
+import { gzipPlainSize } from '../../shared/envelope-core.ts';
 import { E } from '../../shared/errors.ts';
 import {
   CLOSE,

@@ -1,6 +1,5 @@
 import type SQLite from 'better-sqlite3';
 import type { Kysely } from 'kysely';
-import * as Y from 'yjs';
 import type { DB } from '../db/schema.ts';
 import { gateOf } from '../db/sqlite-gate.ts';
 
@@ -157,6 +156,8 @@ export class DocStore {
     if (this.compacting.has(docId)) return;
     this.compacting.add(docId);
     try {
+      // yjs loads with the first compaction, not with the server (ydoc-merge.ts).
+      const { mergeRows } = await import('./ydoc-merge.ts');
       await this.db.transaction().execute(async (trx) => {
         const rows = await trx
           .selectFrom('page_updates')
@@ -194,29 +195,4 @@ export class DocStore {
     await this.flush().catch(() => {});
     await this.chain;
   }
-}
-
-/**
- * Apply stored updates to a fresh document and answer its state. Going through a document (rather
- * than Y.mergeUpdates) garbage-collects deleted content, so snapshots do not grow with history.
- */
-export function mergeRows(updates: Uint8Array[]): Uint8Array {
-  const doc = new Y.Doc();
-  try {
-    applyAll(doc, updates, null);
-    return Y.encodeStateAsUpdate(doc);
-  } finally {
-    doc.destroy();
-  }
-}
-
-/** Apply updates in one transaction; throws on an undecodable update. */
-export function applyAll(doc: Y.Doc, updates: Uint8Array[], origin: unknown): void {
-  Y.transact(
-    doc,
-    () => {
-      for (const u of updates) Y.applyUpdate(doc, u, origin);
-    },
-    origin,
-  );
 }

@@ -9,7 +9,8 @@ import type { PageDocument } from '../../shared/page-document.ts';
 import { applyPageToDoc } from '../../shared/page-ydoc.ts';
 import { READ_ONLY_REASON } from '../../shared/realtime.ts';
 import { FAN, type FanKind, type RedisFanout } from './fanout.ts';
-import { applyAll, type DocStore } from './store.ts';
+import type { DocStore } from './store.ts';
+import { applyAll } from './ydoc-merge.ts';
 
 /** y-websocket message types. */
 export const MSG = { SYNC: 0, AWARENESS: 1, AUTH: 2, QUERY_AWARENESS: 3 } as const;

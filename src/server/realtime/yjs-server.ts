@@ -3,7 +3,6 @@ import type { Duplex } from 'node:stream';
 import type { Kysely } from 'kysely';
 import { type WebSocket, WebSocketServer } from 'ws';
 import type { PageDocument } from '../../shared/page-document.ts';
-import { applyPageToDoc } from '../../shared/page-ydoc.ts';
 import { CLOSE, YJS_MAX_FRAME, YJS_MAX_MESSAGE, YJS_PATH } from '../../shared/realtime.ts';
 import { resolveToken } from '../account/service.ts';
 import type { DB } from '../db/schema.ts';
@@ -11,7 +10,14 @@ import { load } from '../page/document.ts';
 import { findProject, isLimited, membership } from '../project/service.ts';
 import type { FanKind, RedisFanout } from './fanout.ts';
 import type { DocStore } from './store.ts';
-import { type Conn, Room, type RoomHost, sendReadOnly } from './yjs-room.ts';
+import type { Conn, Room, RoomHost } from './yjs-room.ts';
+
+/**
+ * The document code (yjs, y-protocols, lib0: about 1 MB of sources) loads with the first document a
+ * connection or a restore opens, not with the server: most processes never co-edit.
+ */
+let roomCode: Promise<typeof import('./yjs-room.ts')> | undefined;
+const loadRoomCode = () => (roomCode ??= import('./yjs-room.ts'));
 
 /** Origin of a whole-document replacement made by the server (a restored version). */
 export const REPLACED = Symbol('replaced');
@@ -93,6 +99,9 @@ export class YjsServer implements RoomHost {
     this.recheckScheduled ??= new Promise<void>((resolve) => setImmediate(resolve)).then(async () => {
       this.recheckScheduled = undefined;
       const conns = [...this.rooms.values()].flatMap((r) => [...r.conns]);
+      if (conns.length === 0) return;
+      // Connections exist, so their rooms' code is loaded.
+      const { sendReadOnly } = await loadRoomCode();
       const seen = new Map<string, Promise<DocAccess>>();
       await Promise.all(
         conns.map(async (c) => {
@@ -215,6 +224,8 @@ export class YjsServer implements RoomHost {
 
   /** The loaded room for a document, loading it if needed. Rejects when loading fails. */
   private async room(docId: string): Promise<Room> {
+    // Before looking: the rooms are checked and set with no await in between.
+    const { Room } = await loadRoomCode();
     for (;;) {
       const existing = this.rooms.get(docId);
       if (!existing) break;
@@ -303,6 +314,7 @@ export class YjsServer implements RoomHost {
    * any change, on every process. A document nobody has open is loaded for it (and unloads later).
    */
   async replace(docId: string, page: PageDocument): Promise<void> {
+    const { applyPageToDoc } = await import('../../shared/page-ydoc.ts');
     const room = await this.room(docId);
     applyPageToDoc(room.doc, page, REPLACED);
     if (room.conns.size === 0) room.scheduleIdle();

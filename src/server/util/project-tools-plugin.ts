@@ -5,7 +5,6 @@
  */
 import { Readable } from 'node:stream';
 import type { FastifyInstance, FastifyRequest } from 'fastify';
-import { Zip, ZipPassThrough } from 'fflate';
 import { authorize } from '../access/decide.ts';
 import { optionalUser } from '../access/guard.ts';
 import { E, fail } from '../errors.ts';
@@ -158,6 +157,8 @@ async function projectToolsPlugin(app: FastifyInstance): Promise<void> {
         used.add(name.toLowerCase());
         entries.push({ open: found.open, name });
       }
+      // The zip writer loads with the first download, not with the server.
+      const { Zip, ZipPassThrough } = await import('fflate');
       // Backpressure: when the client reads slower than files are read, reading waits for it.
       let wake: (() => void) | undefined;
       let full = false;
