@@ -7,8 +7,8 @@
  * Runs on a server of its own whose indexer counts every run as slow (AUTO_INDEX_SLOW_MS=0) and builds
  * after two (AUTO_INDEX_RECUR=2), so a handful of rows is enough.
  */
-import { expect, type Page, request as pwRequest, test } from '@playwright/test';
-import { adminApi, DESKTOP, PHONE, shot, signInWithToken } from './helpers.ts';
+import { expect, request as pwRequest, test } from '@playwright/test';
+import { adminApi, DESKTOP, PHONE, shot, signInWithToken, watchErrors } from './helpers.ts';
 import { OwnServer } from './own-server.ts';
 
 let server: OwnServer;
@@ -21,16 +21,6 @@ test.beforeAll(async () => {
 test.afterAll(async () => {
   await server?.dispose();
 });
-
-/** Console errors and uncaught exceptions of a page. */
-function watchErrors(page: Page): string[] {
-  const errors: string[] = [];
-  page.on('console', (m) => {
-    if (m.type() === 'error') errors.push(m.text());
-  });
-  page.on('pageerror', (e) => errors.push(e.message));
-  return errors;
-}
 
 interface Rollup {
   _id: string;

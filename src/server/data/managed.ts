@@ -5,7 +5,7 @@
  * and are shown to builders with the same figures (index-plugin.ts).
  */
 import type { Kysely } from 'kysely';
-import type { DB } from '../db/schema.ts';
+import type { DataIndexesTable, DataRollupsTable, DB } from '../db/schema.ts';
 
 /** The median of a few run times (the lower middle one of an even count). */
 export function p50(xs: readonly number[]): number {
@@ -13,15 +13,11 @@ export function p50(xs: readonly number[]): number {
   return s[Math.floor((s.length - 1) / 2)] ?? 0;
 }
 
-/** The bookkeeping columns of a managed index or rollup row. */
-export interface ManagedRow {
-  pinned: number;
-  uses: number;
-  last_used_at: number;
-  created_at: number;
-  cost_ms: number;
-  build_ms: number;
-}
+/** The bookkeeping columns of a managed index or rollup row (the same in both tables). */
+export type ManagedRow = Pick<
+  DataIndexesTable & DataRollupsTable,
+  'pinned' | 'uses' | 'last_used_at' | 'created_at' | 'cost_ms' | 'build_ms'
+>;
 
 /** What builders see of those columns. */
 export interface ManagedFigures {
