@@ -5,8 +5,8 @@
  * in one place, sees it pinned in the other, and drops it there. Runs on a server of its own whose
  * indexer counts every run as slow (AUTO_INDEX_SLOW_MS=0), so a handful of rows is enough.
  */
-import { expect, type Page, request as pwRequest, test } from '@playwright/test';
-import { adminApi, DESKTOP, PHONE, shot, signInWithToken } from './helpers.ts';
+import { expect, request as pwRequest, test } from '@playwright/test';
+import { adminApi, DESKTOP, PHONE, shot, signInWithToken, watchErrors } from './helpers.ts';
 import { OwnServer } from './own-server.ts';
 
 let server: OwnServer;
@@ -19,16 +19,6 @@ test.beforeAll(async () => {
 test.afterAll(async () => {
   await server?.dispose();
 });
-
-/** Console errors and uncaught exceptions of a page. */
-function watchErrors(page: Page): string[] {
-  const errors: string[] = [];
-  page.on('console', (m) => {
-    if (m.type() === 'error') errors.push(m.text());
-  });
-  page.on('pageerror', (e) => errors.push(e.message));
-  return errors;
-}
 
 test('a recurring sort gets its index; one panel in the workbench and /system/data shows, pins and drops it', async ({
   page,

@@ -6,6 +6,7 @@ import { createSession, hashPassword } from '../../src/server/account/service.ts
 import type { ProjectMembersTable } from '../../src/server/db/schema.ts';
 import { createProject } from '../../src/server/project/service.ts';
 import { newId } from '../../src/shared/id.ts';
+import { managedState } from './state.ts';
 
 export const PWD = 'abc12345';
 let pwdHash: Promise<string> | undefined;
@@ -222,6 +223,8 @@ export async function digest(app: FastifyInstance): Promise<string> {
     versions,
     schedules,
     rows,
+    // The managed indexes and rollups of builder tables, and the objects behind them.
+    managed: await managedState(app),
   });
 }
 

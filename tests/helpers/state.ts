@@ -1,4 +1,5 @@
 import type { FastifyInstance } from 'fastify';
+import { sql } from 'kysely';
 import { newId } from '../../src/shared/id.ts';
 
 const TABLES = [
@@ -26,6 +27,41 @@ export async function snapshot(app: FastifyInstance): Promise<string> {
     out[table] = rows.map((r) => JSON.stringify(r, Object.keys(r).sort())).sort();
   }
   return JSON.stringify(out);
+}
+
+/**
+ * The server's managed objects of builder tables: the rows of the adaptive indexes and rollups (what
+ * builders see and pin, not their use counts, which reads move) and the database objects behind
+ * them (`ax_…` indexes; `rx_…` tables, their key indexes and triggers). Compare before and after to
+ * prove a refused call built, pinned or dropped nothing.
+ */
+export async function managedState(app: FastifyInstance): Promise<string> {
+  const { db, dialect } = app.database;
+  const [indexes, rollups] = await Promise.all([
+    db
+      .selectFrom('data_indexes')
+      .select(['id', 'entity_id', 'name', 'shape', 'kind', 'pinned'])
+      .orderBy('id')
+      .execute(),
+    db
+      .selectFrom('data_rollups')
+      .select(['id', 'entity_id', 'name', 'shape', 'pinned'])
+      .orderBy('id')
+      .execute(),
+  ]);
+  const objects =
+    dialect === 'postgres'
+      ? await sql<{ name: string }>`SELECT indexname AS name FROM pg_indexes
+          WHERE schemaname = current_schema() AND substr(indexname, 1, 3) = 'ax_' ORDER BY indexname`.execute(
+          db,
+        )
+      : await sql<{ name: string }>`SELECT type || ' ' || name AS name FROM sqlite_master
+          WHERE substr(name, 1, 3) IN ('ax_', 'rx_') ORDER BY name`.execute(db);
+  return JSON.stringify({
+    indexes: indexes.map((r) => ({ ...r, pinned: Number(r.pinned) })),
+    rollups: rollups.map((r) => ({ ...r, pinned: Number(r.pinned) })),
+    objects: objects.rows.map((r) => r.name),
+  });
 }
 
 export async function countRows(app: FastifyInstance, table: (typeof TABLES)[number]): Promise<number> {

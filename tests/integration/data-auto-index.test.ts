@@ -415,7 +415,7 @@ describe.each(dialects)('managed indexes on %s', (dialect) => {
     for (const [url, body, code] of [
       [`${other}/${idx._id}/remove`, {}, 2002],
       [`${other}/${idx._id}/pin`, { pinned: false }, 2002],
-      [admin('order/indexes/nothex/remove'), {}, 2002],
+      [admin('order/indexes/nothex/remove'), {}, 1000],
       [admin('order/indexes/aaaaaaaaaaaaaaaaaaaaaaaa/pin'), { pinned: true }, 2002],
       [admin(`order/indexes/${idx._id}/pin`), {}, 1000],
       [admin(`order/indexes/${idx._id}/pin`), { pinned: 'yes' }, 1000],

@@ -554,7 +554,7 @@ describe.each(dialects)('rollups on %s', (dialect) => {
     if (dialect !== 'sqlite') return;
     const rx = (await rollups())[0]!;
     for (const [url, body, code] of [
-      [admin('sale/indexes/rollups/nothex/remove'), {}, 2300],
+      [admin('sale/indexes/rollups/nothex/remove'), {}, 1000],
       [admin('sale/indexes/rollups/aaaaaaaaaaaaaaaaaaaaaaaa/pin'), { pinned: true }, 2300],
       [admin(`sale/indexes/rollups/${rx._id}/pin`), {}, 1000],
     ] as const) {

@@ -9,12 +9,14 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { debugSecret } from '../../src/server/admin/debug-secret.ts';
 import { loadMeta } from '../../src/server/data/meta.ts';
 import { saveRecord } from '../../src/server/data/records.ts';
+import { rollupShape } from '../../src/server/data/rollup.ts';
 import { createEntity, createField } from '../../src/server/data/schema-service.ts';
 import { grayPng } from '../../src/server/data/xlsx/images.ts';
 import { createDataset, releaseDataset } from '../../src/server/dataset/service.ts';
 import { createFlow, releaseFlow } from '../../src/server/program/service.ts';
 import { ADMIN_FEATURES } from '../../src/shared/admin/features.ts';
 import { newId } from '../../src/shared/id.ts';
+import { normalizeOrThrow, normalizeSummaryOrThrow } from '../../src/shared/query/index.ts';
 import { emptyPage } from '../fixtures/pages.ts';
 import {
   digest,
@@ -83,6 +85,47 @@ interface Ep {
   /** Allowed answer check beyond `error: 0`. */
   allowed?(data: unknown, f: Fx): boolean;
   cleanup?(app: FastifyInstance): Promise<void>;
+  /** Runs on SQLite only (rollups are SQLite's only: data/rollup.ts). */
+  sqliteOnly?: boolean;
+}
+
+/**
+ * A builder's index on the fixture's granted table (`name`, descending: not the one the index-create
+ * endpoint makes), built once and kept until a cell drops it; answers its id and whether it is pinned.
+ */
+async function seedIndex(a: FastifyInstance, f: Fx): Promise<{ id: string; pinned: boolean }> {
+  const have = await a.database.db
+    .selectFrom('data_indexes')
+    .select(['id', 'pinned'])
+    .where('entity_id', '=', f.grantedEntity)
+    .where('shape', '=', 'm|name:desc')
+    .executeTakeFirst();
+  if (have) return { id: have.id, pinned: Number(have.pinned) === 1 };
+  const made = await a.autoIndex.create(await loadMeta(a.database.db, f.pid, f.grantedEntity), [
+    { field: 'name', order: 'desc' },
+  ]);
+  if (made === 'fields' || made === 'exists' || made === 'limit') throw new Error(`index not built: ${made}`);
+  return { id: made, pinned: true };
+}
+
+/**
+ * A rollup of the fixture's granted table (count by `name`), built for real (table, fill, triggers)
+ * once and kept until a cell drops it; answers its id and whether it is pinned.
+ */
+async function seedRollup(a: FastifyInstance, f: Fx): Promise<{ id: string; pinned: boolean }> {
+  const { db } = a.database;
+  const have = await db
+    .selectFrom('data_rollups')
+    .select(['id', 'pinned'])
+    .where('entity_id', '=', f.grantedEntity)
+    .executeTakeFirst();
+  if (have) return { id: have.id, pinned: Number(have.pinned) === 1 };
+  const meta = await loadMeta(db, f.pid, f.grantedEntity);
+  const spec = normalizeSummaryOrThrow({ group: ['name'], metrics: [{ fn: 'count' }] }, meta.queryTypes);
+  const all = normalizeOrThrow({}, { now: Date.now(), user: null, fields: meta.queryTypes });
+  const id = await a.autoIndex.rollups.build(meta, rollupShape(meta, all, spec)!, 0);
+  if (!id) throw new Error('rollup not built');
+  return { id, pinned: false };
 }
 
 /** A record in the fixture's granted table (list updates and removes need one). */
@@ -708,10 +751,66 @@ const ENDPOINTS: Ep[] = [
       const made = await a.database.db
         .selectFrom('data_indexes')
         .select('id')
-        .where('kind', '=', 'manual')
+        .where('shape', '=', 'm|name')
         .execute();
       for (const r of made) await a.autoIndex.drop(r.id);
     },
+  },
+  // A managed index and a rollup of the table (ids of `g`'s table in `f`'s path): pinned the other
+  // way than they are (so a refused pin that went through shows), and dropped.
+  {
+    name: 'admin index pin',
+    level: 'admin',
+    mutating: true,
+    ids: true,
+    build: async (a, f, g) => {
+      const ix = await seedIndex(a, g);
+      return {
+        method: 'POST',
+        url: `/api/admin/data/${f.pid}/${g.grantedEntity}/indexes/${ix.id}/pin`,
+        body: { pinned: !ix.pinned },
+      };
+    },
+    allowed: (d) => typeof (d as { pinned?: unknown }).pinned === 'boolean',
+  },
+  {
+    name: 'admin index remove',
+    level: 'admin',
+    mutating: true,
+    ids: true,
+    build: async (a, f, g) => ({
+      method: 'POST',
+      url: `/api/admin/data/${f.pid}/${g.grantedEntity}/indexes/${(await seedIndex(a, g)).id}/remove`,
+      body: {},
+    }),
+  },
+  {
+    name: 'admin rollup pin',
+    level: 'admin',
+    mutating: true,
+    ids: true,
+    sqliteOnly: true,
+    build: async (a, f, g) => {
+      const rx = await seedRollup(a, g);
+      return {
+        method: 'POST',
+        url: `/api/admin/data/${f.pid}/${g.grantedEntity}/indexes/rollups/${rx.id}/pin`,
+        body: { pinned: !rx.pinned },
+      };
+    },
+    allowed: (d) => (d as { kind?: string }).kind === 'rollup',
+  },
+  {
+    name: 'admin rollup remove',
+    level: 'admin',
+    mutating: true,
+    ids: true,
+    sqliteOnly: true,
+    build: async (a, f, g) => ({
+      method: 'POST',
+      url: `/api/admin/data/${f.pid}/${g.grantedEntity}/indexes/rollups/${(await seedRollup(a, g)).id}/remove`,
+      body: {},
+    }),
   },
   {
     name: 'role table settings (role and table ids)',
@@ -1649,7 +1748,13 @@ describe.each(dialects)('permission matrix on %s', (dialect) => {
   beforeAll(async () => {
     t = await createTestApp(dialect, {
       admin: { features: [...ADMIN_FEATURES], debug: false, debugSecret: MATRIX_DEBUG_KEY, vendor: true },
+      // No index or rollup is built in the background for a query that ran slow on a loaded
+      // machine: the digest holds them, and a refused call must be seen to change nothing.
+      autoIndex: { slowMs: 2 ** 31, recur: 3 },
     });
+    // The index and rollup cells build theirs at once (on SQLite a build waits for writes to be
+    // quiet this long first).
+    t.app.autoIndex.options.quietMs = 0;
     w = await buildWorld(t.app);
   });
   afterAll(async () => {
@@ -1667,6 +1772,7 @@ describe.each(dialects)('permission matrix on %s', (dialect) => {
       for (const scope of ['own', 'other', 'public', 'expired', 'foreignIds'] as const) {
         for (const ep of ENDPOINTS) {
           if (scope === 'foreignIds' && !ep.ids) continue;
+          if (ep.sqliteOnly && dialect !== 'sqlite') continue;
           // MATRIX_ONLY=<text>: only the endpoints whose name contains it (while working on one area).
           if (process.env.MATRIX_ONLY && !ep.name.includes(process.env.MATRIX_ONLY)) continue;
           mine.push(await runCell(t.app, w, actor, scope, ep));

@@ -41,6 +41,7 @@ import {
   fieldIndexName,
   fieldIndexStatement,
 } from './ddl.ts';
+import { flushUseCounts, type ManagedFigures, managedFigures, p50, sweepUnused } from './managed.ts';
 import type { EntityMeta } from './meta.ts';
 import { Rollups } from './rollup.ts';
 
@@ -240,38 +241,20 @@ function servedKeys(key: string): string[] {
 }
 
 /** A managed index as builders see it. */
-export interface ManagedIndex {
+export interface ManagedIndex extends ManagedFigures {
   _id: string;
   kind: string;
   fields: Array<{ field: string; order?: string }>;
-  pinned: boolean;
-  uses: number;
-  lastUsedAt: number;
-  createdAt: number;
-  costMs: number;
-  buildMs: number;
 }
 
-type Row = DB['data_indexes'];
-
-export function apiIndex(r: Row): ManagedIndex {
+export function apiIndex(r: DB['data_indexes']): ManagedIndex {
   const cols = JSON.parse(r.columns) as IndexColumn[];
   return {
     _id: r.id,
     kind: r.kind,
     fields: cols.map((c) => (c.order ? { field: c.field, order: c.order } : { field: c.field })),
-    pinned: Number(r.pinned) === 1,
-    uses: Number(r.uses),
-    lastUsedAt: Number(r.last_used_at),
-    createdAt: Number(r.created_at),
-    costMs: Number(r.cost_ms),
-    buildMs: Number(r.build_ms),
+    ...managedFigures(r),
   };
-}
-
-function p50(xs: number[]): number {
-  const s = [...xs].sort((a, b) => a - b);
-  return s[Math.floor((s.length - 1) / 2)] ?? 0;
 }
 
 /** The index DDL for a shape on a table. */
@@ -746,40 +729,13 @@ export class AutoIndexer {
 
   /** Write the use counts gathered since the last flush. */
   async flushUses(): Promise<void> {
-    if (this.uses.size === 0) return;
-    const now = Date.now();
-    const batch = [...this.uses.entries()];
-    this.uses.clear();
-    for (const [id, n] of batch) {
-      await this.db
-        .updateTable('data_indexes')
-        .set((eb) => ({ uses: eb('uses', '+', n), last_used_at: now }))
-        .where('id', '=', id)
-        .execute();
-    }
+    await flushUseCounts(this.db, 'data_indexes', this.uses);
   }
 
   /** Drop unpinned indexes unused for `unusedMs` (and rows of tables gone); answers how many. */
   async sweep(now = Date.now()): Promise<number> {
     await this.flushUses();
-    const rows = await this.db
-      .selectFrom('data_indexes')
-      .leftJoin('data_entities', 'data_entities.id', 'data_indexes.entity_id')
-      .select([
-        'data_indexes.id',
-        'data_indexes.pinned',
-        'data_indexes.last_used_at',
-        'data_entities.id as alive',
-      ])
-      .execute();
-    let n = 0;
-    for (const r of rows) {
-      const gone = r.alive === null;
-      if (!gone && (Number(r.pinned) === 1 || Number(r.last_used_at) > now - this.options.unusedMs)) continue;
-      await this.drop(r.id);
-      n++;
-    }
-    return n;
+    return sweepUnused(this.db, 'data_indexes', this.options.unusedMs, now, (id) => this.drop(id));
   }
 
   /** Drop one managed index (and forget its shape's history, so it is not rebuilt at once). */

@@ -10,10 +10,10 @@ import { apiRollup } from './rollup.ts';
 
 const entityRef = { type: 'string', minLength: 1, maxLength: 64 };
 const params = obj({ project: id(), entity: entityRef });
-const indexParams = obj({ project: id(), entity: entityRef, index: { type: 'string', maxLength: 64 } });
-const rollupParams = obj({ project: id(), entity: entityRef, rollup: { type: 'string', maxLength: 64 } });
+// An index or rollup id that is not one is a bad request (1000), as every id in a path is.
+const indexParams = obj({ project: id(), entity: entityRef, index: id() });
+const rollupParams = obj({ project: id(), entity: entityRef, rollup: id() });
 const tags = ['data'];
-const HEX24 = /^[0-9a-f]{24}$/;
 
 /**
  * Builders' view of the managed indexes of a table (auto-index.ts): the indexes the server built
@@ -32,7 +32,6 @@ async function indexPlugin(app: FastifyInstance): Promise<void> {
   const row = async (request: FastifyRequest) => {
     const meta = await table(request);
     const ref = (request.params as { index: string }).index;
-    if (!HEX24.test(ref)) fail(E.INDEX_NOT_FOUND);
     const r = await db
       .selectFrom('data_indexes')
       .selectAll()
@@ -45,7 +44,6 @@ async function indexPlugin(app: FastifyInstance): Promise<void> {
   const rollupRow = async (request: FastifyRequest) => {
     const meta = await table(request);
     const ref = (request.params as { rollup: string }).rollup;
-    if (!HEX24.test(ref)) fail(E.ROLLUP_NOT_FOUND);
     const r = await db
       .selectFrom('data_rollups')
       .selectAll()
@@ -158,7 +156,13 @@ async function indexPlugin(app: FastifyInstance): Promise<void> {
     async (request) => {
       const r = await row(request);
       const pinned = (request.body as { pinned: boolean }).pinned ? 1 : 0;
-      await db.updateTable('data_indexes').set({ pinned }).where('id', '=', r.id).execute();
+      const done = await db
+        .updateTable('data_indexes')
+        .set({ pinned })
+        .where('id', '=', r.id)
+        .executeTakeFirst();
+      // Dropped meanwhile (the disuse sweep, another builder): nothing was pinned.
+      if (Number(done.numUpdatedRows) === 0) fail(E.INDEX_NOT_FOUND);
       return { error: 0, data: apiIndex({ ...r, pinned }) };
     },
   );
@@ -195,7 +199,12 @@ async function indexPlugin(app: FastifyInstance): Promise<void> {
     async (request) => {
       const { meta, r } = await rollupRow(request);
       const pinned = (request.body as { pinned: boolean }).pinned ? 1 : 0;
-      await db.updateTable('data_rollups').set({ pinned }).where('id', '=', r.id).execute();
+      const done = await db
+        .updateTable('data_rollups')
+        .set({ pinned })
+        .where('id', '=', r.id)
+        .executeTakeFirst();
+      if (Number(done.numUpdatedRows) === 0) fail(E.ROLLUP_NOT_FOUND);
       return { error: 0, data: apiRollup({ ...r, pinned }, meta) };
     },
   );

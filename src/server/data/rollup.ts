@@ -60,6 +60,7 @@ import type { Cond, NormalizedQuery, SummarySpec } from '../../shared/query/inde
 import type { Dialect } from '../db/index.ts';
 import type { DataRollupsTable, DB } from '../db/schema.ts';
 import { dropRollupObjects } from './ddl.ts';
+import { flushUseCounts, type ManagedFigures, managedFigures, p50, sweepUnused } from './managed.ts';
 import type { EntityMeta } from './meta.ts';
 import { type ColumnMap, QueryCompiler } from './sql-query.ts';
 
@@ -355,19 +356,13 @@ export function rollupStatements(name: string, table: string, shape: RollupShape
 }
 
 /** A rollup as builders see it (beside the managed indexes). */
-export interface ManagedRollup {
+export interface ManagedRollup extends ManagedFigures {
   _id: string;
   kind: 'rollup';
   /** Group fields, in key order. */
   fields: Array<{ field: string }>;
   /** Fields counted or summed. */
   values: Array<{ field: string; sum: boolean }>;
-  pinned: boolean;
-  uses: number;
-  lastUsedAt: number;
-  createdAt: number;
-  costMs: number;
-  buildMs: number;
 }
 
 function defOf(r: Pick<DataRollupsTable, 'id' | 'name' | 'shape' | 'keys' | 'vals'>): RollupDef {
@@ -389,18 +384,8 @@ export function apiRollup(r: DataRollupsTable, meta: EntityMeta): ManagedRollup 
     kind: 'rollup',
     fields: def.keys.map((c) => ({ field: fieldOf.get(c) ?? c })),
     values: def.vals.map((v) => ({ field: fieldOf.get(v.column) ?? v.column, sum: v.sum })),
-    pinned: Number(r.pinned) === 1,
-    uses: Number(r.uses),
-    lastUsedAt: Number(r.last_used_at),
-    createdAt: Number(r.created_at),
-    costMs: Number(r.cost_ms),
-    buildMs: Number(r.build_ms),
+    ...managedFigures(r),
   };
-}
-
-function p50(xs: number[]): number {
-  const s = [...xs].sort((a, b) => a - b);
-  return s[Math.floor((s.length - 1) / 2)] ?? 0;
 }
 
 /** The rollups of one database: recorded shapes, known rollups, builds, reads, use counts. */
@@ -564,39 +549,12 @@ export class Rollups {
 
   /** Write the use counts gathered since the last flush. */
   async flushUses(): Promise<void> {
-    if (this.uses.size === 0) return;
-    const now = Date.now();
-    const batch = [...this.uses.entries()];
-    this.uses.clear();
-    for (const [id, n] of batch)
-      await this.host.db
-        .updateTable('data_rollups')
-        .set((eb) => ({ uses: eb('uses', '+', n), last_used_at: now }))
-        .where('id', '=', id)
-        .execute();
+    await flushUseCounts(this.host.db, 'data_rollups', this.uses);
   }
 
   /** Drop unpinned rollups unused for `unusedMs` (and those of tables gone); answers how many. */
   async sweep(now = Date.now()): Promise<number> {
     await this.flushUses();
-    const rows = await this.host.db
-      .selectFrom('data_rollups')
-      .leftJoin('data_entities', 'data_entities.id', 'data_rollups.entity_id')
-      .select([
-        'data_rollups.id',
-        'data_rollups.pinned',
-        'data_rollups.last_used_at',
-        'data_entities.id as alive',
-      ])
-      .execute();
-    let n = 0;
-    for (const r of rows) {
-      const gone = r.alive === null;
-      if (!gone && (Number(r.pinned) === 1 || Number(r.last_used_at) > now - this.host.options.unusedMs))
-        continue;
-      await this.drop(r.id);
-      n++;
-    }
-    return n;
+    return sweepUnused(this.host.db, 'data_rollups', this.host.options.unusedMs, now, (id) => this.drop(id));
   }
 }
