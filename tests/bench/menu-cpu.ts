@@ -27,6 +27,8 @@ export interface MenuFigure {
   /** Main-thread CPU ms over the same spans. */
   cpuClick: number;
   cpuJson: number;
+  /** Main-thread CPU ms, click → every widget drawn (`lc:page-complete`). */
+  cpuComplete: number;
 }
 
 /** Main-thread CPU (µs) of the top-level tasks inside [t0, t1], prorated at the edges. */
@@ -57,13 +59,15 @@ export function readMenuTrace(text: string): MenuFigure {
   const at = (name: string) => marks.filter((e) => e.name === name).at(-1)?.ts;
   const json = at('lc:page-json');
   const rendered = at('lc:page-rendered');
-  if (!click || json === undefined || rendered === undefined)
-    throw new Error('menu trace: click, lc:page-json or lc:page-rendered missing');
+  const complete = at('lc:page-complete');
+  if (!click || json === undefined || rendered === undefined || complete === undefined)
+    throw new Error('menu trace: click, lc:page-json, lc:page-rendered or lc:page-complete missing');
   return {
     wallClick: (rendered - click.ts) / 1000,
     wallJson: (rendered - json) / 1000,
     cpuClick: cpuBetween(main, click.ts, rendered) / 1000,
     cpuJson: cpuBetween(main, json, rendered) / 1000,
+    cpuComplete: cpuBetween(main, click.ts, complete) / 1000,
   };
 }
 

@@ -15,7 +15,8 @@
  *  3. a cold load (fresh browser context, no cache) of that page to the first widget painted (mark
  *     `lc:first-widget`); goal ≤ 1.5 s. Baseline: the first contentful paint of the same load.
  *  4. the page opened from the menu again, BENCH_MENU_ROUNDS times (default 5), in the renderer main
- *     thread's CPU time from a Chrome trace (menu-cpu.ts): steadier than wall time under load.
+ *     thread's CPU time from a Chrome trace (menu-cpu.ts), to the first commit and to every widget
+ *     drawn: steadier than wall time under load.
  *     BENCH_ONLY=menu runs only this part; BENCH_CHROME_TRACE_MENU=x.json keeps the last trace.
  * Set BENCH_NO_BUILD=1 to reuse an existing dist/client, BENCH_KINDS=a,b to fill the page with other kinds. Diagnostics of the last round: BENCH_TRACE=1
  * (marks and resources), BENCH_PROFILE=1 (self time by function; BENCH_PROFILE_FILE=x.cpuprofile
@@ -429,6 +430,12 @@ async function main() {
       line(
         'page JSON → first commit, CPU',
         menu.map((m) => m.cpuJson),
+      ),
+    );
+    console.log(
+      line(
+        'click → all widgets drawn, CPU',
+        menu.map((m) => m.cpuComplete),
       ),
     );
     console.log(
