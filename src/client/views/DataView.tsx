@@ -66,7 +66,7 @@ import { pagerTotal } from '../../shared/query/page-total.ts';
 import { VIEW_FEATURES, type ViewOptions, withinTable } from '../../shared/view-features.ts';
 import type { StaleCondition } from '../../shared/view-filters.ts';
 import { shortLink } from '../api/short.ts';
-import { type FilterSpec, type SavedFilter, viewsApi } from '../api/views.ts';
+import { type FilterSpec, type SavedFilter, type ViewMeta, viewsApi } from '../api/views.ts';
 import { fieldKind } from '../fields/registry.ts';
 import { PrintModal } from '../print/PrintModal.tsx';
 import { lastPrintOption } from '../print/print-settings.ts';
@@ -85,7 +85,7 @@ import { SavedFilters } from './SavedFilters.tsx';
 import { useLiveTable } from './use-live-table.ts';
 import { readStats, STAT_FNS, useViewData } from './use-view-data.ts';
 import { ChartModal, ColumnSettings, LabelRules, RecordDetail } from './ViewPanels.tsx';
-import { takeMeta } from './view-prefetch.ts';
+import { settledMeta, takeMeta } from './view-prefetch.ts';
 import { groupIndexes, groupingReady, groupRows, treeField, treeRows, type ViewRow } from './view-rows.ts';
 import {
   labelOf,
@@ -159,7 +159,10 @@ export function DataTableView(props: DataViewProps) {
   // The table's settings (/system/data/{entity}), from the meta call; until they are in, every
   // feature is off, so nothing the table switched off shows for a moment. A dataset is read-only
   // and has none of a table's own calls or settings (view-source.ts).
-  const [tableCfg, setTableCfg] = useState<TableConfig | null>(null);
+  // The meta its route already has (view-prefetch.ts): the view draws with it from the start.
+  const [seed] = useState(() => (overDataset ? undefined : settledMeta(project, entity)));
+  const seededFor = useRef(seed ? JSON.stringify([project, entity]) : null);
+  const [tableCfg, setTableCfg] = useState<TableConfig | null>(() => (seed ? tableConfigOf(seed) : null));
   const options = useMemo(
     () =>
       overDataset
@@ -178,8 +181,10 @@ export function DataTableView(props: DataViewProps) {
   denied.current = props.onDenied;
   const phone = screens.md === false;
 
-  const [fields, setFields] = useState<Field[] | null>(null);
-  const [table, setTable] = useState<{ entity: string; code: string; name: string } | null>(null);
+  const [fields, setFields] = useState<Field[] | null>(() => (seed ? shownFields(seed) : null));
+  const [table, setTable] = useState<{ entity: string; code: string; name: string } | null>(() =>
+    seed ? tableOf(seed) : null,
+  );
   const key = settingsKey(project, dataset ? `ds:${dataset.flow}` : entity, props.settingsId);
   const emit = useRef(props.onEvent);
   emit.current = props.onEvent;
@@ -201,7 +206,7 @@ export function DataTableView(props: DataViewProps) {
   // The table's page size replaces the default once its settings are in (the user may still change it).
   useEffect(() => setPageSize(options.pageSize), [options.pageSize]);
   const [saved, setSaved] = useState<SavedFilter[]>([]);
-  const [roleFilter, setRoleFilter] = useState<FilterSpec | null>(null);
+  const [roleFilter, setRoleFilter] = useState<FilterSpec | null>(() => seed?.role ?? null);
   const [activeSaved, setActiveSaved] = useState<string | null>(null);
   const [filterOpen, setFilterOpen] = useState(false);
   const [filterVersion, setFilterVersion] = useState(0);
@@ -217,13 +222,19 @@ export function DataTableView(props: DataViewProps) {
   // come with its first page (onColumns below).
   useEffect(() => {
     if (overDataset) return;
+    const taken = takeMeta(project, entity);
+    // Drawn with it already (the route's answer was in): taken, nothing to set.
+    if (seededFor.current === JSON.stringify([project, entity])) {
+      seededFor.current = null;
+      return;
+    }
     let live = true;
-    (takeMeta(project, entity) ?? viewsApi.meta(project, entity)).then(
+    (taken ?? viewsApi.meta(project, entity)).then(
       (m) => {
         if (!live) return;
-        setFields(m.field.filter((f) => !f._hide && f._status !== 'disabled'));
-        setTable({ entity: m.entity._id, code: m.entity._code, name: m.entity._name });
-        setTableCfg(m.config ?? { ...DEFAULT_TABLE_CONFIG });
+        setFields(shownFields(m));
+        setTable(tableOf(m));
+        setTableCfg(tableConfigOf(m));
         setRoleFilter(m.role ?? null);
       },
       (err: { code?: number }) => live && denied.current?.(err.code ?? 0),
@@ -1195,6 +1206,11 @@ export function DataTableView(props: DataViewProps) {
     </ViewProjectContext.Provider>
   );
 }
+
+/** The fields a view shows of a table's meta (hidden ones are already left out by the server). */
+const shownFields = (m: ViewMeta) => m.field.filter((f) => !f._hide && f._status !== 'disabled');
+const tableOf = (m: ViewMeta) => ({ entity: m.entity._id, code: m.entity._code, name: m.entity._name });
+const tableConfigOf = (m: ViewMeta): TableConfig => m.config ?? { ...DEFAULT_TABLE_CONFIG };
 
 const HEADER_COMPONENTS = { header: { cell: ResizableHeaderCell } };
 /** A table load shorter than this shows no spinner (ms). */
