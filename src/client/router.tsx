@@ -85,22 +85,38 @@ function shownProject(custom: string | undefined): string | null {
 }
 
 /**
+ * How long a list entry's navigation waits for the table's meta and first page before it draws the
+ * view without them (ms): a slow answer then comes in behind a drawn view and its spinner.
+ */
+const LIST_DATA_WAIT_MS = 500;
+
+/**
  * Route loader of a list menu entry: the table's meta and first page start with the navigation (the
  * data view takes them), so they do not wait for the screen to render and commit; an entry the
  * user's menu does not hold, or one showing a dataset, starts no call. The navigation waits for the
- * screen's chunk (as a page's does), so the list draws without a fallback and its hold-back.
+ * screen's chunk (as a page's does), so the list draws without a fallback and its hold-back, and
+ * for those two answers (up to LIST_DATA_WAIT_MS), so the view draws once with its fields and rows.
  */
 async function listLoader(page: string): Promise<null> {
   const { projectId, menu } = useShell.getState();
   const entry = projectId ? findEntry(menu, (n) => n._type === 'table' && n._value === page) : null;
+  let data: Promise<void> = Promise.resolve();
   if (projectId && entry && (entry as { _dataset?: boolean })._dataset !== true) {
     // A kept grouping sorts the first page once the fields are in (DataView's `early`): not asked here.
     const grouped = loadSettings(settingsKey(projectId, page)).group.length > 0;
-    prefetchView(projectId, page, grouped ? undefined : { page: { index: 1, size: PAGE_SIZE_DEFAULT } });
+    data = prefetchView(
+      projectId,
+      page,
+      grouped ? undefined : { page: { index: 1, size: PAGE_SIZE_DEFAULT } },
+      LIST_DATA_WAIT_MS,
+    );
   }
-  await lazyScreen(listScreen)
-    .load()
-    .catch(() => undefined);
+  await Promise.all([
+    lazyScreen(listScreen)
+      .load()
+      .catch(() => undefined),
+    data,
+  ]);
   return null;
 }
 

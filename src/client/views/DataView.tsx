@@ -66,7 +66,7 @@ import { pagerTotal } from '../../shared/query/page-total.ts';
 import { VIEW_FEATURES, type ViewOptions, withinTable } from '../../shared/view-features.ts';
 import type { StaleCondition } from '../../shared/view-filters.ts';
 import { shortLink } from '../api/short.ts';
-import { type FilterSpec, type SavedFilter, viewsApi } from '../api/views.ts';
+import { type FilterSpec, type SavedFilter, type ViewMeta, viewsApi } from '../api/views.ts';
 import { fieldKind } from '../fields/registry.ts';
 import { PrintModal } from '../print/PrintModal.tsx';
 import { lastPrintOption } from '../print/print-settings.ts';
@@ -85,7 +85,7 @@ import { SavedFilters } from './SavedFilters.tsx';
 import { useLiveTable } from './use-live-table.ts';
 import { readStats, STAT_FNS, useViewData } from './use-view-data.ts';
 import { ChartModal, ColumnSettings, LabelRules, RecordDetail } from './ViewPanels.tsx';
-import { takeMeta } from './view-prefetch.ts';
+import { settledMeta, takeMeta } from './view-prefetch.ts';
 import { groupIndexes, groupingReady, groupRows, treeField, treeRows, type ViewRow } from './view-rows.ts';
 import {
   labelOf,
@@ -159,7 +159,10 @@ export function DataTableView(props: DataViewProps) {
   // The table's settings (/system/data/{entity}), from the meta call; until they are in, every
   // feature is off, so nothing the table switched off shows for a moment. A dataset is read-only
   // and has none of a table's own calls or settings (view-source.ts).
-  const [tableCfg, setTableCfg] = useState<TableConfig | null>(null);
+  // The meta its route already has (view-prefetch.ts): the view draws with it from the start.
+  const [seed] = useState(() => (overDataset ? undefined : settledMeta(project, entity)));
+  const seededFor = useRef(seed ? JSON.stringify([project, entity]) : null);
+  const [tableCfg, setTableCfg] = useState<TableConfig | null>(() => (seed ? tableConfigOf(seed) : null));
   const options = useMemo(
     () =>
       overDataset
@@ -178,8 +181,10 @@ export function DataTableView(props: DataViewProps) {
   denied.current = props.onDenied;
   const phone = screens.md === false;
 
-  const [fields, setFields] = useState<Field[] | null>(null);
-  const [table, setTable] = useState<{ entity: string; code: string; name: string } | null>(null);
+  const [fields, setFields] = useState<Field[] | null>(() => (seed ? shownFields(seed) : null));
+  const [table, setTable] = useState<{ entity: string; code: string; name: string } | null>(() =>
+    seed ? tableOf(seed) : null,
+  );
   const key = settingsKey(project, dataset ? `ds:${dataset.flow}` : entity, props.settingsId);
   const emit = useRef(props.onEvent);
   emit.current = props.onEvent;
@@ -201,7 +206,7 @@ export function DataTableView(props: DataViewProps) {
   // The table's page size replaces the default once its settings are in (the user may still change it).
   useEffect(() => setPageSize(options.pageSize), [options.pageSize]);
   const [saved, setSaved] = useState<SavedFilter[]>([]);
-  const [roleFilter, setRoleFilter] = useState<FilterSpec | null>(null);
+  const [roleFilter, setRoleFilter] = useState<FilterSpec | null>(() => seed?.role ?? null);
   const [activeSaved, setActiveSaved] = useState<string | null>(null);
   const [filterOpen, setFilterOpen] = useState(false);
   const [filterVersion, setFilterVersion] = useState(0);
@@ -217,13 +222,19 @@ export function DataTableView(props: DataViewProps) {
   // come with its first page (onColumns below).
   useEffect(() => {
     if (overDataset) return;
+    const taken = takeMeta(project, entity);
+    // Drawn with it already (the route's answer was in): taken, nothing to set.
+    if (seededFor.current === JSON.stringify([project, entity])) {
+      seededFor.current = null;
+      return;
+    }
     let live = true;
-    (takeMeta(project, entity) ?? viewsApi.meta(project, entity)).then(
+    (taken ?? viewsApi.meta(project, entity)).then(
       (m) => {
         if (!live) return;
-        setFields(m.field.filter((f) => !f._hide && f._status !== 'disabled'));
-        setTable({ entity: m.entity._id, code: m.entity._code, name: m.entity._name });
-        setTableCfg(m.config ?? { ...DEFAULT_TABLE_CONFIG });
+        setFields(shownFields(m));
+        setTable(tableOf(m));
+        setTableCfg(tableConfigOf(m));
         setRoleFilter(m.role ?? null);
       },
       (err: { code?: number }) => live && denied.current?.(err.code ?? 0),
@@ -252,11 +263,6 @@ export function DataTableView(props: DataViewProps) {
       () => undefined,
     );
   }, [project, entity]);
-  // Saved filters are asked once the first page is in: the first page does not wait behind them.
-  const [firstIn, setFirstIn] = useState(false);
-  useEffect(() => {
-    if (firstIn && !overDataset && (options.savedFilters || on.filter)) loadSaved();
-  }, [firstIn, loadSaved, overDataset, options.savedFilters, on.filter]);
 
   const known = useMemo(() => new Set((fields ?? []).map((f) => f._field)), [fields]);
   const group = useMemo(
@@ -276,9 +282,15 @@ export function DataTableView(props: DataViewProps) {
     early: Boolean(dataset) || !(props.options.features.group && settings.group.length),
   });
   const { reload } = data;
+  // Saved filters are asked once the first page is in: the first page does not wait behind them.
+  // Read from the load state as it renders (once in, it stays in): a state of its own, set by an
+  // effect, drew the whole view once more right after the first page, before that page painted.
+  const firstSeen = useRef(false);
+  if (!data.loading) firstSeen.current = true;
+  const firstIn = firstSeen.current;
   useEffect(() => {
-    if (!data.loading) setFirstIn(true);
-  }, [data.loading]);
+    if (firstIn && !overDataset && (options.savedFilters || on.filter)) loadSaved();
+  }, [firstIn, loadSaved, overDataset, options.savedFilters, on.filter]);
   const onData = useRef(props.onData);
   onData.current = props.onData;
   useEffect(
@@ -318,7 +330,10 @@ export function DataTableView(props: DataViewProps) {
       .filter(Boolean);
   }, [fields, settings, on.view, declared]);
 
-  const stats = data.stats ? readStats(data.stats.metrics, data.stats.answer.total) : null;
+  const stats = useMemo(
+    () => (data.stats ? readStats(data.stats.metrics, data.stats.answer.total) : null),
+    [data.stats],
+  );
   const large = pageSize >= LARGE_FROM;
 
   const tree = options.tree && fields && table ? treeField(fields, table.entity) : undefined;
@@ -541,38 +556,45 @@ export function DataTableView(props: DataViewProps) {
     large,
   ]);
 
-  const summaryRow =
-    stats && on.summary && settings.summary
-      ? () => (
-          <Table.Summary fixed>
-            <Table.Summary.Row className="dv-summary" data-testid="summary-row">
-              {on.index ? <Table.Summary.Cell index={0} /> : null}
-              {visible.map((f, i) => {
-                const s = stats[f._field];
-                return (
-                  <Table.Summary.Cell key={f._field} index={i + (on.index ? 1 : 0)}>
-                    {i === 0 ? (
-                      <div>
-                        {t('views.count')}: <b data-testid="summary-count">{stats['']?.count ?? 0}</b>
-                      </div>
-                    ) : null}
-                    {s
-                      ? STAT_FNS.map((fn) =>
-                          s[fn] === undefined ? null : (
-                            <div key={fn} data-testid={`summary-${fn}-${f._field}`}>
-                              {t(`views.${fn}`)}: {s[fn] ?? '—'}
-                            </div>
-                          ),
-                        )
-                      : null}
-                  </Table.Summary.Cell>
-                );
-              })}
-              {canWrite || on.more ? <Table.Summary.Cell index={visible.length + 1} /> : null}
-            </Table.Summary.Row>
-          </Table.Summary>
-        )
-      : undefined;
+  // Kept while what it shows is the same (the table is drawn again only when its props change).
+  const summaryOn = on.summary && settings.summary;
+  const withIndex = on.index;
+  const withActions = canWrite || on.more;
+  const summaryRow = useMemo(
+    () =>
+      stats && summaryOn
+        ? () => (
+            <Table.Summary fixed>
+              <Table.Summary.Row className="dv-summary" data-testid="summary-row">
+                {withIndex ? <Table.Summary.Cell index={0} /> : null}
+                {visible.map((f, i) => {
+                  const s = stats[f._field];
+                  return (
+                    <Table.Summary.Cell key={f._field} index={i + (withIndex ? 1 : 0)}>
+                      {i === 0 ? (
+                        <div>
+                          {t('views.count')}: <b data-testid="summary-count">{stats['']?.count ?? 0}</b>
+                        </div>
+                      ) : null}
+                      {s
+                        ? STAT_FNS.map((fn) =>
+                            s[fn] === undefined ? null : (
+                              <div key={fn} data-testid={`summary-${fn}-${f._field}`}>
+                                {t(`views.${fn}`)}: {s[fn] ?? '—'}
+                              </div>
+                            ),
+                          )
+                        : null}
+                    </Table.Summary.Cell>
+                  );
+                })}
+                {withActions ? <Table.Summary.Cell index={visible.length + 1} /> : null}
+              </Table.Summary.Row>
+            </Table.Summary>
+          )
+        : undefined,
+    [stats, summaryOn, withIndex, withActions, visible, t],
+  );
 
   const condFields = useMemo(
     () => (fields ?? []).map((f) => ({ key: f._field, name: f._option.alias || f._name, type: f._type })),
@@ -773,7 +795,10 @@ export function DataTableView(props: DataViewProps) {
   // The spinner shows only for a load that lasts: one shown and taken away within a few frames (a
   // grouping answered from the server's caches and indexes) repainted the whole table twice, dimmed
   // and back, on the way to its rows.
-  const tableLoading = useMemo(() => ({ spinning: data.loading, delay: SPIN_DELAY_MS }), [data.loading]);
+  // The delay is kept here, not by antd's Spin: a table given a new `loading` draws every row again
+  // (antd's table redraws its rows on each render of its own), so a load shorter than the delay
+  // must not reach it at all.
+  const tableLoading = useLasting(data.loading, SPIN_DELAY_MS);
   // The group picker is redrawn only when what it shows changes (GroupPicker.tsx).
   const groupPlaceholder = t('views.groupBy');
   const { askGroup } = data;
@@ -784,6 +809,52 @@ export function DataTableView(props: DataViewProps) {
       setCollapsed(null);
     },
     [set, askGroup, known],
+  );
+
+  // The table as an element kept while its props are the same: antd's Table counts its own renders
+  // and draws every row and cell again on each one, so the view's other changes (the toolbar, the
+  // count arriving, a grouping's pick before its rows come) must not render it.
+  const tableScroll = ownBody ? ownScroll : scroll;
+  const tableView = useMemo(
+    () => (
+      <Table<ViewRow>
+        size="small"
+        rowKey="_id"
+        bordered={bordered}
+        components={components as TableProps<ViewRow>['components']}
+        loading={tableLoading}
+        columns={tableColumns}
+        dataSource={viewRows}
+        pagination={false}
+        showSorterTooltip={false}
+        virtual={virtual && !ownBody}
+        scroll={tableScroll}
+        summary={summaryRow}
+        expandable={expandable}
+        rowSelection={rowSelection}
+        rowClassName={rowClassName}
+        onRow={onRow}
+        onChange={onTableChange}
+        locale={tableLocale}
+      />
+    ),
+    [
+      bordered,
+      components,
+      tableLoading,
+      tableColumns,
+      viewRows,
+      virtual,
+      ownBody,
+      tableScroll,
+      summaryRow,
+      expandable,
+      rowSelection,
+      rowClassName,
+      onRow,
+      onTableChange,
+      tableLocale,
+    ],
   );
 
   const toolbar = (
@@ -1072,26 +1143,7 @@ export function DataTableView(props: DataViewProps) {
           // container's (a flex item grows to its content), or fitting the columns to the box widens the
           // box, and again on each redraw.
           <div ref={tableBox} className={ownBody ? 'dv-table-box' : undefined}>
-            <Table<ViewRow>
-              size="small"
-              rowKey="_id"
-              bordered={bordered}
-              components={components as TableProps<ViewRow>['components']}
-              loading={tableLoading}
-              columns={tableColumns}
-              dataSource={viewRows}
-              pagination={false}
-              showSorterTooltip={false}
-              virtual={virtual && !ownBody}
-              scroll={ownBody ? ownScroll : scroll}
-              summary={summaryRow}
-              expandable={expandable}
-              rowSelection={rowSelection}
-              rowClassName={rowClassName}
-              onRow={onRow}
-              onChange={onTableChange}
-              locale={tableLocale}
-            />
+            {tableView}
           </div>
         )}
         <div className="dv-pager">{pager}</div>
@@ -1155,6 +1207,11 @@ export function DataTableView(props: DataViewProps) {
   );
 }
 
+/** The fields a view shows of a table's meta (hidden ones are already left out by the server). */
+const shownFields = (m: ViewMeta) => m.field.filter((f) => !f._hide && f._status !== 'disabled');
+const tableOf = (m: ViewMeta) => ({ entity: m.entity._id, code: m.entity._code, name: m.entity._name });
+const tableConfigOf = (m: ViewMeta): TableConfig => m.config ?? { ...DEFAULT_TABLE_CONFIG };
+
 const HEADER_COMPONENTS = { header: { cell: ResizableHeaderCell } };
 /** A table load shorter than this shows no spinner (ms). */
 const SPIN_DELAY_MS = 200;
@@ -1168,6 +1225,20 @@ interface LargeBodyInfo {
   scrollbarSize: number;
   ref: Ref<unknown>;
   onScroll(info: { currentTarget: HTMLElement; scrollLeft: number }): void;
+}
+
+/** True once `on` has held for `ms` (a short load shows no spinner); false as soon as it ends. */
+function useLasting(on: boolean, ms: number): boolean {
+  const [lasting, setLasting] = useState(false);
+  useEffect(() => {
+    if (!on) {
+      setLasting(false);
+      return;
+    }
+    const timer = setTimeout(() => setLasting(true), ms);
+    return () => clearTimeout(timer);
+  }, [on, ms]);
+  return on && lasting;
 }
 
 /** The element's width while `active` (0 until measured), following its resizes. */

@@ -8,17 +8,26 @@ import { useCallback, useEffect, useMemo, useRef, useState } from 'react';
 import type { FilterValue } from '../../../widgets/kit/FilterControl.tsx';
 import type { Field } from '../../shared/api/fields.ts';
 import { TABLE_REFRESH_MS } from '../../shared/constants.ts';
-import { allOf, conditionsQuery, type Match, searchQuery } from '../../shared/query/conditions.ts';
+import { allOf, conditionsQuery, searchQuery } from '../../shared/query/conditions.ts';
 import { countBody, type KnownCount, type Total, totalAfterPage } from '../../shared/query/page-total.ts';
 import type { Metric, SummaryAnswer, ViewRows } from '../api/views.ts';
 import type { DatasetColumn, DatasetTable } from '../runtime/dataset-client.ts';
 import { createReloadGate } from './reload-gate.ts';
-import { takePage } from './view-prefetch.ts';
+import { settledPage, takePage } from './view-prefetch.ts';
 import { type SourceRows, sourceRows, sourceSummary, type ViewSource } from './view-source.ts';
 
 /** A first page its route already asked for (view-prefetch.ts), when this is that call. */
 const takeFirst = (project: string, from: ViewSource, body: unknown): Promise<SourceRows> | undefined =>
   from.kind === 'table' ? takePage(project, from.entity, body) : undefined;
+
+/** The rows' query: the search box and the filter over the fields (undefined: every row). */
+function viewQuery(fields: readonly Field[] | null, search: string, filter: FilterValue): unknown {
+  if (!fields) return undefined;
+  const cf = fields.map(asCondField);
+  return allOf(searchQuery(search, cf), conditionsQuery(filter.conditions, filter.match, cf));
+}
+
+const NO_FILTER: FilterValue = { conditions: [], match: 'and' };
 
 export type Sort = { field: string; order: 'asc' | 'desc' } | undefined;
 
@@ -109,18 +118,34 @@ export function useViewData(opts: {
   // Statistics come from the summary call of the table or the dataset (a dataset has no groups).
   const wantStats = opts.wantStats;
   const early = opts.early ?? false;
+  // The first page its route already has (view-prefetch.ts), when it is the call this view makes
+  // first: the view draws with its rows from the start, and its first load only asks the count.
+  const [seed] = useState(() => {
+    if (source.kind !== 'table' || (!fields && !early)) return null;
+    const pageReq = { index: 1, size: pageSize };
+    const body = pageBody(viewQuery(fields, '', NO_FILTER), pageReq, groupSort(group, undefined));
+    const answer = settledPage(project, source.entity, body);
+    if (!answer) return null;
+    const after = totalAfterPage(pageReq, answer.data.length, JSON.stringify(body.query ?? null), null);
+    return {
+      key: JSON.stringify([project, sourceKey, body, 0]),
+      answer,
+      sortKey: JSON.stringify(groupSort(group, undefined)),
+      after,
+    };
+  });
   const [page, setPage] = useState(1);
   const [sort, setSort] = useState<Sort>(undefined);
   const [search, setSearch] = useState('');
-  const [filter, setFilter] = useState<FilterValue>({ conditions: [], match: 'and' as Match });
-  const [rows, setRows] = useState<ViewRows['data']>([]);
+  const [filter, setFilter] = useState<FilterValue>(NO_FILTER);
+  const [rows, setRows] = useState<ViewRows['data']>(() => seed?.answer.data ?? []);
   // The order the rows on screen were asked in (JSON of the sort list): a grouping's rows must be
   // sorted by it, so until they are, the view keeps what it shows.
-  const [rowsSort, setRowsSort] = useState<string | null>(null);
-  const [total, setTotal] = useState<Total>({ n: 0, exact: false });
+  const [rowsSort, setRowsSort] = useState<string | null>(() => seed?.sortKey ?? null);
+  const [total, setTotal] = useState<Total>(() => seed?.after.total ?? { n: 0, exact: false });
   // Loading until the first rows arrive: a view that has not asked yet (its fields are on the way)
   // is not a settled empty view (the print screen waits on this).
-  const [loading, setLoading] = useState(true);
+  const [loading, setLoading] = useState(() => seed === null);
   const [error, setError] = useState<unknown>(null);
   const [stats, setStats] = useState<{ metrics: Metric[]; answer: SummaryAnswer } | null>(null);
   // The grouping (JSON of the group list) whose summary call last came back, answered or failed: a
@@ -150,11 +175,7 @@ export function useViewData(opts: {
     [gate],
   );
 
-  const query = useMemo(() => {
-    if (!fields) return undefined;
-    const cf = fields.map(asCondField);
-    return allOf(searchQuery(search, cf), conditionsQuery(filter.conditions, filter.match, cf));
-  }, [fields, search, filter]);
+  const query = useMemo(() => viewQuery(fields, search, filter), [fields, search, filter]);
 
   const sortList = useMemo(() => groupSort(group, sort), [group, sort]);
 
@@ -171,6 +192,27 @@ export function useViewData(opts: {
     const key = JSON.stringify([project, sourceKey, body, tick]);
     const sortKey = JSON.stringify(sortList);
     if (current.current?.key === key) return;
+    const from = JSON.parse(sourceKey) as ViewSource;
+    const queryKey = JSON.stringify(query ?? null);
+    // The count of a page that did not say it (asked after the page, never before it).
+    const askCount = (req: { live: boolean }) =>
+      sourceRows(project, from, countBody(query)).then(
+        (c) => {
+          if (!req.live || c.count === undefined) return;
+          known.current = { key: queryKey, n: c.count };
+          setTotal({ n: c.count, exact: true });
+        },
+        () => undefined,
+      );
+    if (current.current === null && seed?.key === key) {
+      // Drawn with the route's first page already: it is taken (so no later view is handed it) and
+      // only its count is asked.
+      current.current = { key, live: true };
+      void takeFirst(project, from, body);
+      known.current = seed.after.known;
+      if (seed.after.ask) askCount(current.current);
+      return;
+    }
     if (current.current) current.current.live = false;
     const req = { key, live: true };
     current.current = req;
@@ -178,7 +220,6 @@ export function useViewData(opts: {
     quietNext.current = false;
     // A live reload keeps what is on screen until the new rows arrive (no spinner, no jump).
     if (!quiet) setLoading(true);
-    const from = JSON.parse(sourceKey) as ViewSource;
     (
       takeAsked<SourceRows>(asked.current, key) ??
       takeFirst(project, from, body) ??
@@ -191,24 +232,15 @@ export function useViewData(opts: {
           setRows(answer.data);
           setRowsSort(sortKey);
           setError(null);
-          const key = JSON.stringify(query ?? null);
-          const after = totalAfterPage(pageReq, answer.data.length, key, quiet ? null : known.current);
+          const after = totalAfterPage(pageReq, answer.data.length, queryKey, quiet ? null : known.current);
           known.current = after.known;
           setTotal(after.total);
-          if (after.ask)
-            sourceRows(project, from, countBody(query)).then(
-              (c) => {
-                if (!req.live || c.count === undefined) return;
-                known.current = { key, n: c.count };
-                setTotal({ n: c.count, exact: true });
-              },
-              () => undefined,
-            );
+          if (after.ask) askCount(req);
         },
         (err: unknown) => req.live && setError(err),
       )
       .finally(() => req.live && setLoading(false));
-  }, [project, sourceKey, fields, early, query, sortList, page, pageSize, tick]);
+  }, [project, sourceKey, fields, early, query, sortList, page, pageSize, tick, seed]);
 
   useEffect(() => {
     if (!fields || (!entity && !overDataset) || (!wantStats && group.length === 0)) {

@@ -13,7 +13,7 @@ vi.mock('../api/views.ts', () => ({
     },
   },
 }));
-const { prefetchView, takeMeta, takePage } = await import('./view-prefetch.ts');
+const { prefetchView, settledMeta, settledPage, takeMeta, takePage } = await import('./view-prefetch.ts');
 
 const first = { page: { index: 1, size: 20 } };
 
@@ -54,6 +54,59 @@ describe('a list entry route’s first calls', () => {
     vi.advanceTimersByTime(6000);
     expect(takeMeta('p', 'orders')).toBeUndefined();
     expect(takePage('p', 'orders', first)).toBeUndefined();
+  });
+
+  it('shows an answer already in without taking it, for the same call only', async () => {
+    prefetchView('p', 'orders', first);
+    expect(settledMeta('p', 'orders')).toBeUndefined();
+    await Promise.resolve();
+    await Promise.resolve();
+    expect(settledMeta('p', 'orders')).toMatchObject({ entity: { _id: 'orders' } });
+    expect(settledPage('p', 'orders', first)).toEqual({ data: [] });
+    expect(settledPage('p', 'orders', { page: { index: 1, size: 50 } })).toBeUndefined();
+    expect(settledMeta('p', 'other')).toBeUndefined();
+    // Peeking took nothing: the view still takes each once.
+    expect(await takeMeta('p', 'orders')).toMatchObject({ entity: { _id: 'orders' } });
+    expect(await takePage('p', 'orders', first)).toEqual({ data: [] });
+    expect(settledMeta('p', 'orders')).toBeUndefined();
+    prefetchView('p', 'orders', first);
+    await Promise.resolve();
+    await Promise.resolve();
+    vi.advanceTimersByTime(6000);
+    expect(settledPage('p', 'orders', first)).toBeUndefined();
+  });
+
+  it('waits for both answers, or for its bound when they are slow', async () => {
+    let done = false;
+    await prefetchView('p', 'orders', first, 500).then(() => {
+      done = true;
+    });
+    expect(done).toBe(true);
+    expect(settledPage('p', 'orders', first)).toEqual({ data: [] });
+    // A failed page ends the wait too (the view shows the failure when it takes it).
+    await prefetchView('p', 'gone', first, 500);
+    expect(settledPage('p', 'gone', first)).toBeUndefined();
+    await expect(takePage('p', 'gone', first)).rejects.toThrow('1400');
+  });
+
+  it('stops waiting at its bound', async () => {
+    const real = await import('../api/views.ts');
+    const rows = real.viewsApi.rows;
+    real.viewsApi.rows = () => new Promise(() => undefined);
+    try {
+      let done = false;
+      const wait = prefetchView('p', 'slow', first, 500).then(() => {
+        done = true;
+      });
+      await vi.advanceTimersByTimeAsync(499);
+      expect(done).toBe(false);
+      await vi.advanceTimersByTimeAsync(1);
+      await wait;
+      expect(done).toBe(true);
+      expect(settledPage('p', 'slow', first)).toBeUndefined();
+    } finally {
+      real.viewsApi.rows = rows;
+    }
   });
 
   it('keeps a failure for the view that takes it', async () => {
