@@ -305,7 +305,7 @@ export async function noTuning(dialect: 'sqlite' | 'postgres'): Promise<void> {
     rollupBuildMs = performance.now() - r0;
   } else {
     // PostgreSQL builds beside the writes (rollup-pg.ts): how long do writes wait meanwhile? Two
-    // writers and a reader of summaries run until it is done.
+    // writers and a reader of wide pages run until it is done (as while the indexes were built).
     for (let i = 0; i < ai.options.recur; i++) await summaryCold();
     const r0 = performance.now();
     let done = false;
@@ -323,13 +323,13 @@ export async function noTuning(dialect: 'sqlite' | 'postgres'): Promise<void> {
     await Promise.all([
       loop(wl, write),
       loop(wl, write),
-      loop(sl, () => summarizeRecords(db, d, meta, all, spec)),
+      loop(sl, () => queryRecords(db, d, meta, wide)),
       building,
     ]);
     rollupBuildMs = performance.now() - r0;
     const st = (xs: number[]) =>
       `${xs.length} ops, p50 ${pct(xs, 50).toFixed(2)} ms, p99 ${pct(xs, 99).toFixed(2)} ms, max ${Math.max(0, ...xs).toFixed(2)} ms`;
-    lockHeld = `while the rollup was built: writes ${st(wl)}; summaries ${st(sl)}  (load ${os.loadavg()[0]!.toFixed(1)})`;
+    lockHeld = `while the rollup was built: writes ${st(wl)}; reads ${st(sl)}  (load ${os.loadavg()[0]!.toFixed(1)})`;
   }
   const coldRollup: number[] = [];
   for (let i = 0; i < 9; i++) coldRollup.push(await summaryCold());

@@ -16,13 +16,12 @@
  * ever insert: no row is locked, nothing waits, nothing deadlocks; a rolled-back write takes its
  * deltas with it. A summary sums the rows of each group (`GROUP BY k… HAVING sum(n) > 0`).
  *
- * Sums are numeric: each double is taken as its 15-digit decimal (`::numeric`: what was typed,
- * for any number of up to 15 significant digits) plus, for a double that needs more digits, what
- * separates it from that decimal's double (exact by Sterbenz's lemma). The same double always gives
- * the same numeric, so adding and taking away a value leaves exactly what was there (no drift, no
- * compensation), and the sum read back is the decimal sum rounded once to a double: within an ulp
- * of each value of the reference evaluator's compensated sum, and independent of session settings
- * (extra_float_digits).
+ * Sums are numeric: each double is taken as its shortest decimal that reads back as the same double
+ * (`::text::numeric` with extra_float_digits = 1, set on the trigger functions and the fill): what
+ * was typed, the digits JavaScript prints. The same double always gives the same numeric, so adding
+ * and taking away a value leaves exactly what was there (no drift, no compensation), and the sum
+ * read back is the decimal sum rounded once to a double. (`float8::numeric` rounds to 15 digits and
+ * costs 2.3× as much a row: 1M rows, 2.1 s against 0.93 s, load 12; a plain float sum 0.58 s.)
  *
  * Compaction folds the rows into one per group: `DELETE … RETURNING` feeding an `INSERT` of the
  * per-group sums, one statement, bounded to COMPACT_ROWS rows a step. Under READ COMMITTED it is
@@ -47,8 +46,13 @@ export const COMPACT_ROWS = 20_000;
 /** How long the build's and drop's table lock may wait (and so keep writers waiting), ms. */
 export const LOCK_WAIT_MS = 40;
 
-/** A double as a numeric: its 15-digit decimal, plus the rest for a double needing more digits. */
-export const pgExact = (x: string) => `(${x}::numeric + (${x} - ${x}::numeric::float8)::numeric)`;
+/**
+ * A double as a numeric: its shortest decimal that reads back as the same double (float8 output
+ * with extra_float_digits ≥ 1, set wherever this runs), the digits JavaScript prints for it.
+ */
+export const pgExact = (x: string) => `${x}::text::numeric`;
+/** Where pgExact runs (trigger functions, the fill): the float output it relies on. */
+const FLOAT_DIGITS = 'extra_float_digits = 1';
 
 /** The trigger functions of a rollup (`<name>_f<op>`); dropping one drops its trigger. */
 export const PG_ROLLUP_FUNCTIONS = ['fi', 'fu', 'fd'] as const;
@@ -107,7 +111,7 @@ export function pgCreateStatements(name: string, table: string, shape: RollupSha
     return `INSERT INTO ${R} (${cols}) SELECT pg_current_xact_id(), ${f.slice('SELECT '.length)}`;
   };
   const fn = (suffix: string, body: string) =>
-    `CREATE FUNCTION ${q(`${name}_${suffix}`)}() RETURNS trigger LANGUAGE plpgsql AS $rx$ BEGIN ${body}; RETURN NULL; END $rx$`;
+    `CREATE FUNCTION ${q(`${name}_${suffix}`)}() RETURNS trigger LANGUAGE plpgsql SET ${FLOAT_DIGITS} AS $rx$ BEGIN ${body}; RETURN NULL; END $rx$`;
   const trigger = (suffix: string, event: string, refs: string, f: string) =>
     `CREATE TRIGGER ${q(`${name}_${suffix}`)} AFTER ${event} ON ${T} REFERENCING ${refs} FOR EACH STATEMENT EXECUTE FUNCTION ${q(`${name}_${f}`)}()`;
   return [
@@ -126,7 +130,11 @@ export function pgCreateStatements(name: string, table: string, shape: RollupSha
   ];
 }
 
-/** Transaction B of a build: the fill as the snapshot `snap` sees the table, less the deltas it holds. */
+/**
+ * Transaction B of a build (REPEATABLE READ): the fill as the snapshot `snap` sees the table, less
+ * the deltas it holds (their rows are in the fill). The snapshot's own visibility already hides
+ * later deltas from the DELETE; the test on `x` says so explicitly.
+ */
 export function pgFillStatements(name: string, table: string, shape: RollupShape, snap: string): string[] {
   const R = q(name);
   const { keys, vals } = columns(shape);
@@ -141,6 +149,7 @@ export function pgFillStatements(name: string, table: string, shape: RollupShape
   ];
   const by = shape.keys.length ? ` GROUP BY ${shape.keys.map(q).join(', ')}` : '';
   return [
+    `SET LOCAL ${FLOAT_DIGITS}`,
     `INSERT INTO ${R} (${[...keys, ...vals].join(', ')}) SELECT ${fill.join(', ')} FROM ${q(table)}${by}`,
     `DELETE FROM ${R} WHERE x IS NOT NULL AND pg_visible_in_snapshot(x, '${snap.replace(/[^0-9:,]/g, '')}'::pg_snapshot)`,
   ];
