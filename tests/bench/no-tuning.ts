@@ -329,7 +329,12 @@ export async function noTuning(dialect: 'sqlite' | 'postgres'): Promise<void> {
     rollupBuildMs = performance.now() - r0;
     const st = (xs: number[]) =>
       `${xs.length} ops, p50 ${pct(xs, 50).toFixed(2)} ms, p99 ${pct(xs, 99).toFixed(2)} ms, max ${Math.max(0, ...xs).toFixed(2)} ms`;
-    lockHeld = `while the rollup was built: writes ${st(wl)}; reads ${st(sl)}  (load ${os.loadavg()[0]!.toFixed(1)})`;
+    const lb = ai.rollups.lastBuild;
+    lockHeld =
+      `while the rollup was built: writes ${st(wl)}; reads ${st(sl)}  (load ${os.loadavg()[0]!.toFixed(1)})` +
+      (lb
+        ? `\n  its brief lock: ${lb.lockTries} tr${lb.lockTries === 1 ? 'y' : 'ies'}, the transaction that got it ${lb.lockMs.toFixed(1)} ms; fill ${lb.fillMs.toFixed(0)} ms (no lock writers wait on)`
+        : '');
   }
   const coldRollup: number[] = [];
   for (let i = 0; i < 9; i++) coldRollup.push(await summaryCold());

@@ -454,6 +454,11 @@ export class Rollups {
   /** PostgreSQL: rows a rollup held after its last compaction, by rollup name. */
   private readonly compacted = new Map<string, number>();
   private readonly unlisten: (() => void) | null;
+  /**
+   * PostgreSQL: the last build's brief lock (tries; ms of the transaction that got it: its wait
+   * plus the table and triggers made under it) and its fill's ms (benchmarks).
+   */
+  lastBuild: { lockTries: number; lockMs: number; fillMs: number } | null = null;
 
   constructor(private readonly host: RollupHost) {
     this.unlisten = host.dialect === 'postgres' ? onTableWrite((t) => this.wrote(t)) : null;
@@ -712,7 +717,7 @@ export class Rollups {
           await this.briefly(conn, table, 'ACCESS EXCLUSIVE', async (trx) => {
             for (const s of pgDropStatements(name)) await sql.raw(s).execute(trx);
           });
-        await this.briefly(conn, table, 'SHARE ROW EXCLUSIVE', async (trx) => {
+        const lock = await this.briefly(conn, table, 'SHARE ROW EXCLUSIVE', async (trx) => {
           for (const s of pgCreateStatements(name, table, shape)) await sql.raw(s).execute(trx);
         });
         const started = performance.now();
@@ -732,7 +737,9 @@ export class Rollups {
           }).catch(() => undefined);
           throw err;
         }
-        return performance.now() - started;
+        const fillMs = performance.now() - started;
+        this.lastBuild = { lockTries: lock.tries, lockMs: lock.ms, fillMs };
+        return fillMs;
       } finally {
         await sql`SELECT pg_advisory_unlock(hashtext(${key}))`.execute(conn);
       }
@@ -749,9 +756,12 @@ export class Rollups {
     table: string,
     mode: 'SHARE ROW EXCLUSIVE' | 'ACCESS EXCLUSIVE',
     fn: (trx: Kysely<DB>) => Promise<void>,
-  ): Promise<void> {
+  ): Promise<{ tries: number; ms: number }> {
     const since = performance.now();
+    let tries = 0;
     for (let pause = 10; ; pause = Math.min(2 * pause, 1000)) {
+      tries++;
+      const began = performance.now();
       try {
         await db.transaction().execute(async (trx) => {
           await sql.raw(`SET LOCAL lock_timeout = '${LOCK_WAIT_MS}ms'`).execute(trx);
@@ -761,7 +771,7 @@ export class Rollups {
           if (there.rows[0]?.t) await sql.raw(`LOCK TABLE ${q(table)} IN ${mode} MODE`).execute(trx);
           await fn(trx);
         });
-        return;
+        return { tries, ms: performance.now() - began };
       } catch (err) {
         if ((err as { code?: string }).code !== '55P03' || performance.now() - since > LOCK_TRY_MS) throw err;
         await sleep(pause + Math.random() * pause);
