@@ -59,15 +59,18 @@
  * then fills from a REPEATABLE READ snapshot and drops the deltas that snapshot already holds;
  * drops take their lock the same brief way.
  *
- * Measured on PostgreSQL (1M rows × 12 fields, machine shared at load 12–20: absolute figures
- * inflated, ratios from one run): a cold grouped count + sum 2.7–2.8 ms from the rollup against
- * 206–226 ms from the covering index (77–82×; a quiet machine's scan: 126 ms with the covering
- * index, 237 ms without); the fill 0.99 s (no lock writers wait on); writes while it was built p99
- * 97 ms (p50 20 ms), as while the covering index was built (p99 58 ms, max 97 ms). Cost per
- * statement (PostgreSQL's own EXPLAIN ANALYZE, two tables alike written alternately, load 20):
- * a 500-row INSERT 14.1 → 15.7 ms (1.11×: 0.3 ms the trigger, the rest the transition table), a
- * one-row INSERT or UPDATE +0.09 ms. Imports of 100k rows ran at 0.57–1.53× the throughput without
- * one at load 14–27 (median 0.70–0.73×): too noisy to settle; measure again on a quiet machine.
+ * Measured on PostgreSQL (1M rows × 12 fields, machine shared at load 5–20: absolute figures
+ * inflated, ratios from one run): a cold grouped count + sum 1.0–4.1 ms from the rollup against
+ * 204–289 ms from the covering index (71–206×; a quiet machine's scan: 126 ms with the covering
+ * index, 237 ms without); the fill 0.73–0.99 s, holding no lock writers wait on; the brief lock
+ * got at the first try, its whole script 31–39 ms. Writes while it was built: p50 19–31 ms, p99
+ * 97–255 ms (35–72 writes); while the covering index was built in the same runs: p50 10–12 ms,
+ * p99 58–156 ms, max up to 340 ms — on this machine both are its contention, not lock waits.
+ * Cost per statement (PostgreSQL's own EXPLAIN ANALYZE, two tables alike written alternately,
+ * load 20): a 500-row INSERT 14.1 → 15.7 ms (1.11×: 0.3 ms the trigger, the rest the transition
+ * table), a one-row INSERT or UPDATE +0.09 ms. Imports of 100k rows ran at 0.57–1.53× the
+ * throughput without one at load 14–27 (medians 0.70–0.73×): too noisy to settle; measure again on
+ * a quiet machine.
  */
 import { createHash } from 'node:crypto';
 import { setTimeout as sleep } from 'node:timers/promises';
