@@ -10,7 +10,7 @@
  *
  * A grouped summary no index can make fast enough (a covering index is still a scan of every row)
  * gets a rollup instead, recorded, built, swept and listed the same way on this builder's queue
- * (rollup.ts, SQLite only).
+ * (rollup.ts; on PostgreSQL rollup-pg.ts).
  *
  * SQLite builds never make a write wait long. SQLite has one writer and CREATE INDEX holds the write
  * lock until it commits (seconds at a million rows, far more under load), and it cannot be split into
@@ -379,6 +379,7 @@ export class AutoIndexer {
   async close(): Promise<void> {
     this.closed = true;
     if (this.timer) clearInterval(this.timer);
+    this.rollups.close();
     this.queue.length = 0;
     this.stop.abort();
     this.child?.kill();

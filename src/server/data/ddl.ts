@@ -1,6 +1,7 @@
 import { type Kysely, PostgresAdapter, sql } from 'kysely';
 import { FIELD_TYPES, type FieldType } from '../../shared/api/fields.ts';
 import type { Dialect } from '../db/index.ts';
+import { pgDropStatements } from './rollup-pg.ts';
 
 /**
  * DDL for builder tables. Names are derived from our own 24-hex ids only (`e_<id>`, `c_<id>`,
@@ -197,8 +198,15 @@ export async function dropFieldStorage(
 export const ROLLUP_TRIGGERS = ['i', 'u', 'd'] as const;
 const ROLLUP_TRIGGER = /^rx_([0-9a-f]{24})_[0-9a-f]{10}_[iud]$/;
 
-/** Drop a rollup's triggers and table (SQLite; inside the caller's transaction). */
+/**
+ * Drop a rollup's triggers and table (inside the caller's transaction). On PostgreSQL its trigger
+ * functions go with their triggers (data/rollup-pg.ts).
+ */
 export async function dropRollupObjects(db: Kysely<unknown>, name: string): Promise<void> {
+  if (dialectOf(db) === 'postgres') {
+    for (const s of pgDropStatements(name)) await sql.raw(s).execute(db);
+    return;
+  }
   for (const s of ROLLUP_TRIGGERS) await sql.raw(`DROP TRIGGER IF EXISTS "${name}_${s}"`).execute(db);
   await sql.raw(`DROP TABLE IF EXISTS "${name}"`).execute(db);
 }
@@ -206,12 +214,12 @@ export async function dropRollupObjects(db: Kysely<unknown>, name: string): Prom
 /**
  * Drop the rollups (data/rollup.ts) of a table, or only those reading `column`: their triggers,
  * tables and rows, inside the caller's transaction. Before a column is dropped (SQLite refuses to
- * drop a column a trigger names) and with the table. Rollups exist on SQLite only; on SQLite any
- * rollup trigger left on the table without its row (a crash between steps cannot leave one: a
- * rollup and its row are made in one transaction, but be safe) goes too.
+ * drop a column a trigger names; a PostgreSQL trigger function naming it would fail every write)
+ * and with the table. Any rollup trigger left on the table without its row (a build stopped
+ * between its two transactions on PostgreSQL; on SQLite a crash cannot leave one, but be safe)
+ * goes too.
  */
 export async function dropRollups(db: Kysely<unknown>, entityId: string, column?: string): Promise<void> {
-  if (dialectOf(db) === 'postgres') return;
   const t = entityTable(entityId);
   const reads = (text: string) => column === undefined || text.includes(`"${column}"`);
   const rows = await sql<{ id: string; name: string; keys: string; vals: string }>`
@@ -221,12 +229,16 @@ export async function dropRollups(db: Kysely<unknown>, entityId: string, column?
     await dropRollupObjects(db, r.name);
     await sql`DELETE FROM data_rollups WHERE id = ${r.id}`.execute(db);
   }
-  const left = await sql<{ name: string; sql: string }>`
+  const left =
+    dialectOf(db) === 'postgres'
+      ? await sql<{ name: string; sql: string }>`
+    SELECT g.tgname AS name, p.prosrc AS sql FROM pg_trigger g JOIN pg_proc p ON p.oid = g.tgfoid
+    WHERE g.tgrelid = to_regclass(${`"${t}"`}) AND NOT g.tgisinternal`.execute(db)
+      : await sql<{ name: string; sql: string }>`
     SELECT name, sql FROM sqlite_master WHERE type = 'trigger' AND tbl_name = ${t}`.execute(db);
   for (const g of left.rows) {
     const m = ROLLUP_TRIGGER.exec(g.name);
     if (!m || m[1] !== entityId || !reads(g.sql)) continue;
-    await sql.raw(`DROP TRIGGER IF EXISTS "${g.name}"`).execute(db);
-    await sql.raw(`DROP TABLE IF EXISTS "${m[0].slice(0, -2)}"`).execute(db);
+    await dropRollupObjects(db, m[0].slice(0, -2));
   }
 }

@@ -47,13 +47,33 @@
  * wait for it). Cost per write: +1.5 µs CPU a row in 500-row INSERTs (2.1 → 3.6 µs), +2–3 µs a row
  * for one-row inserts; an import of 100k rows ran at 0.95× and 0.98× the throughput without one.
  *
- * SQLite only. PostgreSQL scans in parallel (1M rows, quiet machine: 126 ms cold from the covering
- * index, 237 ms without) and serves many writers at once: a per-group row updated by every write
- * would serialize concurrent writers on the hot groups and deadlock multi-row transactions touching
- * groups in different orders, a cost SQLite's single writer never pays. A PostgreSQL rollup would
- * need per-transaction delta rows merged later instead; not done.
+ * PostgreSQL (rollup-pg.ts): the same shapes, served the same way, from a table of delta rows.
+ * A per-group row updated by every write would serialize concurrent writers on the hot groups and
+ * deadlock multi-row transactions touching groups in different orders (a cost SQLite's single
+ * writer never pays), so statement-level triggers only insert one aggregated row per group a
+ * statement touched, summaries sum them (`GROUP BY k… HAVING sum(n) > 0`), and a compaction on the
+ * builder's queue folds them into one row per group when a read found more than ROWS_PER_GROUP rows
+ * per group (or every WRITES_PER_CHECK writes to the table, when they doubled since the last one).
+ * Sums are numerics there, without drift (no compensation column). The build takes its table
+ * lock only for the moment of creating the table and triggers (with a lock_timeout, tried again),
+ * then fills from a REPEATABLE READ snapshot and drops the deltas that snapshot already holds;
+ * drops take their lock the same brief way.
+ *
+ * Measured on PostgreSQL (1M rows × 12 fields, machine shared at load 5–20: absolute figures
+ * inflated, ratios from one run): a cold grouped count + sum 1.0–4.1 ms from the rollup against
+ * 204–289 ms from the covering index (71–206×; a quiet machine's scan: 126 ms with the covering
+ * index, 237 ms without); the fill 0.73–0.99 s, holding no lock writers wait on; the brief lock
+ * got at the first try, its whole script 31–39 ms. Writes while it was built: p50 19–31 ms, p99
+ * 97–255 ms (35–72 writes); while the covering index was built in the same runs: p50 10–12 ms,
+ * p99 58–156 ms, max up to 340 ms — on this machine both are its contention, not lock waits.
+ * Cost per statement (PostgreSQL's own EXPLAIN ANALYZE, two tables alike written alternately,
+ * load 20): a 500-row INSERT 14.1 → 15.7 ms (1.11×: 0.3 ms the trigger, the rest the transition
+ * table), a one-row INSERT or UPDATE +0.09 ms. Imports of 100k rows ran at 0.57–1.53× the
+ * throughput without one at load 14–27 (medians 0.70–0.73×): too noisy to settle; measure again on
+ * a quiet machine.
  */
 import { createHash } from 'node:crypto';
+import { setTimeout as sleep } from 'node:timers/promises';
 import { type Kysely, type RawBuilder, sql } from 'kysely';
 import { newId } from '../../shared/id.ts';
 import type { Cond, NormalizedQuery, SummarySpec } from '../../shared/query/index.ts';
@@ -62,12 +82,28 @@ import type { DataRollupsTable, DB } from '../db/schema.ts';
 import { dropRollupObjects } from './ddl.ts';
 import { flushUseCounts, type ManagedFigures, managedFigures, p50, sweepUnused } from './managed.ts';
 import type { EntityMeta } from './meta.ts';
+import {
+  COMPACT_ROWS as COMPACT_STEP,
+  LOCK_WAIT_MS,
+  pgCompactStatement,
+  pgCreateStatements,
+  pgDropStatements,
+  pgFillStatements,
+} from './rollup-pg.ts';
 import { type ColumnMap, QueryCompiler } from './sql-query.ts';
+import { onTableWrite } from './write-clock.ts';
 
 /** Groups a scan may have found for its shape to get a rollup. */
 export const MAX_GROUPS = 1000;
 /** A rollup read finding more groups than this has outgrown its use: it is dropped. */
 const GROWN_GROUPS = 20 * MAX_GROUPS;
+/** PostgreSQL: a rollup read more rows than this per group it answered (plus a slack): compact it. */
+const ROWS_PER_GROUP = 4;
+const ROWS_SLACK = 64;
+/** PostgreSQL: writes to a table (write-clock moves) between compaction checks of its rollups. */
+const WRITES_PER_CHECK = 500;
+/** PostgreSQL: how long a build or drop goes on trying for its brief table lock, ms. */
+const LOCK_TRY_MS = 10 * 60_000;
 
 /** A column a rollup counts (and, for numbers, sums). */
 export interface RollupVal {
@@ -207,9 +243,12 @@ function readStatement(
   dialect: Dialect,
 ) {
   const { def, groupKeys, metricVals } = plan;
-  const exact = groupKeys.length === def.keys.length && groupKeys.every((k, i) => k === i);
+  const pg = dialect === 'postgres';
+  // PostgreSQL's rollup holds delta rows (rollup-pg.ts): always summed, never read as they are.
+  const exact = !pg && groupKeys.length === def.keys.length && groupKeys.every((k, i) => k === i);
   const ref = (c: string) => sql.ref(`t.${c}`);
-  const agg = (fn: 'sum' | 'total', x: RawBuilder<unknown>) => (exact ? x : sql`${sql.raw(fn)}(${x})`);
+  const agg = (fn: 'sum' | 'total', x: RawBuilder<unknown>) =>
+    exact ? x : sql`${sql.raw(pg ? 'sum' : fn)}(${x})`;
   const cols: RawBuilder<unknown>[] = groupKeys.map((k, i) => sql`${ref(`k${k}`)} AS ${sql.ref(`k${i}`)}`);
   spec.metrics.forEach((m, i) => {
     const a = (x: string) => sql.ref(`m${i}_${x}`);
@@ -219,10 +258,9 @@ function readStatement(
     else {
       // The sum and its compensation apart: records.ts adds them (and, when '' and null groups
       // merge, those of both groups) with its compensated sum.
-      cols.push(
-        sql`${agg('total', ref(`s${v}`))} AS ${a('sum')}`,
-        sql`${agg('total', ref(`e${v}`))} AS ${a('comp')}`,
-      );
+      cols.push(sql`${agg('total', ref(`s${v}`))} AS ${a('sum')}`);
+      // PostgreSQL's sums are numerics that do not drift: no compensation.
+      if (!pg) cols.push(sql`${agg('total', ref(`e${v}`))} AS ${a('comp')}`);
       if (m.fn === 'avg') cols.push(sql`${agg('sum', ref(`c${v}`))} AS ${a('cnt')}`);
     }
   });
@@ -236,10 +274,22 @@ function readStatement(
   const where = new QueryCompiler(dialect, keyCols, 't', false).where(q.where);
   const by =
     exact || groupKeys.length === 0 ? sql`` : sql` GROUP BY ${sql.join(groupKeys.map((k) => ref(`k${k}`)))}`;
+  if (pg) {
+    // The rows read (a compaction is due when they far outnumber the groups); groups whose rows
+    // all left net to n = 0.
+    cols.push(sql`count(*) AS ${sql.ref(ROWS_READ)}`);
+    const having = groupKeys.length ? sql` HAVING sum(t.n) > 0` : sql``;
+    return sql<
+      Record<string, unknown>
+    >`SELECT ${sql.join(cols)} FROM ${sql.table(def.name)} t WHERE ${where}${by}${having}`;
+  }
   return sql<
     Record<string, unknown>
   >`SELECT ${sql.join(cols)} FROM ${sql.table(def.name)} t WHERE t.n > 0 AND ${where}${by}`;
 }
+
+/** PostgreSQL: the column of a rollup read counting the rows it read. */
+const ROWS_READ = 'rx_rows';
 
 const q = (s: string) => `"${s}"`;
 const lit = (s: string) => `'${s.replace(/'/g, "''")}'`;
@@ -396,12 +446,99 @@ export class Rollups {
   private readonly defs = new Map<string, { version: number; list: Promise<RollupDef[]> }>();
   private readonly uses = new Map<string, number>();
   private readonly building = new Set<string>();
+  /** PostgreSQL: writes heard per table since its rollups were last checked for compaction. */
+  private readonly writes = new Map<string, number>();
+  /** PostgreSQL: rows a rollup held after its last compaction, by rollup name. */
+  private readonly compacted = new Map<string, number>();
+  private readonly unlisten: (() => void) | null;
+  /**
+   * PostgreSQL: the last build's brief lock (tries; ms of the transaction that got it: its wait
+   * plus the table and triggers made under it) and its fill's ms (benchmarks).
+   */
+  lastBuild: { lockTries: number; lockMs: number; fillMs: number } | null = null;
 
-  constructor(private readonly host: RollupHost) {}
+  constructor(private readonly host: RollupHost) {
+    this.unlisten = host.dialect === 'postgres' ? onTableWrite((t) => this.wrote(t)) : null;
+  }
 
   private get on(): boolean {
     const o = this.host.options;
-    return o.enabled && o.rollups && this.host.dialect === 'sqlite';
+    return o.enabled && o.rollups;
+  }
+
+  private get pg(): boolean {
+    return this.host.dialect === 'postgres';
+  }
+
+  /** Stop hearing writes (the app closes). */
+  close(): void {
+    this.unlisten?.();
+  }
+
+  /** PostgreSQL: every WRITES_PER_CHECK writes to a table, check its rollups for compaction. */
+  private wrote(table: string): void {
+    if (!this.on) return;
+    const n = (this.writes.get(table) ?? 0) + 1;
+    if (n < WRITES_PER_CHECK) {
+      if (this.writes.size >= 10_000 && !this.writes.has(table)) this.writes.clear();
+      this.writes.set(table, n);
+      return;
+    }
+    this.writes.delete(table);
+    this.queueCompaction(table);
+  }
+
+  /** Queue a compaction check of a table's rollups (or of one of them) unless one is queued. */
+  private queueCompaction(table: string, only?: RollupDef): void {
+    const id = `compact|${only?.name ?? table}`;
+    if (this.building.has(id)) return;
+    this.building.add(id);
+    this.host.enqueue(async () => {
+      try {
+        const defs = only
+          ? [only]
+          : (
+              await this.host.db
+                .selectFrom('data_rollups')
+                .select(['id', 'name', 'shape', 'keys', 'vals'])
+                .where('entity_id', '=', table.slice(2))
+                .execute()
+            ).map(defOf);
+        for (const def of defs) await this.compact(def, !only);
+      } finally {
+        this.building.delete(id);
+      }
+    });
+  }
+
+  /**
+   * PostgreSQL: fold a rollup's delta rows into one per group (rollup-pg.ts), in bounded steps.
+   * `ifGrown`: only when it holds more than twice its rows after the last compaction. Skipped while
+   * another process compacts it. Answers the rows it holds after.
+   */
+  async compact(def: RollupDef, ifGrown = false): Promise<number> {
+    const db = this.host.db;
+    const count = async () =>
+      Number(
+        (await sql<{ n: string }>`SELECT count(*) AS n FROM ${sql.table(def.name)}`.execute(db)).rows[0]!.n,
+      );
+    if (ifGrown && (await count()) <= 2 * (this.compacted.get(def.name) ?? 0) + ROWS_SLACK)
+      return this.compacted.get(def.name) ?? 0;
+    const statement = pgCompactStatement(def.name, def);
+    for (let step = 0; step < 1000; step++) {
+      const r = await db.transaction().execute(async (trx) => {
+        const got = await sql<{
+          ok: boolean;
+        }>`SELECT pg_try_advisory_xact_lock(hashtext(${`rx:c:${def.name}`})) AS ok`.execute(trx);
+        if (!got.rows[0]?.ok) return null;
+        return (await sql<{ deleted: string; inserted: string }>`${sql.raw(statement)}`.execute(trx))
+          .rows[0]!;
+      });
+      if (!r || Number(r.deleted) < COMPACT_STEP) break;
+    }
+    const left = await count();
+    this.compacted.set(def.name, left);
+    return left;
   }
 
   private forget(table: string): void {
@@ -446,8 +583,18 @@ export class Rollups {
     }
     if (!plan) return null;
     let rows: Record<string, unknown>[];
+    const statement = readStatement(plan, meta, nq, spec, this.host.dialect);
+    // A failed statement ends a PostgreSQL transaction: inside one, the read is its own savepoint.
+    const guarded = this.pg && db.isTransaction;
     try {
-      rows = (await readStatement(plan, meta, nq, spec, this.host.dialect).execute(db)).rows;
+      if (guarded) await sql`SAVEPOINT rx_read`.execute(db);
+      try {
+        rows = (await statement.execute(db)).rows;
+      } catch (err) {
+        if (guarded) await sql`ROLLBACK TO SAVEPOINT rx_read`.execute(db);
+        throw err;
+      }
+      if (guarded) await sql`RELEASE SAVEPOINT rx_read`.execute(db);
     } catch (err) {
       // Dropped meanwhile (another process, a schema change): read the list again, scan this time.
       this.forget(meta.table);
@@ -460,6 +607,10 @@ export class Rollups {
     if (rows.length > GROWN_GROUPS && !this.building.has(id)) {
       this.building.add(id);
       this.host.enqueue(() => this.drop(id).finally(() => this.building.delete(id)));
+    } else if (this.pg) {
+      let read = 0;
+      for (const r of rows) read += Number(r[ROWS_READ] ?? 0);
+      if (read > ROWS_PER_GROUP * rows.length + ROWS_SLACK) this.queueCompaction(meta.table, plan.def);
     }
     return rows;
   }
@@ -522,7 +673,10 @@ export class Rollups {
     const book =
       `INSERT INTO data_rollups (id, project_id, entity_id, name, shape, keys, vals, pinned, uses, last_used_at, created_at, cost_ms, build_ms) ` +
       `VALUES (${row.join(', ')}, 0, 0, ${now}, ${now}, ${Math.round(costMs)}, 0)`;
-    const ms = await this.host.runScript([...rollupStatements(name, meta.table, shape), book], name);
+    const ms = this.pg
+      ? await this.buildPg(meta.table, shape, name, book)
+      : await this.host.runScript([...rollupStatements(name, meta.table, shape), book], name);
+    if (ms === null) return null;
     await db
       .updateTable('data_rollups')
       .set({ build_ms: Math.round(ms) })
@@ -533,15 +687,105 @@ export class Rollups {
     return id;
   }
 
+  /**
+   * PostgreSQL: make a rollup in its two transactions (rollup-pg.ts), holding the build's advisory
+   * lock (another process building the same rollup skips it). Answers the fill's ms, or null when
+   * it exists already.
+   */
+  private async buildPg(
+    table: string,
+    shape: RollupShape,
+    name: string,
+    book: string,
+  ): Promise<number | null> {
+    return this.host.db.connection().execute(async (conn) => {
+      const key = `rx:b:${name}`;
+      const got = await sql<{ ok: boolean }>`SELECT pg_try_advisory_lock(hashtext(${key})) AS ok`.execute(
+        conn,
+      );
+      if (!got.rows[0]?.ok) return null;
+      try {
+        const known = async () =>
+          (await conn.selectFrom('data_rollups').select('id').where('name', '=', name).executeTakeFirst()) !==
+          undefined;
+        if (await known()) return null;
+        // Left by a build stopped between its transactions (no row: never read).
+        if (await leftOver(conn, name))
+          await this.briefly(conn, table, 'ACCESS EXCLUSIVE', async (trx) => {
+            for (const s of pgDropStatements(name)) await sql.raw(s).execute(trx);
+          });
+        const lock = await createPg(conn, table, name, shape);
+        const started = performance.now();
+        try {
+          await conn
+            .transaction()
+            .setIsolationLevel('repeatable read')
+            .execute(async (trx) => {
+              const snap = (await sql<{ s: string }>`SELECT pg_current_snapshot()::text AS s`.execute(trx))
+                .rows[0]!.s;
+              for (const s of pgFillStatements(name, table, shape, snap)) await sql.raw(s).execute(trx);
+              await sql.raw(book).execute(trx);
+            });
+        } catch (err) {
+          await this.briefly(conn, table, 'ACCESS EXCLUSIVE', async (trx) => {
+            for (const s of pgDropStatements(name)) await sql.raw(s).execute(trx);
+          }).catch(() => undefined);
+          throw err;
+        }
+        const fillMs = performance.now() - started;
+        this.lastBuild = { lockTries: lock.tries, lockMs: lock.ms, fillMs };
+        return fillMs;
+      } finally {
+        await sql`SELECT pg_advisory_unlock(hashtext(${key}))`.execute(conn);
+      }
+    });
+  }
+
+  /**
+   * PostgreSQL: run `fn` in a transaction holding a lock on the record table taken with a short
+   * lock_timeout (LOCK_WAIT_MS), tried again until it is had: whatever queues behind the lock (reads
+   * for ACCESS EXCLUSIVE, writes for either) waits that long at most. No table: no lock.
+   */
+  private async briefly(
+    db: Kysely<DB>,
+    table: string,
+    mode: 'SHARE ROW EXCLUSIVE' | 'ACCESS EXCLUSIVE',
+    fn: (trx: Kysely<DB>) => Promise<void>,
+  ): Promise<{ tries: number; ms: number }> {
+    const since = performance.now();
+    let tries = 0;
+    for (let pause = 10; ; pause = Math.min(2 * pause, 1000)) {
+      tries++;
+      const began = performance.now();
+      try {
+        await db.transaction().execute(async (trx) => {
+          await sql.raw(`SET LOCAL lock_timeout = '${LOCK_WAIT_MS}ms'`).execute(trx);
+          const there = await sql<{ t: string | null }>`SELECT to_regclass(${q(table)})::text AS t`.execute(
+            trx,
+          );
+          if (there.rows[0]?.t) await sql.raw(`LOCK TABLE ${q(table)} IN ${mode} MODE`).execute(trx);
+          await fn(trx);
+        });
+        return { tries, ms: performance.now() - began };
+      } catch (err) {
+        if ((err as { code?: string }).code !== '55P03' || performance.now() - since > LOCK_TRY_MS) throw err;
+        await sleep(pause + Math.random() * pause);
+      }
+    }
+  }
+
   /** Drop one rollup: its triggers, table and row, in one transaction. */
   async drop(id: string): Promise<void> {
     const db = this.host.db;
     const row = await db.selectFrom('data_rollups').selectAll().where('id', '=', id).executeTakeFirst();
     if (!row) return;
-    await db.transaction().execute(async (trx) => {
+    const objects = async (trx: Kysely<DB>) => {
       await dropRollupObjects(trx as unknown as Kysely<unknown>, row.name);
       await trx.deleteFrom('data_rollups').where('id', '=', id).execute();
-    });
+    };
+    if (this.pg) await this.briefly(db, `e_${row.entity_id}`, 'ACCESS EXCLUSIVE', objects);
+    else await db.transaction().execute(objects);
+    this.compacted.delete(row.name);
     this.forget(`e_${row.entity_id}`);
     this.stats.get(`e_${row.entity_id}`)?.delete(row.shape);
     this.uses.delete(id);
@@ -555,6 +799,98 @@ export class Rollups {
   /** Drop unpinned rollups unused for `unusedMs` (and those of tables gone); answers how many. */
   async sweep(now = Date.now()): Promise<number> {
     await this.flushUses();
-    return sweepUnused(this.host.db, 'data_rollups', this.host.options.unusedMs, now, (id) => this.drop(id));
+    let n = await sweepUnused(this.host.db, 'data_rollups', this.host.options.unusedMs, now, (id) =>
+      this.drop(id),
+    );
+    if (this.pg) n += await this.dropOrphans();
+    return n;
   }
+
+  /**
+   * PostgreSQL: drop the rollup objects no data_rollups row names (a build stopped between its two
+   * transactions by a crash: its triggers would add deltas forever), unless a build holds them.
+   */
+  private async dropOrphans(): Promise<number> {
+    const db = this.host.db;
+    const found = await sql<{ name: string }>`
+      SELECT left(proname, -3) AS name FROM pg_proc
+      WHERE pronamespace = (SELECT oid FROM pg_namespace WHERE nspname = current_schema()) AND proname ~ '^rx_[0-9a-f]{24}_[0-9a-f]{10}_fi$'
+        AND left(proname, -3) NOT IN (SELECT name FROM data_rollups)`.execute(db);
+    let n = 0;
+    for (const { name } of found.rows) {
+      const dropped = await db.connection().execute(async (conn) => {
+        const key = `rx:b:${name}`;
+        const got = await sql<{
+          ok: boolean;
+        }>`SELECT pg_try_advisory_lock(hashtext(${key})) AS ok`.execute(conn);
+        if (!got.rows[0]?.ok) return false;
+        try {
+          const known = await conn
+            .selectFrom('data_rollups')
+            .select('id')
+            .where('name', '=', name)
+            .executeTakeFirst();
+          if (known) return false;
+          await this.briefly(conn, `e_${name.slice(3, 27)}`, 'ACCESS EXCLUSIVE', async (trx) => {
+            for (const s of pgDropStatements(name)) await sql.raw(s).execute(trx);
+          });
+          return true;
+        } finally {
+          await sql`SELECT pg_advisory_unlock(hashtext(${key}))`.execute(conn);
+        }
+      });
+      if (dropped) n++;
+    }
+    return n;
+  }
+}
+
+/**
+ * PostgreSQL: transaction A of a build as one script (one round trip): the table and functions
+ * first, then the lock on the record table (taken with LOCK_WAIT_MS of lock_timeout, tried again
+ * until it is had) and the triggers, so writers queue behind it for the lock wait at most and the
+ * lock is held for the triggers' creation only. Answers the tries and the ms of the one that ran.
+ */
+async function createPg(
+  conn: Kysely<DB>,
+  table: string,
+  name: string,
+  shape: RollupShape,
+): Promise<{ tries: number; ms: number }> {
+  const statements = pgCreateStatements(name, table, shape);
+  const triggers = statements.filter((s) => s.startsWith('CREATE TRIGGER'));
+  const script = [
+    'BEGIN',
+    `SET LOCAL lock_timeout = '${LOCK_WAIT_MS}ms'`,
+    ...statements.filter((s) => !s.startsWith('CREATE TRIGGER')),
+    `LOCK TABLE ${q(table)} IN SHARE ROW EXCLUSIVE MODE`,
+    ...triggers,
+    'COMMIT',
+  ].join(';\n');
+  const since = performance.now();
+  let tries = 0;
+  for (let pause = 10; ; pause = Math.min(2 * pause, 1000)) {
+    tries++;
+    const began = performance.now();
+    try {
+      await sql.raw(script).execute(conn);
+      return { tries, ms: performance.now() - began };
+    } catch (err) {
+      await sql
+        .raw('ROLLBACK')
+        .execute(conn)
+        .catch(() => undefined);
+      if ((err as { code?: string }).code !== '55P03' || performance.now() - since > LOCK_TRY_MS) throw err;
+      await sleep(pause + Math.random() * pause);
+    }
+  }
+}
+
+/** PostgreSQL: whether a rollup's table or trigger functions are there. */
+async function leftOver(db: Kysely<DB>, name: string): Promise<boolean> {
+  const r = await sql<{ there: boolean }>`
+    SELECT to_regclass(${q(name)}) IS NOT NULL OR EXISTS (
+      SELECT 1 FROM pg_proc WHERE pronamespace = (SELECT oid FROM pg_namespace WHERE nspname = current_schema()) AND proname LIKE ${`${name}_f_`}
+    ) AS there`.execute(db);
+  return r.rows[0]?.there === true;
 }
