@@ -37,6 +37,10 @@
  *
  * Env: BENCH_SIZES (100,500,1000) BENCH_TRIES (20) BENCH_DRAG_N (500) BENCH_PAINT_N (1000; 0 = off)
  * BENCH_OPENS (5) BENCH_DIAG (1: print each phase and try of the input-to-paint pass) CHROMIUM_PATH
+ * BENCH_APP_DIR (a bench page built before, e.g. from another commit with BENCH_BUILD_ONLY=dir: runs
+ * of two builds alternated on a busy machine compare them in the same stretch of time)
+ * BENCH_BUILD_ONLY (a folder: build the bench page there and stop)
+ * Where the time goes: tests/bench/designer-profile.ts (CPU profile and trace of open and of each op).
  */
 import fs from 'node:fs';
 import os from 'node:os';
@@ -67,7 +71,9 @@ const OPS = ['select', 'edit', 'move', 'delete', 'duplicate', 'paste50', 'undo',
 const RESTORE = new Set<string>(['delete', 'duplicate', 'paste50', 'redo']);
 
 async function buildApp(): Promise<string> {
-  const out = fs.mkdtempSync(path.join(os.tmpdir(), 'bench-designer-'));
+  const out = process.env.BENCH_BUILD_ONLY
+    ? path.resolve(process.env.BENCH_BUILD_ONLY)
+    : fs.mkdtempSync(path.join(os.tmpdir(), 'bench-designer-'));
   await build({
     configFile: false,
     logLevel: 'warn',
@@ -501,8 +507,14 @@ const ratio = (a: number | undefined, b: number | undefined) =>
   a === undefined || b === undefined ? '' : `${(a / b).toFixed(2)}×`.padStart(7);
 
 async function main() {
-  console.log('bench:designer — building the bench page…');
-  const dir = await buildApp();
+  const prebuilt = process.env.BENCH_APP_DIR ? path.resolve(process.env.BENCH_APP_DIR) : null;
+  if (!prebuilt) console.log('bench:designer — building the bench page…');
+  const dir = prebuilt ?? (await buildApp());
+  if (process.env.BENCH_BUILD_ONLY) {
+    console.log(`bench:designer — page built in ${dir}`);
+    return;
+  }
+  if (prebuilt) console.log(`bench:designer — the page built in ${prebuilt}`);
   const server = await serveDir(dir);
   const base = `http://127.0.0.1:${(server.address() as { port: number }).port}`;
   const browser = await chromium.launch({
@@ -567,7 +579,7 @@ async function main() {
   } finally {
     await browser.close();
     server.close();
-    fs.rmSync(dir, { recursive: true, force: true });
+    if (!prebuilt) fs.rmSync(dir, { recursive: true, force: true });
   }
 }
 

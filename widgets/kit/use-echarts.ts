@@ -1,4 +1,7 @@
-/** Mounts an echarts chart into a div; echarts is imported lazily here so it never enters the main bundle. */
+/**
+ * Mounts an echarts chart into a div; echarts (the parts the kinds use, ./echarts.ts) is imported
+ * lazily here so it never enters the main bundle.
+ */
 import { type RefObject, useEffect, useRef } from 'react';
 import { useRuntime } from './widget-context.ts';
 
@@ -20,7 +23,7 @@ export function useECharts(option: Record<string, unknown>): RefObject<HTMLDivEl
   useEffect(() => {
     let disposed = false;
     let observer: ResizeObserver | undefined;
-    import('echarts').then((echarts) => {
+    import('./echarts.ts').then((echarts) => {
       if (disposed || !ref.current) return;
       chart.current = echarts.init(ref.current, undefined, { renderer }) as unknown as Chart;
       chart.current.setOption(JSON.parse(latest.current), true);

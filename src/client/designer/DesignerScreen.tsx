@@ -61,6 +61,12 @@ function firstSync(session: CollabSession): Promise<void> {
   });
 }
 
+/** Runs `run` once the browser is idle (or after a second at most). */
+function whenIdle(run: () => void) {
+  if (typeof requestIdleCallback === 'function') requestIdleCallback(run, { timeout: 1000 });
+  else setTimeout(run, 0);
+}
+
 export default function DesignerScreen() {
   const { t } = useTranslation();
   const { page: pageId = '' } = useParams();
@@ -74,6 +80,8 @@ export default function DesignerScreen() {
   const [denied, setDenied] = useState(false);
   const [session, setSession] = useState<CollabSession | null>(null);
   const autosave = useRef<Autosave | null>(null);
+  /** Bumped by each open: a check of an earlier page's draft that finishes late is dropped. */
+  const opened = useRef(0);
   const collab = useCollab(session);
 
   const open = useCallback(async () => {
@@ -90,6 +98,8 @@ export default function DesignerScreen() {
       return null;
     });
     let joined: CollabSession | null = null;
+    const seq = ++opened.current;
+    setIssues([]);
     try {
       // The saved draft's name and load notes; a refusal here is the no-authority state, and the
       // co-editing document (which the server would refuse too) is not even asked for.
@@ -102,7 +112,6 @@ export default function DesignerScreen() {
         return;
       }
       setName(draft.name);
-      setIssues(loadPage(draft.document).issues);
       const user = useSession.getState().user;
       joined = new CollabSession(new Y.Doc(), {
         project,
@@ -115,6 +124,13 @@ export default function DesignerScreen() {
       const m = new DocModel(joined.doc);
       useDesigner.getState().setModel(m, pageId);
       autosave.current = startAutosave(m, project, pageId);
+      // What loading the saved draft repaired or marked (the banner): the whole page checked against
+      // the kinds' schemas, compiled on first use. The server already restored the draft the canvas
+      // shows, so this waits until the canvas has drawn and the browser is idle.
+      const saved = draft.document;
+      whenIdle(() => {
+        if (opened.current === seq) setIssues(loadPage(saved).issues);
+      });
     } catch (e) {
       const msg = e instanceof Error ? e.message : String(e);
       if (msg === 'denied') {

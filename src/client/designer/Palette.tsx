@@ -13,11 +13,11 @@ import { useDesigner } from './store.ts';
 type IconMap = Record<string, ComponentType>;
 let iconsPromise: Promise<IconMap> | undefined;
 
-/** Icons load once, lazily, as their own chunk. */
+/** The kinds' icons load once, lazily, as their own chunk (palette-icons.ts). */
 function useIcons(): IconMap | null {
   const [icons, setIcons] = useState<IconMap | null>(null);
   useEffect(() => {
-    iconsPromise ??= import('@ant-design/icons').then((m) => m as unknown as IconMap);
+    iconsPromise ??= import('./palette-icons.ts').then((m) => m as unknown as IconMap);
     let live = true;
     void iconsPromise.then((m) => live && setIcons(m));
     return () => {

@@ -166,11 +166,33 @@ function observe(el: Element, cb: () => void): () => void {
  */
 const boxOf = (el: Element) => el.closest('.dz-item') ?? el;
 
-function inViewport(el: Element): boolean {
-  const r = boxOf(el).getBoundingClientRect();
+/**
+ * The part of the window where the canvas shows widgets: the window cut to the scroll box around the
+ * canvas (a page wider than the canvas area, at 100 %, runs on under the inspector, clipped). Widgets
+ * clipped away draw their view with the fill-in or when scrolled to, as those below the fold do.
+ */
+function visibleArea(el: Element): { top: number; bottom: number; left: number; right: number } {
   const h = window.innerHeight;
   const w = window.innerWidth;
-  return r.bottom >= -h * NEAR && r.top <= h * (1 + NEAR) && r.right >= -w * NEAR && r.left <= w * (1 + NEAR);
+  const area = { top: -h * NEAR, bottom: h * (1 + NEAR), left: -w * NEAR, right: w * (1 + NEAR) };
+  const scroller = el.closest(SCROLLER);
+  if (!scroller) return area;
+  const s = scroller.getBoundingClientRect();
+  return {
+    top: Math.max(area.top, s.top),
+    bottom: Math.min(area.bottom, s.bottom),
+    left: Math.max(area.left, s.left),
+    right: Math.min(area.right, s.right),
+  };
+}
+
+/** The canvas's scroll box (Canvas.tsx). */
+const SCROLLER = '.dz-scroll';
+
+function inViewport(el: Element): boolean {
+  const r = boxOf(el).getBoundingClientRect();
+  const a = visibleArea(el);
+  return r.bottom > a.top && r.top < a.bottom && r.right > a.left && r.left < a.right;
 }
 
 /**
