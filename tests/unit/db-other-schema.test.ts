@@ -16,4 +16,12 @@ describe('otherSchemaGone', () => {
     expect(otherSchemaGone(new Error('relation "e_1" does not exist'), 't_2_b_0')).toBe(false);
     expect(otherSchemaGone(new Error('syntax error'), 't_2_b_0')).toBe(false);
   });
+  it("knows another table's column gone while the migrator looked for its tables, not during a migration", () => {
+    const gone = new Error('column "project_id" of relation "print_keys" does not exist');
+    // No results: the error came before any migration ran (the introspection).
+    expect(otherSchemaGone(gone, 't_2_b_0', undefined)).toBe(true);
+    // Results: a migration of ours ran and failed; that is ours to report.
+    expect(otherSchemaGone(gone, 't_2_b_0', [{ status: 'Error' }])).toBe(false);
+    expect(otherSchemaGone(new Error('syntax error'), 't_2_b_0', undefined)).toBe(false);
+  });
 });

@@ -161,7 +161,7 @@ async function migrate(database: Database, configuredSchema: string | undefined)
   // Kysely's PostgreSQL introspection names every schema's tables (pg_get_serial_sequence on each):
   // another schema dropped at that moment (a tenant or test removed beside us) makes it throw
   // "schema … does not exist" for that other schema. Nothing of ours failed: look again.
-  for (let retry = 0; error && retry < 3 && otherSchemaGone(error, migrationTableSchema); retry++)
+  for (let retry = 0; error && retry < 3 && otherSchemaGone(error, migrationTableSchema, results); retry++)
     ({ error, results } = await migrator.migrateToLatest());
   if (error) {
     const failed = results?.find((r) => r.status === 'Error')?.migrationName;
@@ -171,10 +171,19 @@ async function migrate(database: Database, configuredSchema: string | undefined)
 
 /**
  * The error is PostgreSQL's "schema … does not exist", or "relation "schema.table" does not exist"
- * (a table dropped while the introspection named it), about a schema other than ours.
+ * (a table dropped while the introspection named it), about a schema other than ours; or, before
+ * any migration of ours ran (`results` undefined: the migrator was still looking for its tables),
+ * "column … of relation "table" does not exist", which names no schema: pg_get_serial_sequence on
+ * a column of another schema's table being dropped beside us (seen in a full test run on the
+ * column print_keys.project_id, which none of our migrations ever drops).
  */
-export function otherSchemaGone(error: unknown, ours: string | undefined): boolean {
+export function otherSchemaGone(
+  error: unknown,
+  ours: string | undefined,
+  results?: readonly unknown[],
+): boolean {
   const text = String((error as Error)?.message ?? error);
+  if (results === undefined && /^column "[^"]+" of relation "[^"]+" does not exist$/.test(text)) return true;
   const m =
     /schema "([^"]+)" does not exist/.exec(text) ?? /relation "([^".]+)\.[^"]+" does not exist/.exec(text);
   return m !== null && m[1] !== ours;
