@@ -752,26 +752,16 @@ export class Rollups {
     mode: 'SHARE ROW EXCLUSIVE' | 'ACCESS EXCLUSIVE',
     fn: (trx: Kysely<DB>) => Promise<void>,
   ): Promise<{ tries: number; ms: number }> {
-    const since = performance.now();
-    let tries = 0;
-    for (let pause = 10; ; pause = Math.min(2 * pause, 1000)) {
-      tries++;
-      const began = performance.now();
-      try {
-        await db.transaction().execute(async (trx) => {
-          await sql.raw(`SET LOCAL lock_timeout = '${LOCK_WAIT_MS}ms'`).execute(trx);
-          const there = await sql<{ t: string | null }>`SELECT to_regclass(${q(table)})::text AS t`.execute(
-            trx,
-          );
-          if (there.rows[0]?.t) await sql.raw(`LOCK TABLE ${q(table)} IN ${mode} MODE`).execute(trx);
-          await fn(trx);
-        });
-        return { tries, ms: performance.now() - began };
-      } catch (err) {
-        if ((err as { code?: string }).code !== '55P03' || performance.now() - since > LOCK_TRY_MS) throw err;
-        await sleep(pause + Math.random() * pause);
-      }
-    }
+    return untilLocked(() =>
+      db.transaction().execute(async (trx) => {
+        await sql.raw(`SET LOCAL lock_timeout = '${LOCK_WAIT_MS}ms'`).execute(trx);
+        const there = await sql<{ t: string | null }>`SELECT to_regclass(${q(table)})::text AS t`.execute(
+          trx,
+        );
+        if (there.rows[0]?.t) await sql.raw(`LOCK TABLE ${q(table)} IN ${mode} MODE`).execute(trx);
+        await fn(trx);
+      }),
+    );
   }
 
   /** Drop one rollup: its triggers, table and row, in one transaction. */
@@ -867,19 +857,34 @@ async function createPg(
     ...triggers,
     'COMMIT',
   ].join(';\n');
+  return untilLocked(async () => {
+    try {
+      await sql.raw(script).execute(conn);
+    } catch (err) {
+      await sql
+        .raw('ROLLBACK')
+        .execute(conn)
+        .catch(() => undefined);
+      throw err;
+    }
+  });
+}
+
+/**
+ * PostgreSQL: run `attempt` (a transaction taking a lock with LOCK_WAIT_MS of lock_timeout) until
+ * it gets its lock: a lock timeout (55P03) is tried again after a pause doubling from 10 ms to 1 s,
+ * with jitter, for LOCK_TRY_MS at most. Answers the tries and the ms of the one that ran.
+ */
+async function untilLocked(attempt: () => Promise<unknown>): Promise<{ tries: number; ms: number }> {
   const since = performance.now();
   let tries = 0;
   for (let pause = 10; ; pause = Math.min(2 * pause, 1000)) {
     tries++;
     const began = performance.now();
     try {
-      await sql.raw(script).execute(conn);
+      await attempt();
       return { tries, ms: performance.now() - began };
     } catch (err) {
-      await sql
-        .raw('ROLLBACK')
-        .execute(conn)
-        .catch(() => undefined);
       if ((err as { code?: string }).code !== '55P03' || performance.now() - since > LOCK_TRY_MS) throw err;
       await sleep(pause + Math.random() * pause);
     }
