@@ -1,8 +1,9 @@
 /**
  * The end user's data view on a list menu entry, as a member whose role is granted one table:
- * filter by two fields, save the filter privately and publicly (a second member sees the public one
- * only), group with a sum row, row height and a fixed column kept after a reload, add and edit a
- * record, export all rows and re-open the file, import a file with one bad row and see its error,
+ * filter by two fields, save the filter privately and publicly (project filters are a builder's: the
+ * member is not offered them, and a builder's one is seen by both members; a second member sees the
+ * public and project ones, not the private one), group with a sum row, row height and a fixed column
+ * kept after a reload, add a record with an uploaded image and edit it, export all rows and re-open the file, import a file with one bad row and see its error,
  * print the view, and see a record another member adds appear without reloading.
  */
 import fs from 'node:fs';
@@ -10,6 +11,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { expect, type Page, test } from '@playwright/test';
 import ExcelJS from 'exceljs';
+import { grayPng } from '../../src/server/data/xlsx/images.ts';
 import { open } from '../../src/shared/envelope.ts';
 import { adminApi, DESKTOP, PHONE, pick, shot, signInWithToken, uniqueAccount } from './helpers.ts';
 
@@ -28,6 +30,7 @@ async function seed(request: Parameters<typeof adminApi>[0]) {
     ['Title', 'title', 'string'],
     ['Kind', 'kind', 'string'],
     ['Qty', 'qty', 'number'],
+    ['Photo', 'photo', 'image'],
   ] as const)
     await call(`${A}/${code}/field/create`, { name, field, type });
   // Qty 1..9; kinds alpha, beta, gamma in turn: alpha has 1, 4, 7 (sum 12).
@@ -43,6 +46,12 @@ async function seed(request: Parameters<typeof adminApi>[0]) {
     type: 'common',
   });
   await call(`/api/admin/auth/${p}/main/role/${role._id}/bind`, { route: [entry._id], entity: [entity._id] });
+  // A builder's project filter: every member of the project sees it.
+  await call(`/api/app/view/${p}/${code}/filters/save`, {
+    name: 'Team view',
+    type: 'project',
+    filter: { match: 'and', conditions: [{ field: 'kind', opt: 'eq', value: 'beta' }] },
+  });
   const tokens: string[] = [];
   for (const who of ['ann', 'bob']) {
     const account = uniqueAccount(who);
@@ -103,20 +112,21 @@ test('an end user filters, saves filters, groups, arranges, edits, exports, impo
   await expect(total).toContainText('Rows: 2');
   expect(await titles(page)).toEqual(['Task 4', 'Task 7']);
 
-  // Saved as private and as public.
+  // Saved as private and as public; a member is not offered the project type (a builder's).
   for (const [name, type] of [
     ['Mine only', 'Only me'],
     ['For all', 'Everyone (public)'],
   ] as const) {
     await page.getByTestId('save-filter').click();
     const dialog = page.locator('.ant-modal:visible');
+    await expect(dialog.getByTestId('save-filter-type').getByRole('radio')).toHaveCount(2);
     await dialog.getByTestId('save-filter-name').fill(name);
     await dialog.getByLabel(type).check();
     await dialog.getByTestId('save-filter-ok').click();
     await expect(page.locator('.ant-modal:visible')).toHaveCount(0);
   }
   await page.getByTestId('saved-filters').click();
-  await expect(page.getByTestId('saved-filter-item')).toHaveCount(2);
+  await expect(page.getByTestId('saved-filter-item')).toHaveCount(3);
   await page.keyboard.press('Escape');
 
   // Clear the filter; group by kind with statistics: alpha's sum is 12, the whole set's 45.
@@ -154,18 +164,32 @@ test('an end user filters, saves filters, groups, arranges, edits, exports, impo
     .evaluate((r) => r.getBoundingClientRect().height);
   expect(height).toBeGreaterThanOrEqual(79);
 
-  // Add a record, then edit it.
+  // Add a record with an image uploaded from disk (its preview shown before saving), then edit it.
+  const photo = path.join(dir, 'photo.png');
+  fs.writeFileSync(
+    photo,
+    grayPng(64, 48, (x, y) => (((x >> 3) + (y >> 3)) % 2 ? 40 : 220)),
+  );
   await page.getByTestId('view-add').click();
   let form = page.getByTestId('row-form');
   await inputOf(form, 'input-title').fill('New task');
   await inputOf(form, 'input-kind').fill('beta');
   await inputOf(form, 'input-qty').fill('100');
+  await form.getByTestId('input-photo').locator('input[type=file]').setInputFiles(photo);
+  const preview = form.getByTestId('input-photo').locator('.lc-upload-item img');
+  await expect(preview).toHaveAttribute('src', /\/upload\/project\/[0-9a-f]{24}\/main\/image\//);
+  await expect.poll(() => preview.evaluate((img: HTMLImageElement) => img.naturalWidth)).toBeGreaterThan(0);
+  await shot(page, 'data-views-add-upload');
   await page.locator('.ant-modal:visible').getByRole('button', { name: 'Save' }).click();
   await expect(total).toContainText('Rows: 10');
   await expect(view.getByText('New task', { exact: true })).toBeVisible();
+  const added = view.locator('tr', { hasText: 'New task' }).locator('img');
+  await expect(added).toHaveAttribute('src', /\/upload\//);
+  await expect.poll(() => added.evaluate((img: HTMLImageElement) => img.naturalWidth)).toBeGreaterThan(0);
   await view.locator('tr', { hasText: 'New task' }).getByTestId('row-edit').click();
   form = page.getByTestId('row-form');
   await expect(inputOf(form, 'input-title')).toHaveValue('New task');
+  await expect(form.getByTestId('input-photo').locator('.lc-upload-item img')).toHaveCount(1);
   await inputOf(form, 'input-title').fill('Edited task');
   await page.locator('.ant-modal:visible').getByRole('button', { name: 'Save' }).click();
   await expect(view.getByText('Edited task', { exact: true })).toBeVisible();
@@ -180,7 +204,7 @@ test('an end user filters, saves filters, groups, arranges, edits, exports, impo
   const wb = new ExcelJS.Workbook();
   await wb.xlsx.readFile(saved);
   const ws = wb.worksheets[0]!;
-  expect((ws.getRow(1).values as unknown[]).slice(1)).toEqual(['Title', 'Kind', 'Qty']);
+  expect((ws.getRow(1).values as unknown[]).slice(1)).toEqual(['Title', 'Kind', 'Qty', 'Photo']);
   expect(ws.rowCount).toBe(11);
 
   // Import a file with one bad row: its error is listed and nothing is imported.
@@ -212,7 +236,7 @@ test('an end user filters, saves filters, groups, arranges, edits, exports, impo
   });
   await page.getByTestId('view-print').click();
   const area = page.getByTestId('print-area');
-  await expect(area.locator('th')).toHaveText(['Title', 'Kind', 'Qty']);
+  await expect(area.locator('th')).toHaveText(['Title', 'Kind', 'Qty', 'Photo']);
   await expect(area.locator('tbody tr')).toHaveCount(10);
   // Read once the opening animation has ended (the modal zooms in).
   await expect
@@ -223,15 +247,18 @@ test('an end user filters, saves filters, groups, arranges, edits, exports, impo
   expect(await page.evaluate(() => (window as unknown as { printed: number }).printed)).toBe(1);
   await page.locator('.ant-modal:visible .ant-modal-footer').getByRole('button', { name: 'Close' }).click();
 
-  // A second member: sees the public filter, not the private one; adds a record Ann sees live.
+  // A second member: sees the public and project filters, not the private one; adds a record Ann sees live.
   const other = await browser.newContext({ viewport: DESKTOP });
   await signInWithToken(other, s.bob, s.project);
   const bob = await other.newPage();
   await bob.goto(`/home/${s.code}`);
   await expect(bob.getByTestId('data-view').getByText('Task 1', { exact: true })).toBeVisible();
   await bob.getByTestId('saved-filters').click();
-  await expect(bob.getByTestId('saved-filter-item')).toHaveCount(1);
-  await expect(bob.getByTestId('saved-filter-item')).toContainText('For all');
+  await expect(bob.getByTestId('saved-filter-item')).toHaveCount(2);
+  const seen = (await bob.getByTestId('saved-filter-item').allTextContents()).join(' | ');
+  expect(seen).toContain('For all');
+  expect(seen).toContain('Team view');
+  expect(seen).not.toContain('Mine only');
   await bob.keyboard.press('Escape');
   // Give the live channel of both a moment to join the project room.
   await bob.waitForTimeout(1000);

@@ -103,7 +103,7 @@ export function Upload({ kind, value, onChange, max, compress, disabled, testId 
           <InboxOutlined />
         </p>
         <p className="ant-upload-text">{kind === 'image' ? t('upload.dropImage') : t('upload.drop')}</p>
-        <p className="ant-upload-hint">{t('upload.tooLarge', { max: UPLOAD_MAX / 1024 })}</p>
+        <p className="ant-upload-hint">{t('upload.limit', { max: UPLOAD_MAX / 1024 })}</p>
       </AntUpload.Dragger>
       <ul className="lc-upload-list">
         {[...value.map(listItem), ...pending].map((f) => (

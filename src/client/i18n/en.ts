@@ -134,6 +134,7 @@ export const en = {
     choose: 'Upload',
     drop: 'Click or drop files here to upload',
     dropImage: 'Click or drop an image here to upload',
+    limit: 'Up to {{max}} MB a file',
     tooLarge: 'File too large: at most {{max}} MB',
     notImage: 'Choose a PNG, JPEG, GIF or WebP image',
     uploading: 'Uploading… {{percent}}%',

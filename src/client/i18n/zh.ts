@@ -134,6 +134,7 @@ export const zh: Messages = {
     choose: '上传',
     drop: '点击或拖拽文件到这里上传',
     dropImage: '点击或拖拽图片到这里上传',
+    limit: '单个文件最大 {{max}} MB',
     tooLarge: '文件过大:最大 {{max}} MB',
     notImage: '请选择 PNG、JPEG、GIF 或 WebP 图片',
     uploading: '上传中… {{percent}}%',

@@ -67,6 +67,7 @@ import { VIEW_FEATURES, type ViewOptions, withinTable } from '../../shared/view-
 import type { StaleCondition } from '../../shared/view-filters.ts';
 import { shortLink } from '../api/short.ts';
 import { type FilterSpec, type SavedFilter, type ViewMeta, viewsApi } from '../api/views.ts';
+import { FieldContext } from '../fields/context.ts';
 import { fieldKind } from '../fields/registry.ts';
 import { PrintModal } from '../print/PrintModal.tsx';
 import { lastPrintOption } from '../print/print-settings.ts';
@@ -1148,14 +1149,17 @@ export function DataTableView(props: DataViewProps) {
         )}
         <div className="dv-pager">{pager}</div>
         {editing && fields ? (
-          <RecordForm
-            fields={fields}
-            record={editing.record}
-            onClose={() => setEditing(null)}
-            onSave={(values) =>
-              save(values, typeof editing.record?._id === 'string' ? editing.record._id : undefined)
-            }
-          />
+          // Uploads of image and attachment fields go to this project, asking for this table's write grant.
+          <FieldContext.Provider value={{ project, ...(table ? { entity: table.entity } : {}) }}>
+            <RecordForm
+              fields={fields}
+              record={editing.record}
+              onClose={() => setEditing(null)}
+              onSave={(values) =>
+                save(values, typeof editing.record?._id === 'string' ? editing.record._id : undefined)
+              }
+            />
+          </FieldContext.Provider>
         ) : null}
         {detail && fields ? (
           <RecordDetail

@@ -8,8 +8,24 @@ import { Button, Dropdown, Form, Input, List, Modal, Radio, Select, Space, Tag }
 import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { type FilterSpec, type SavedFilter, type ShareType, viewsApi } from '../api/views.ts';
+import { canBuild } from '../screens/workbench/project-select.ts';
+import { useSession } from '../stores/session.ts';
+import { useShell } from '../stores/shell.ts';
 
 const TYPES: ShareType[] = ['private', 'public', 'project'];
+
+/**
+ * What the signed-in user may do with saved filters, as the server decides it (access/decide.ts,
+ * `share`): project filters are written by builders; a public one is changed by its creator or a
+ * builder; private ones are the user's own. The form offers only what would be accepted.
+ */
+export function filterRights(builder: boolean, userId: string | null) {
+  return {
+    types: builder ? TYPES : TYPES.filter((ty) => ty !== 'project'),
+    mayChange: (f: Pick<SavedFilter, 'type' | 'createdBy'>) =>
+      builder || f.type === 'private' || (f.type === 'public' && f.createdBy === userId),
+  };
+}
 
 export function SavedFilters(props: {
   project: string;
@@ -25,6 +41,10 @@ export function SavedFilters(props: {
   const [managing, setManaging] = useState(false);
   const [form] = Form.useForm<{ name: string; type: ShareType }>();
   const { project, entity, list } = props;
+  const builder = useShell((s) => canBuild(s.projects?.find((p) => p._id === project)));
+  const userId = useSession((s) => s.user?._id ?? null);
+  const rights = filterRights(builder, userId);
+  const typeOptions = rights.types.map((ty) => ({ value: ty, label: t(`views.${ty}`) }));
 
   async function save(v: { name: string; type: ShareType }) {
     await viewsApi.saveFilter(project, entity, { name: v.name, type: v.type, filter: props.current });
@@ -107,10 +127,7 @@ export function SavedFilters(props: {
             <Input data-testid="save-filter-name" />
           </Form.Item>
           <Form.Item name="type" label={t('views.filterType')}>
-            <Radio.Group
-              data-testid="save-filter-type"
-              options={TYPES.map((ty) => ({ value: ty, label: t(`views.${ty}`) }))}
-            />
+            <Radio.Group data-testid="save-filter-type" options={typeOptions} />
           </Form.Item>
         </Form>
       </Modal>
@@ -123,62 +140,68 @@ export function SavedFilters(props: {
       >
         <List
           dataSource={list}
-          renderItem={(f) => (
-            <List.Item
-              data-testid="manage-filter-row"
-              actions={[
-                <Select
-                  key="type"
-                  size="small"
-                  aria-label={t('views.changeType')}
-                  value={f.type}
-                  style={{ width: 150 }}
-                  options={TYPES.map((ty) => ({ value: ty, label: t(`views.${ty}`) }))}
-                  onChange={(type) => void change(f, { type })}
-                />,
-                <Button
-                  key="copy"
-                  size="small"
-                  onClick={() =>
-                    void viewsApi
-                      .saveFilter(project, entity, {
-                        name: t('views.copyOf', { name: f.name }).slice(0, 100),
-                        type: 'private',
-                        filter: f.filter,
-                      })
-                      .then(props.onChanged, () => undefined)
-                  }
-                >
-                  {t('views.copyFilter')}
-                </Button>,
-                <Button
-                  key="remove"
-                  size="small"
-                  danger
-                  icon={<DeleteOutlined />}
-                  aria-label={t('views.remove')}
-                  onClick={() =>
-                    void viewsApi
-                      .removeFilter(project, entity, f.id, f.type)
-                      .then(props.onChanged, () => undefined)
-                  }
-                />,
-              ]}
-            >
-              <Space>
-                <Input
-                  size="small"
-                  defaultValue={f.name}
-                  aria-label={t('views.rename')}
-                  maxLength={100}
-                  onBlur={(e) => {
-                    const name = e.target.value.trim();
-                    if (name && name !== f.name) void change(f, { name });
-                  }}
-                />
-              </Space>
-            </List.Item>
-          )}
+          renderItem={(f) => {
+            const mine = rights.mayChange(f);
+            return (
+              <List.Item
+                data-testid="manage-filter-row"
+                actions={[
+                  <Select
+                    key="type"
+                    size="small"
+                    aria-label={t('views.changeType')}
+                    value={f.type}
+                    style={{ width: 150 }}
+                    disabled={!mine}
+                    options={mine ? typeOptions : TYPES.map((ty) => ({ value: ty, label: t(`views.${ty}`) }))}
+                    onChange={(type) => void change(f, { type })}
+                  />,
+                  <Button
+                    key="copy"
+                    size="small"
+                    onClick={() =>
+                      void viewsApi
+                        .saveFilter(project, entity, {
+                          name: t('views.copyOf', { name: f.name }).slice(0, 100),
+                          type: 'private',
+                          filter: f.filter,
+                        })
+                        .then(props.onChanged, () => undefined)
+                    }
+                  >
+                    {t('views.copyFilter')}
+                  </Button>,
+                  <Button
+                    key="remove"
+                    size="small"
+                    danger
+                    disabled={!mine}
+                    icon={<DeleteOutlined />}
+                    aria-label={t('views.remove')}
+                    onClick={() =>
+                      void viewsApi
+                        .removeFilter(project, entity, f.id, f.type)
+                        .then(props.onChanged, () => undefined)
+                    }
+                  />,
+                ]}
+              >
+                <Space>
+                  <Input
+                    size="small"
+                    disabled={!mine}
+                    defaultValue={f.name}
+                    aria-label={t('views.rename')}
+                    maxLength={100}
+                    onBlur={(e) => {
+                      const name = e.target.value.trim();
+                      if (name && name !== f.name) void change(f, { name });
+                    }}
+                  />
+                </Space>
+              </List.Item>
+            );
+          }}
         />
       </Modal>
     </>
