@@ -198,6 +198,20 @@ export function runtimeChunks(base: string, roots: readonly string[]): RuntimeCh
       const page = chunks.find((c) => c.name === 'runtime' && !c.isEntry);
       const entry = chunks.find((c) => c.isEntry);
       if (!page || !entry) return;
+      // A lazily loaded module of the page path must load as the runtime chunk itself. The bundler
+      // gives one a file of its own that only re-exports from that chunk when the entry's graph has
+      // a top-level await: the route then waits for an extra request no preload hint covers (15 of
+      // them, queued ahead of the page JSON on a cold load, the last time it happened).
+      const facades = chunks.filter(
+        (c) => c !== page && c.isDynamicEntry && c.facadeModuleId && runtime.has(c.facadeModuleId),
+      );
+      if (facades.length)
+        this.error(
+          `runtime chunk: ${facades.length} page-path module(s) load through a re-export file of their own (${facades
+            .slice(0, 3)
+            .map((c) => c.fileName)
+            .join(', ')}…); is there a top-level await in the entry's module graph?`,
+        );
       // The runtime chunk and what it imports beyond the entry's own files: a server may hint them
       // (modulepreload) on routes that draw pages, so they load while the entry runs.
       const loaded = new Set([entry.fileName, ...entry.imports]);

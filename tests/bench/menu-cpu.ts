@@ -8,7 +8,7 @@
 import fs from 'node:fs';
 import type { Browser, Page } from '@playwright/test';
 
-interface TraceEvent {
+export interface TraceEvent {
   name: string;
   cat?: string;
   ph: string;
@@ -17,7 +17,7 @@ interface TraceEvent {
   tdur?: number;
   pid: number;
   tid: number;
-  args?: { data?: { type?: string } };
+  args?: { data?: { type?: string; url?: string; documentLoaderURL?: string } };
 }
 
 export interface MenuFigure {
@@ -32,7 +32,7 @@ export interface MenuFigure {
 }
 
 /** Main-thread CPU (µs) of the top-level tasks inside [t0, t1], prorated at the edges. */
-function cpuBetween(events: TraceEvent[], t0: number, t1: number): number {
+export function cpuBetween(events: TraceEvent[], t0: number, t1: number): number {
   const xs = events
     .filter((e) => e.ph === 'X' && e.dur !== undefined && e.tdur !== undefined)
     .sort((a, b) => a.ts - b.ts || b.dur! - a.dur!);

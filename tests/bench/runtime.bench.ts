@@ -18,6 +18,9 @@
  *     thread's CPU time from a Chrome trace (menu-cpu.ts), to the first commit and to every widget
  *     drawn: steadier than wall time under load.
  *     BENCH_ONLY=menu runs only this part; BENCH_CHROME_TRACE_MENU=x.json keeps the last trace.
+ *  5. the cold load again, BENCH_COLD_CPU_ROUNDS times (default 3), each traced (cold-cpu.ts): the
+ *     main thread's own CPU from navigation start to the first widget, by kind of work, and when the
+ *     page JSON was asked for. BENCH_CHROME_TRACE_COLD=x-%d.json keeps the traces.
  * Set BENCH_NO_BUILD=1 to reuse an existing dist/client, BENCH_KINDS=a,b to fill the page with other kinds. Diagnostics of the last round: BENCH_TRACE=1
  * (marks and resources), BENCH_PROFILE=1 (self time by function; BENCH_PROFILE_FILE=x.cpuprofile
  * keeps the profile), BENCH_CHROME_TRACE=x.json (a Chrome trace for DevTools' Performance panel).
@@ -32,6 +35,7 @@ import { type BrowserContext, chromium, type Page } from '@playwright/test';
 import type { PageDocument, WidgetInstance } from '../../src/shared/page-document.ts';
 import { WIDGETS } from '../../widgets/index.ts';
 import { instanceOf } from '../fixtures/pages.ts';
+import { type ColdFigure, coldRounds } from './cold-cpu.ts';
 import { type MenuFigure, menuRounds } from './menu-cpu.ts';
 
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../..');
@@ -42,6 +46,8 @@ const ROUNDS = Number(process.env.BENCH_ROUNDS ?? 5);
 /** Menu clicks measured in main-thread CPU (menu-cpu.ts); BENCH_ONLY=menu runs those alone. */
 const MENU_ROUNDS = Number(process.env.BENCH_MENU_ROUNDS ?? 5);
 const ONLY_MENU = process.env.BENCH_ONLY === 'menu';
+/** Extra cold loads, each traced for main-thread CPU (cold-cpu.ts). */
+const COLD_CPU_ROUNDS = Number(process.env.BENCH_COLD_CPU_ROUNDS ?? 3);
 const HEAVY = /monaco|echarts|quill|designer/i;
 
 function kb(n: number) {
@@ -397,6 +403,21 @@ async function main() {
     plain.push(base0);
     await ctx.close();
   }
+  let cold: ColdFigure[] = [];
+  if (!ONLY_MENU && COLD_CPU_ROUNDS > 0) {
+    const fresh = async () => {
+      const ctx = await browser.newContext({ viewport: { width: 1280, height: 800 } });
+      await ctx.addInitScript(init, [token, project] as const);
+      return ctx;
+    };
+    cold = await coldRounds(
+      browser,
+      fresh,
+      `${base}/page/${page._id}`,
+      COLD_CPU_ROUNDS,
+      process.env.BENCH_CHROME_TRACE_COLD,
+    );
+  }
   let menu: MenuFigure[] = [];
   if (MENU_ROUNDS > 0) {
     const ctx = await browser.newContext({ viewport: { width: 1280, height: 800 } });
@@ -485,6 +506,44 @@ async function main() {
     `   baseline: first contentful paint of the same load ${p.toFixed(0)} ms; ratio ${(f / p).toFixed(2)}×`,
   );
   console.log(`   goal ≤ 1500 ms: ${f <= 1500 ? 'met' : 'NOT met'}`);
+  if (cold.length) {
+    const line = (label: string, xs: number[]) =>
+      `   ${label} ${median(xs).toFixed(1)} (rounds: ${xs.map((x) => x.toFixed(0)).join(', ')})`;
+    console.log(
+      `\n5. Cold load, each traced (median of ${cold.length}): the renderer main thread's own CPU from navigation start to the first widget painted`,
+    );
+    console.log(
+      line(
+        'CPU ms',
+        cold.map((c) => c.cpu),
+      ),
+    );
+    for (const k of Object.keys(cold[0]!.self) as (keyof ColdFigure['self'])[])
+      console.log(
+        line(
+          `  ${k} ms`,
+          cold.map((c) => c.self[k]),
+        ),
+      );
+    console.log(
+      line(
+        'page JSON asked at ms',
+        cold.map((c) => c.jsonAt),
+      ),
+    );
+    console.log(
+      line(
+        'requests before it',
+        cold.map((c) => c.requestsBefore),
+      ),
+    );
+    console.log(
+      line(
+        'first widget (traced) ms',
+        cold.map((c) => c.firstWidget),
+      ),
+    );
+  }
 }
 
 await main();

@@ -71,26 +71,31 @@ describe('runtime chunks: the used closure', () => {
   });
 });
 
+/** Builds the fixture from `main` with the plugin, in memory. */
+async function buildFixture(main: string): Promise<Rolldown.RolldownOutput> {
+  const chunks = runtimeChunks(fixture, ['page.ts']);
+  return (await build({
+    root: fixture,
+    configFile: false,
+    logLevel: 'silent',
+    plugins: [chunks.plugin],
+    build: {
+      write: false,
+      minify: false,
+      modulePreload: false,
+      lib: false,
+      rolldownOptions: {
+        input: path.join(fixture, main),
+        output: { codeSplitting: chunks.codeSplitting },
+        preserveEntrySignatures: 'allow-extension',
+      },
+    },
+  })) as Rolldown.RolldownOutput;
+}
+
 describe('runtime chunks: a real build', () => {
   it('puts the entry in one file and the page path, without unused re-exports, in the runtime chunk', async () => {
-    const chunks = runtimeChunks(fixture, ['page.ts']);
-    const out = (await build({
-      root: fixture,
-      configFile: false,
-      logLevel: 'silent',
-      plugins: [chunks.plugin],
-      build: {
-        write: false,
-        minify: false,
-        modulePreload: false,
-        lib: false,
-        rolldownOptions: {
-          input: path.join(fixture, 'main.ts'),
-          output: { codeSplitting: chunks.codeSplitting },
-          preserveEntrySignatures: 'allow-extension',
-        },
-      },
-    })) as Rolldown.RolldownOutput;
+    const out = await buildFixture('main.ts');
     const js = out.output.filter((o): o is Rolldown.OutputChunk => o.type === 'chunk');
     const mods = (c: Rolldown.OutputChunk) =>
       Object.keys(c.modules)
@@ -107,5 +112,9 @@ describe('runtime chunks: a real build', () => {
     const rest = js.filter((c) => c !== entry && c !== runtime).flatMap(mods);
     expect(rest).toContain('lib/c.ts');
     expect(rest).toContain('designer.ts');
+  });
+
+  it('fails the build when a page-path module would load through a re-export file (top-level await in the entry)', async () => {
+    await expect(buildFixture('main-tla.ts')).rejects.toThrow(/re-export file of their own/);
   });
 });
