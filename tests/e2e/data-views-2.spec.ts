@@ -232,6 +232,15 @@ test('refusals are said with their reason; the detail draws pictures and yes/no;
   const view = page.getByTestId('data-view');
   await expect(view.getByTestId('view-total')).toContainText('Rows: 4');
 
+  // Wider than the window (seven fields, index, check boxes, actions): the table scrolls sideways
+  // inside the view, the page does not (it grew past the window, the header stopping short).
+  await expect
+    .poll(() => view.locator('.ant-table-content').evaluate((el) => el.scrollWidth - el.clientWidth))
+    .toBeGreaterThan(0);
+  expect(
+    await page.evaluate(() => document.documentElement.scrollWidth - document.documentElement.clientWidth),
+  ).toBe(0);
+
   // The detail of a record: its picture and its yes / no drawn as in the table, not as stored text.
   await view.locator('tr', { hasText: 'Thing 1' }).getByText('Thing 1', { exact: true }).click();
   const detail = page.getByTestId('record-detail');

@@ -1189,10 +1189,11 @@ export function DataTableView(props: DataViewProps) {
             )}
           />
         ) : (
-          // Large mode fills the width it is given and scrolls inside: its width must not count toward its
-          // container's (a flex item grows to its content), or fitting the columns to the box widens the
-          // box, and again on each redraw.
-          <div ref={tableBox} className={ownBody ? 'dv-table-box' : undefined}>
+          // The table fills the width it is given and scrolls sideways inside: its width must not count
+          // toward its container's (a flex item grows to its content). Else a table wider than the
+          // window widened the whole page past it (the page scrolled sideways, the header stopped
+          // short), and in large mode fitting the columns to the box widened the box on each redraw.
+          <div ref={tableBox} className="dv-table-box">
             {tableView}
           </div>
         )}
