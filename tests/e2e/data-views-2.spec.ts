@@ -260,6 +260,9 @@ test('refusals are said with their reason; the detail draws pictures and yes/no;
   const notice = page.locator('.ant-message-notice');
   await expect(notice).toContainText('2095');
   await expect(notice).not.toContainText('Removed');
+  // The view then shows the table as it is now: Thing 2 has left Ann's rows.
+  await expect(view.getByTestId('view-total')).toContainText('Rows: 3');
+  await expect(view.getByText('Thing 2', { exact: true })).toHaveCount(0);
   await shot(page, 'data-views-2-remove-refused');
 
   // On a page: a table over a table the role may not read says so with the code.

@@ -395,7 +395,11 @@ export function DataTableView(props: DataViewProps) {
         }
         // A refusal is said with its reason (the call is quiet); what was removed before it is counted.
         if (done) message.success(t('views.removed', { count: done }));
-        if (failed) message.error(t('views.removeFailed', { reason: errorText(failed, i18n.language) }));
+        if (failed) {
+          message.error(t('views.removeFailed', { reason: errorText(failed, i18n.language) }));
+          // Refused as it stands now (another changed it, it left the role's filter): show it as it is.
+          reload(true);
+        }
         setSelected((s) => s.filter((x) => !ids.includes(x)));
         setDetail(null);
         live.broadcast();
