@@ -5,6 +5,7 @@
  */
 import { DeleteOutlined, PlusOutlined } from '@ant-design/icons';
 import { Button, DatePicker, Input, InputNumber, Segmented, Select, Space, TimePicker } from 'antd';
+import dayjs, { type Dayjs } from 'dayjs';
 import { useState } from 'react';
 import {
   type Condition,
@@ -33,6 +34,8 @@ export const FILTER_TEXT = {
     from: '从',
     to: '到',
     remove: '删除',
+    yes: '是',
+    no: '否',
   },
   en: {
     filter: 'Filter',
@@ -49,6 +52,8 @@ export const FILTER_TEXT = {
     from: 'From',
     to: 'To',
     remove: 'Remove',
+    yes: 'Yes',
+    no: 'No',
   },
 };
 
@@ -138,6 +143,7 @@ export function FilterControl(props: {
               <ValueInput
                 key={`${c.field}:${c.opt}`}
                 type={queryTypeOfType(f.type ?? 'string')}
+                list={f.list ?? []}
                 cond={c}
                 lang={props.lang}
                 onChange={(value) => patch(c.id, { value })}
@@ -181,9 +187,20 @@ export function FilterControl(props: {
   );
 }
 
+const DAY = 'YYYY-MM-DD';
+const CLOCK = 'HH:mm:ss';
+/** A condition's day or clock text as the picker's value (null when empty or not in that format). */
+const dayOf = (v: unknown, format: string): Dayjs | null => {
+  if (typeof v !== 'string' || !v) return null;
+  const d = dayjs(v, format);
+  return d.isValid() ? d : null;
+};
+
 /** The value box of a condition, by the field's query type (dates as YYYY-MM-DD, project time zone). */
 function ValueInput(props: {
   type: string | undefined;
+  /** The field's option list (option types). */
+  list: readonly string[];
   cond: Condition;
   lang: Lang;
   onChange(v: unknown): void;
@@ -235,17 +252,21 @@ function ValueInput(props: {
       );
     case 'date':
       // The text of the picked day: the server reads it as that day in the project's time zone.
+      // Shown from the condition's own text, so a saved filter applied (or the filter reopened) shows
+      // its days instead of empty boxes.
       if (between)
         return (
           <DatePicker.RangePicker
-            format="YYYY-MM-DD"
+            format={DAY}
+            value={[dayOf(pair[0], DAY), dayOf(pair[1], DAY)]}
             onChange={(_d, text) => onChange(text[0] && text[1] ? [text[0], text[1]] : [])}
           />
         );
       return (
         <DatePicker
           aria-label={t.value}
-          format="YYYY-MM-DD"
+          format={DAY}
+          value={dayOf(c.value, DAY)}
           data-testid="table-filter-value"
           onChange={(_d, text) => onChange(typeof text === 'string' && text ? text : undefined)}
         />
@@ -254,9 +275,41 @@ function ValueInput(props: {
       return (
         <TimePicker
           aria-label={t.value}
-          format="HH:mm:ss"
+          format={CLOCK}
+          value={dayOf(c.value, CLOCK)}
           data-testid="table-filter-value"
           onChange={(_d, text) => onChange(typeof text === 'string' && text ? text : undefined)}
+        />
+      );
+    // A yes/no field is compared with true or false (typed text such as "yes" is refused by the query).
+    case 'boolean':
+      return (
+        <Select
+          aria-label={t.value}
+          style={{ minWidth: 100 }}
+          data-testid="table-filter-value"
+          value={c.value === true ? 'yes' : c.value === false ? 'no' : undefined}
+          onChange={(v) => onChange(v === 'yes')}
+          options={[
+            { value: 'yes', label: t.yes },
+            { value: 'no', label: t.no },
+          ]}
+        />
+      );
+    // Options are picked from the field's list, several at once (is any of, has all of…).
+    case 'option':
+    case 'options':
+      return (
+        <Select
+          aria-label={t.value}
+          mode="multiple"
+          style={{ minWidth: 160 }}
+          data-testid="table-filter-value"
+          value={
+            Array.isArray(c.value) ? (c.value as string[]) : typeof c.value === 'string' ? [c.value] : []
+          }
+          onChange={(v: string[]) => onChange(v)}
+          options={props.list.map((o) => ({ value: o, label: o }))}
         />
       );
     default:

@@ -13,6 +13,8 @@ export interface FieldMeta {
   name: string;
   type?: string;
   hide?: boolean;
+  /** An option field's list (`option`, `options`): what a filter offers to pick from. */
+  list?: readonly string[];
 }
 
 export interface RecordWrite {

@@ -408,6 +408,8 @@ export const en = {
     staleField: '{{field}} (no such field now)',
     staleType: '{{field}} (its type changed)',
     datasetReadOnly: 'Read-only: a dataset',
+    loadFailed: 'The rows could not be loaded: {{reason}}',
+    removeFailed: 'Not removed: {{reason}}',
   },
   common: {
     ok: 'OK',

@@ -404,6 +404,8 @@ export const zh: Messages = {
     staleField: '{{field}}（该字段已不存在）',
     staleType: '{{field}}（字段类型已变更）',
     datasetReadOnly: '只读：数据集',
+    loadFailed: '数据未能加载：{{reason}}',
+    removeFailed: '未删除：{{reason}}',
   },
   common: {
     ok: '确定',

@@ -59,6 +59,7 @@ import { sortOf } from '../../../widgets/kit/table-view.ts';
 import type { DataViewEvent, ViewColumn } from '../../../widgets/kit/widget-context.ts';
 import { DEFAULT_TABLE_CONFIG, type TableConfig } from '../../shared/admin/table-config.ts';
 import type { Field } from '../../shared/api/fields.ts';
+import { optionListOf, readBoolean } from '../../shared/fields/values.ts';
 import { mergePrintOption, type PrintOption } from '../../shared/print.ts';
 import type { GrantedProgram } from '../../shared/program/index.ts';
 import { completeConditions } from '../../shared/query/conditions.ts';
@@ -74,6 +75,7 @@ import { lastPrintOption } from '../print/print-settings.ts';
 import { removeRecord, saveRecord } from '../runtime/data-source.ts';
 import type { DatasetColumn, DatasetTable } from '../runtime/dataset-client.ts';
 import { programFailed, runProgramFlow } from '../runtime/program-runner.tsx';
+import { errorText } from './error-text.ts';
 import { GroupPicker } from './GroupPicker.tsx';
 import { type BodyColumn, type BodySelect, LargeBody, SELECT_KEY } from './LargeBody.tsx';
 import { fitWidths } from './large-body.ts';
@@ -85,7 +87,7 @@ import { roleFilterText } from './role-filter-text.ts';
 import { SavedFilters } from './SavedFilters.tsx';
 import { useLiveTable } from './use-live-table.ts';
 import { readStats, STAT_FNS, useViewData } from './use-view-data.ts';
-import { ChartModal, ColumnSettings, LabelRules, RecordDetail } from './ViewPanels.tsx';
+import { ChartModal, ColumnSettings, FieldValue, LabelRules, RecordDetail } from './ViewPanels.tsx';
 import { settledMeta, takeMeta } from './view-prefetch.ts';
 import { groupIndexes, groupingReady, groupRows, treeField, treeRows, type ViewRow } from './view-rows.ts';
 import {
@@ -381,15 +383,23 @@ export function DataTableView(props: DataViewProps) {
       okButtonProps: { danger: true, 'data-testid': 'remove-ok' } as { danger: boolean },
       onOk: async () => {
         let done = 0;
+        let failed: unknown = null;
         for (const id of ids) {
           try {
             await removeRecord(project, entity, id);
             done++;
-          } catch {
+          } catch (err) {
+            failed = err;
             break;
           }
         }
-        message.success(t('views.removed', { count: done }));
+        // A refusal is said with its reason (the call is quiet); what was removed before it is counted.
+        if (done) message.success(t('views.removed', { count: done }));
+        if (failed) {
+          message.error(t('views.removeFailed', { reason: errorText(failed, i18n.language) }));
+          // Refused as it stands now (another changed it, it left the role's filter): show it as it is.
+          reload(true);
+        }
         setSelected((s) => s.filter((x) => !ids.includes(x)));
         setDetail(null);
         live.broadcast();
@@ -427,6 +437,20 @@ export function DataTableView(props: DataViewProps) {
     () => [...(on.label ? settings.labels : []), ...(tableCfg?.labels ?? [])],
     [on.label, settings.labels, tableCfg],
   );
+  // A cell as text the way it shows (a day, a relation's name, Yes / No): what label rules match
+  // besides the stored value, and what prints.
+  const shownText = useMemo(() => {
+    const byKey = new Map((fields ?? []).map((f) => [f._field, f]));
+    const yes = t('fieldValue.yes');
+    const no = t('fieldValue.no');
+    return (key: string, row: Record<string, unknown>) => {
+      const f = byKey.get(key);
+      if (!f) return '';
+      if (f._type !== 'boolean') return fieldText(f, row);
+      const b = readBoolean(row[key]);
+      return b === null ? '' : b ? yes : no;
+    };
+  }, [fields, t]);
   // What a row's actions call, read when clicked: the columns below need not change with them.
   const rowActs = useRef({ confirmRemove });
   rowActs.current.confirmRemove = confirmRemove;
@@ -476,9 +500,19 @@ export function DataTableView(props: DataViewProps) {
               return sum === undefined || sum === null ? null : <span className="dv-group-sum">Σ {sum}</span>;
             }
             const gf = fields?.find((x) => x._field === g.field);
+            // The group's value as its rows show it (a relation's name, a day, yes / no), read from
+            // its first row: the key itself is the stored value (an id, epoch milliseconds).
+            const first = firstRecord(row);
             return (
               <span className="dv-group-head" data-testid="group-head">
-                <b>{gf?._name ?? g.field}</b>: {String(g.value) || '—'}{' '}
+                <b>{gf ? gf._option.alias || gf._name : g.field}</b>:{' '}
+                {String(g.value) === '' ? (
+                  '—'
+                ) : gf && first ? (
+                  <FieldValue field={gf} row={first} text={fieldText} />
+                ) : (
+                  String(g.value)
+                )}{' '}
                 <Tag>{g.count ?? row.children?.length ?? 0}</Tag>
               </span>
             );
@@ -598,7 +632,13 @@ export function DataTableView(props: DataViewProps) {
   );
 
   const condFields = useMemo(
-    () => (fields ?? []).map((f) => ({ key: f._field, name: f._option.alias || f._name, type: f._type })),
+    () =>
+      (fields ?? []).map((f) => ({
+        key: f._field,
+        name: f._option.alias || f._name,
+        type: f._type,
+        ...(f._type === 'option' || f._type === 'options' ? { list: optionListOf(f._option) } : {}),
+      })),
     [fields],
   );
   const active = completeConditions(data.filter.conditions, condFields).length;
@@ -633,7 +673,7 @@ export function DataTableView(props: DataViewProps) {
   // What prints is what the view shows: its visible columns, as their cells' text.
   const printField = visible.map((f) => ({ key: f._field, title: f._option.alias || f._name }));
   const printRecord = (r: Record<string, unknown>) =>
-    Object.fromEntries([['_id', r._id], ...visible.map((f) => [f._field, fieldText(f, r)])]);
+    Object.fromEntries([['_id', r._id], ...visible.map((f) => [f._field, shownText(f._field, r)])]);
   const openPrint = (data: PrintOption['data'], fieldsShown = printField) =>
     setPrinting(
       mergePrintOption(
@@ -688,10 +728,10 @@ export function DataTableView(props: DataViewProps) {
   const rowClassName = useCallback(
     (row: ViewRow) => {
       // Our own large body asks only for the rows it draws; antd's asks for every row of the page.
-      const c = (!large || ownBody) && !row.__group ? labelOf(row, labelRules) : undefined;
+      const c = (!large || ownBody) && !row.__group ? labelOf(row, labelRules, shownText) : undefined;
       return [row.__group ? 'dv-group-row' : '', c ? `dv-label-${c}` : ''].join(' ');
     },
-    [large, ownBody, labelRules],
+    [large, ownBody, labelRules, shownText],
   );
   const rowClick = useRef(props.onRowClick);
   rowClick.current = props.onRowClick;
@@ -951,7 +991,9 @@ export function DataTableView(props: DataViewProps) {
           trigger="click"
           placement="bottomLeft"
           content={
-            fields ? <ColumnSettings fields={fields} settings={settings} pin={on.pin} set={set} /> : null
+            fields ? (
+              <ColumnSettings fields={fields} settings={settings} pin={on.pin} view={on.view} set={set} />
+            ) : null
           }
         >
           <Button icon={<AppstoreOutlined />} data-testid="view-columns">
@@ -1112,6 +1154,17 @@ export function DataTableView(props: DataViewProps) {
             })}
           />
         ) : null}
+        {data.error ? (
+          // A refused query (a filter value of the wrong type, a field gone…): the rows on screen are
+          // the last ones loaded, so the reason is said instead of leaving them as if filtered.
+          <Alert
+            type="error"
+            showIcon
+            className="dv-error"
+            data-testid="view-error"
+            title={t('views.loadFailed', { reason: errorText(data.error, i18n.language) })}
+          />
+        ) : null}
         {asCards ? (
           <List
             className="dv-cards"
@@ -1125,7 +1178,7 @@ export function DataTableView(props: DataViewProps) {
                 data-testid="view-card"
                 style={{
                   marginBottom: 8,
-                  borderLeft: cardColor(labelOf(row, labelRules)),
+                  borderLeft: cardColor(labelOf(row, labelRules, shownText)),
                 }}
                 onClick={() => setDetail(row)}
                 title={visible[0] ? fieldText(visible[0], row) : row._id}
@@ -1133,17 +1186,18 @@ export function DataTableView(props: DataViewProps) {
                 {visible.slice(1, 6).map((f) => (
                   <div key={f._field}>
                     <span className="dv-card-label">{f._option.alias || f._name}: </span>
-                    {fieldText(f, row)}
+                    <FieldValue field={f} row={row} text={fieldText} />
                   </div>
                 ))}
               </Card>
             )}
           />
         ) : (
-          // Large mode fills the width it is given and scrolls inside: its width must not count toward its
-          // container's (a flex item grows to its content), or fitting the columns to the box widens the
-          // box, and again on each redraw.
-          <div ref={tableBox} className={ownBody ? 'dv-table-box' : undefined}>
+          // The table fills the width it is given and scrolls sideways inside: its width must not count
+          // toward its container's (a flex item grows to its content). Else a table wider than the
+          // window widened the whole page past it (the page scrolled sideways, the header stopped
+          // short), and in large mode fitting the columns to the box widened the box on each redraw.
+          <div ref={tableBox} className="dv-table-box">
             {tableView}
           </div>
         )}
@@ -1176,7 +1230,7 @@ export function DataTableView(props: DataViewProps) {
                       title: f._option.alias || f._name,
                     }));
                     const row = Object.fromEntries(
-                      (fields ?? []).map((f) => [f._field, fieldText(f, detail)]),
+                      (fields ?? []).map((f) => [f._field, shownText(f._field, detail)]),
                     );
                     openPrint(row, shown);
                     setDetail(null);
@@ -1209,6 +1263,16 @@ export function DataTableView(props: DataViewProps) {
       </div>
     </ViewProjectContext.Provider>
   );
+}
+
+/** The first record under a group header (a two-level group's first inner group's first row). */
+function firstRecord(row: ViewRow): ViewRow | undefined {
+  for (const c of row.children ?? []) {
+    if (!c.__group) return c;
+    const inner = firstRecord(c);
+    if (inner) return inner;
+  }
+  return undefined;
 }
 
 /** The fields a view shows of a table's meta (hidden ones are already left out by the server). */

@@ -8,13 +8,13 @@ import { Alert, Form, Modal } from 'antd';
 import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import type { Field } from '../../shared/api/fields.ts';
-import { errorByCode } from '../../shared/errors.ts';
 import { ApiError } from '../api/api-error.ts';
 import type { DataRecord } from '../api/workbench.ts';
 import { valueRules } from '../fields/rules.ts';
 import { FieldInput } from '../screens/workbench/FieldInput.tsx';
 import { relatedChoices } from '../screens/workbench/field-values.ts';
 import { showServerError } from '../screens/workbench/server-errors.ts';
+import { errorText } from './error-text.ts';
 
 /** The values a record form starts from: the record's own fields (relations as their ids). */
 export function formValues(fields: readonly Field[], record: Record<string, unknown> | undefined) {
@@ -63,11 +63,8 @@ export function RecordForm({
       await onSave(out);
       onClose();
     } catch (err) {
-      if (!showServerError(form, err, inputs) && err instanceof ApiError) {
-        const def = errorByCode(err.code);
-        const zh = i18n.language === 'zh' && def && err.message.startsWith(def.msg);
-        setFailure(`${err.code}: ${zh ? def.zh + err.message.slice(def.msg.length) : err.message}`);
-      }
+      if (!showServerError(form, err, inputs) && err instanceof ApiError)
+        setFailure(errorText(err, i18n.language));
     } finally {
       setBusy(false);
     }

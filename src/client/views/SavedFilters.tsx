@@ -140,6 +140,9 @@ export function SavedFilters(props: {
       >
         <List
           dataSource={list}
+          // Keyed by the filter, not its place: a rename box keeps what it was given first, so after a
+          // copy or a removal shifted the list it showed (and renamed) another filter.
+          rowKey={(f) => `${f.type}:${f.id}`}
           renderItem={(f) => {
             const mine = rights.mayChange(f);
             return (

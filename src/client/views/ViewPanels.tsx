@@ -8,6 +8,7 @@ import { useEffect, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import type { Field } from '../../shared/api/fields.ts';
 import { viewsApi } from '../api/views.ts';
+import { fieldKind } from '../fields/registry.ts';
 import { LABEL_COLORS, type LabelRule, moveKey, orderedKeys, type ViewSettings } from './view-settings.ts';
 
 type Setter = (patch: Partial<ViewSettings>) => void;
@@ -16,6 +17,8 @@ export function ColumnSettings(props: {
   fields: Field[];
   settings: ViewSettings;
   pin: boolean;
+  /** Columns may be hidden (the `view` feature); off, each shows its name without a check box. */
+  view: boolean;
   set: Setter;
 }) {
   const { t } = useTranslation();
@@ -28,14 +31,18 @@ export function ColumnSettings(props: {
         const f = byKey.get(k)!;
         return (
           <Space key={k} style={{ display: 'flex', marginBottom: 4 }} data-testid={`column-${k}`}>
-            <Checkbox
-              checked={!s.hidden.includes(k)}
-              onChange={(e) =>
-                set({ hidden: e.target.checked ? s.hidden.filter((x) => x !== k) : [...s.hidden, k] })
-              }
-            >
-              <span style={{ display: 'inline-block', width: 110 }}>{f._option.alias || f._name}</span>
-            </Checkbox>
+            {props.view ? (
+              <Checkbox
+                checked={!s.hidden.includes(k)}
+                onChange={(e) =>
+                  set({ hidden: e.target.checked ? s.hidden.filter((x) => x !== k) : [...s.hidden, k] })
+                }
+              >
+                <span style={{ display: 'inline-block', width: 110 }}>{f._option.alias || f._name}</span>
+              </Checkbox>
+            ) : (
+              <span style={{ display: 'inline-block', width: 134 }}>{f._option.alias || f._name}</span>
+            )}
             <Button
               size="small"
               icon={<ArrowUpOutlined />}
@@ -150,6 +157,24 @@ export function LabelRules(props: { fields: Field[]; rules: LabelRule[]; set: Se
   );
 }
 
+/**
+ * A record's value as its type draws it (a picture, a file list, yes / no, option tags) where the type
+ * has a cell of its own (fields/registry.ts), else as text: the detail and the cards show what the
+ * table shows, not the stored text (an image's address, "true").
+ */
+export function FieldValue(props: {
+  field: Field;
+  row: Record<string, unknown>;
+  text(f: Field, row: Record<string, unknown>): string;
+}) {
+  const kind = fieldKind(props.field._type);
+  return kind ? (
+    <kind.Cell field={props.field} value={props.row[props.field._field]} />
+  ) : (
+    props.text(props.field, props.row)
+  );
+}
+
 export function RecordDetail(props: {
   fields: Field[];
   row: Record<string, unknown>;
@@ -187,7 +212,7 @@ export function RecordDetail(props: {
       <Descriptions column={1} bordered size="small" data-testid="record-detail">
         {props.fields.map((f) => (
           <Descriptions.Item key={f._field} label={f._option.alias || f._name}>
-            {props.text(f, props.row)}
+            <FieldValue field={f} row={props.row} text={props.text} />
           </Descriptions.Item>
         ))}
       </Descriptions>

@@ -7,7 +7,7 @@ import { describe, expect, it } from 'vitest';
 import type { Field } from '../../shared/api/fields.ts';
 import { allFeatures, VIEW_FEATURES, widgetViewOptions, withinTable } from '../../shared/view-features.ts';
 import { roleFilterText } from './role-filter-text.ts';
-import { parseSettings } from './view-settings.ts';
+import { type LabelRule, labelOf, parseSettings } from './view-settings.ts';
 
 const field = (code: string, name: string, alias?: string) =>
   ({ _field: code, _name: name, _option: alias ? { alias } : {} }) as unknown as Field;
@@ -69,5 +69,35 @@ describe('row height kept on the device', () => {
     expect(parseSettings({}).rowHeight).toBeNull();
     expect(parseSettings({ rowHeight: 'sideways' }).rowHeight).toBeNull();
     expect(parseSettings({ rowHeight: 'high' }).rowHeight).toBe('high');
+  });
+});
+
+describe('row labels', () => {
+  // Due holds the day's start in the project's zone; the view shows it as 2026-01-10.
+  const row = { due: Date.parse('2026-01-10T00:00:00+08:00'), done: true, owner: 'a'.repeat(24), qty: 5 };
+  const shown = (field: string) => ({ due: '2026-01-10', done: 'Yes', owner: 'Acme', qty: '5' })[field] ?? '';
+  const rule = (field: string, opt: LabelRule['opt'], value?: string) => [
+    { field, opt, color: 'red' as const, ...(value === undefined ? {} : { value }) },
+  ];
+
+  it('match what the cell shows: a day, a relation by name, yes / no', () => {
+    expect(labelOf(row, rule('due', 'eq', '2026-01-10'), shown)).toBe('red');
+    expect(labelOf(row, rule('owner', 'eq', 'Acme'), shown)).toBe('red');
+    expect(labelOf(row, rule('done', 'eq', 'Yes'), shown)).toBe('red');
+    expect(labelOf(row, rule('due', 'ne', '2026-01-10'), shown)).toBeUndefined();
+    expect(labelOf(row, rule('owner', 'contain', 'cm'), shown)).toBe('red');
+  });
+
+  it('order days as days and numbers as numbers', () => {
+    expect(labelOf(row, rule('due', 'gt', '2026-01-09'), shown)).toBe('red');
+    expect(labelOf(row, rule('due', 'lt', '2026-01-10'), shown)).toBeUndefined();
+    expect(labelOf(row, rule('qty', 'gt', '4'), shown)).toBe('red');
+    expect(labelOf(row, rule('qty', 'lt', '5'), shown)).toBeUndefined();
+  });
+
+  it('still match the stored value, and treat an empty list as empty', () => {
+    expect(labelOf(row, rule('done', 'eq', 'true'))).toBe('red');
+    expect(labelOf({ tags: [] }, rule('tags', 'isnull'))).toBe('red');
+    expect(labelOf({ tags: ['x'] }, rule('tags', 'notnull'))).toBe('red');
   });
 });

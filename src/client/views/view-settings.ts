@@ -130,27 +130,46 @@ export function moveKey(all: readonly string[], s: ViewSettings, key: string, by
   return order;
 }
 
-/** The colour of the first label rule a row matches (row values as the server sent them). */
-export function labelOf(row: Record<string, unknown>, rules: readonly LabelRule[]): LabelColor | undefined {
+/** A day as a label value is written (YYYY-MM-DD): such values order as the days do. */
+const DAY_TEXT = /^\d{4}-\d{2}-\d{2}/;
+
+/**
+ * The colour of the first label rule a row matches. A rule's value is text the user typed, so it is
+ * matched against the value as the server sent it and, when `shown` is given, as the view shows it
+ * (a date's day, a relation's name, Yes / No): a rule "Due equals 2026-01-10" matches that day.
+ * Greater / less than compare numbers, or days when the value is one.
+ */
+export function labelOf(
+  row: Record<string, unknown>,
+  rules: readonly LabelRule[],
+  shown?: (field: string, row: Record<string, unknown>) => string,
+): LabelColor | undefined {
   for (const r of rules) {
     const v = row[r.field];
-    const empty = v === null || v === undefined || v === '';
-    const num = typeof v === 'number' ? v : Number.NaN;
+    const empty = v === null || v === undefined || v === '' || (Array.isArray(v) && v.length === 0);
+    const text = shown && !empty ? shown(r.field, row) : '';
     const want = r.value ?? '';
+    const same = !empty && (String(v) === want || text === want);
+    const days = DAY_TEXT.test(want) && DAY_TEXT.test(text);
+    const num = typeof v === 'number' ? v : Number.NaN;
     const hit =
       r.opt === 'isnull'
         ? empty
         : r.opt === 'notnull'
           ? !empty
           : r.opt === 'eq'
-            ? !empty && String(v) === want
+            ? same
             : r.opt === 'ne'
-              ? String(v ?? '') !== want
+              ? !same && (empty ? want !== '' : true)
               : r.opt === 'gt'
-                ? num > Number(want)
+                ? days
+                  ? text.slice(0, 10) > want.slice(0, 10)
+                  : num > Number(want)
                 : r.opt === 'lt'
-                  ? num < Number(want)
-                  : !empty && String(v).includes(want);
+                  ? days
+                    ? text.slice(0, 10) < want.slice(0, 10)
+                    : num < Number(want)
+                  : !empty && (String(v).includes(want) || text.includes(want));
     if (hit) return r.color;
   }
   return undefined;
