@@ -12,6 +12,20 @@ export const SOCKET_EVENTS = ['join', 'enter', 'leave', 'ping', 'action', 'notif
 export type SocketEvent = (typeof SOCKET_EVENTS)[number];
 export type SocketPlatform = 'dev' | 'app';
 
+/**
+ * An `action` of this type says a table's records changed: `data` is {@link RecordsChange}, never row
+ * data (each viewer reloads through the data API with their own grants). Clients send it to a page
+ * room after a save on a live page; the server sends it to the project room after every committed write
+ * (realtime/record-notices.ts).
+ */
+export const RECORDS_ACTION = 'records';
+
+/** Which table changed: its id and code, so widgets naming it either way are found. */
+export interface RecordsChange {
+  entity: string;
+  code: string;
+}
+
 /** Prefix of the y-websocket endpoint: the client uses `${origin}/yjs` as serverUrl and `${project}/${page}` as room. */
 export const YJS_PATH = '/yjs';
 

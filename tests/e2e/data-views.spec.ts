@@ -3,8 +3,9 @@
  * filter by two fields, save the filter privately and publicly (project filters are a builder's: the
  * member is not offered them, and a builder's one is seen by both members; a second member sees the
  * public and project ones, not the private one), group with a sum row, row height and a fixed column
- * kept after a reload, add a record with an uploaded image and edit it, export all rows and re-open the file, import a file with one bad row and see its error,
- * print the view, and see a record another member adds appear without reloading.
+ * kept after a reload, add a record with an uploaded image and edit it, export all rows and re-open the
+ * file, import a file with one bad row and see its error, print the view, and see a record another
+ * member adds, and one a builder adds through the API, appear without reloading.
  */
 import fs from 'node:fs';
 import os from 'node:os';
@@ -270,6 +271,16 @@ test('an end user filters, saves filters, groups, arranges, edits, exports, impo
   await expect(view.getByText('From Bob', { exact: true })).toBeVisible({ timeout: 15_000 });
   await expect(total).toContainText('Rows: 11');
   await other.close();
+  // A builder's write through the API, not from a data view, reaches Ann's view too: the server tells
+  // the project's room after every committed write.
+  const builder = await adminApi(request);
+  await builder(`/api/admin/data/${s.project}/${s.code}/save`, {
+    title: 'From the builder',
+    kind: 'gamma',
+    qty: 1,
+  });
+  await expect(view.getByText('From the builder', { exact: true })).toBeVisible({ timeout: 15_000 });
+  await expect(total).toContainText('Rows: 12');
 
   // Phone: the rows as cards.
   await page.setViewportSize(PHONE);

@@ -10,16 +10,11 @@
 import { useEffect, useRef, useState } from 'react';
 import { getWidget } from '../../../widgets/registry.ts';
 import type { WidgetInstance } from '../../shared/page-document.ts';
+import { RECORDS_ACTION, type RecordsChange } from '../../shared/realtime.ts';
 import { getToken } from '../api/storage.ts';
 import { SocketChannel } from '../realtime/socket-channel.ts';
 
-export const RECORDS_ACTION = 'records';
-
-/** Which table changed: its id and code, so widgets naming it either way are found. */
-export interface RecordsChange {
-  entity: string;
-  code: string;
-}
+export { RECORDS_ACTION, type RecordsChange };
 
 export type LiveStatus = 'off' | 'connecting' | 'live' | 'offline';
 

@@ -38,6 +38,7 @@ let pub: Redis | undefined;
 let sub: Redis | undefined;
 let links = 0;
 const listeners = new Set<(table: string) => void>();
+const settledListeners = new Set<(tables: readonly string[]) => void>();
 
 /** The table's clock now (0 before any write this process heard of). */
 export function clockOf(table: string): number {
@@ -53,6 +54,20 @@ function move(table: string): void {
 export function onTableWrite(listener: (table: string) => void): () => void {
   listeners.add(listener);
   return () => listeners.delete(listener);
+}
+
+/**
+ * Called once writes made by this process are settled (committed, or rolled back: a listener may hear
+ * a write that did not stand); never for writes other processes announce. The socket channel tells
+ * the project's open views (realtime/record-notices.ts).
+ */
+export function onTablesSettled(listener: (tables: readonly string[]) => void): () => void {
+  settledListeners.add(listener);
+  return () => settledListeners.delete(listener);
+}
+
+function settled(tables: readonly string[]): void {
+  if (tables.length) for (const l of settledListeners) l(tables);
 }
 
 const schemaClocks = new Map<string, number>();
@@ -90,6 +105,7 @@ export function noteWrite(trx: object | null, table: string): void {
   move(table);
   if (!trx) {
     announce([table]);
+    settled([table]);
     return;
   }
   let set = pending.get(trx);
@@ -107,12 +123,14 @@ export function settleWrites(trx: object): void {
   pending.delete(trx);
   for (const t of set) move(t);
   announce([...set]);
+  settled([...set]);
 }
 
 /** Writes made outside Kysely transactions (the import's own connection), once they are committed. */
 export function wroteTables(tables: string[]): void {
   for (const t of tables) move(t);
   announce(tables);
+  settled(tables);
 }
 
 /** Announcements not yet acknowledged by Redis. */

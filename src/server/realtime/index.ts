@@ -4,6 +4,7 @@ import type { Namespace, Server } from 'socket.io';
 import { SOCKET_PATH } from '../../shared/realtime.ts';
 import { clearSessionCache, onSessionsChanged } from '../account/session-cache.ts';
 import type { RedisFanout } from './fanout.ts';
+import { startRecordNotices } from './record-notices.ts';
 import { createSocketServer, room } from './socket.ts';
 import { DocStore } from './store.ts';
 import { YjsServer } from './yjs-server.ts';
@@ -128,6 +129,9 @@ export async function installRealtime(
   };
   app.decorate('realtime', realtime);
 
+  // Every committed write to a table tells the project's open views (whoever made it).
+  const stopNotices = startRecordNotices(db, nsp, app.log);
+
   // A ban, kick, demotion or removal here acts at once on every process and on open documents.
   const stopListening = onSessionsChanged(() => {
     fanout?.sessionsChanged();
@@ -137,6 +141,7 @@ export async function installRealtime(
   // Before the database closes: drop connections, then write and compact every loaded document.
   app.addHook('preClose', async () => {
     stopListening();
+    stopNotices();
     nsp.local.disconnectSockets(true);
     io.engine.close();
     await yjs.close();
