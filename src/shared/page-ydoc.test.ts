@@ -17,6 +17,7 @@ import {
   setLayouts,
   setWidgetField,
   spreadKeys,
+  widgetsMap,
 } from './page-ydoc.ts';
 
 const text = getWidget('text')!;
@@ -120,6 +121,20 @@ describe('mutations', () => {
     insertWidgets(doc, [instanceOf(text, 'z')], 'b');
     expect(ids(doc, null)).toEqual(['a', 'x', 'y', 'b', 'c']);
     expect(ids(doc, 'b')).toEqual(['b1', 'b2', 'z']);
+  });
+  it('inserts as it would with the siblings it is given, at every index and under every parent', () => {
+    for (const parent of [null, 'b', 'gone'] as const)
+      for (let at = 0; at <= 4; at++) {
+        const read = sample();
+        const given = sample();
+        insertWidgets(read, [instanceOf(text, 'x'), instanceOf(text, 'y')], parent, at);
+        const sibs = [...(childIndex(given).get(parent) ?? [])];
+        insertWidgets(given, [instanceOf(text, 'x'), instanceOf(text, 'y')], parent, at, undefined, sibs);
+        expect(pageFromDoc(given)).toEqual(pageFromDoc(read));
+        const order = (doc: Y.Doc) =>
+          [...widgetsMap(doc).entries()].map(([id, m]) => `${id}:${String(m.get('order'))}`).sort();
+        expect(order(given)).toEqual(order(read));
+      }
   });
   it('moves into and out of containers, refusing cycles', () => {
     const doc = sample();

@@ -275,18 +275,22 @@ export function orderAt(
   return keyBetween(before, after);
 }
 
-/** Inserts widget trees under a parent, starting at index (undefined = at the end). */
+/**
+ * Inserts widget trees under a parent, starting at index (undefined = at the end). `siblings`: the
+ * parent's children in order as they stand now (what childIndex would give), when the caller keeps
+ * them; else they are worked out from the whole doc (a read of every widget's parent and order).
+ */
 export function insertWidgets(
   doc: Y.Doc,
   widgets: WidgetInstance[],
   parent: string | null,
   index?: number,
   origin: unknown = LOCAL_ORIGIN,
+  siblings?: readonly string[],
 ): void {
   doc.transact(() => {
     const wm = widgetsMap(doc);
-    const idx = childIndex(doc);
-    const sibs = idx.get(parent) ?? [];
+    const sibs = siblings ?? childIndex(doc).get(parent) ?? [];
     const at = index === undefined ? sibs.length : Math.max(0, Math.min(index, sibs.length));
     let before = at > 0 ? String(wm.get(sibs[at - 1]!)!.get('order')) : null;
     const after = at < sibs.length ? String(wm.get(sibs[at]!)!.get('order')) : null;

@@ -6,8 +6,13 @@
  *   printed as self time by function and by renderer step (script, style, layout, paint …);
  * - ops: a trace of real CDP input (clicks that select, Delete, Ctrl+D, Ctrl+Z), printed the same way,
  *   per op, with the share of each renderer step.
+ * - PROFILE_HEAP=1: what each op allocates, from V8's sampling heap profiler (HeapProfiler domain,
+ *   objects a GC already collected included): bytes per try in all, and by allocating function (self)
+ *   and by function with what it calls (total); the CPU profiler is off in that pass (load-insensitive
+ *   figures: bytes, and the GC and main-thread ms per try from the trace).
  * Env: BENCH_APP_DIR, PROFILE_N (1000), PROFILE_TRIES (10), PROFILE_OUT (a folder: the .cpuprofile and
- * trace .json files are kept there for DevTools), PROFILE_WHAT (open,select,delete,duplicate,undo).
+ * trace .json files are kept there for DevTools), PROFILE_WHAT (open,select,delete,duplicate,undo),
+ * PROFILE_HEAP.
  */
 import fs from 'node:fs';
 import os from 'node:os';
@@ -26,6 +31,7 @@ const N = Number(process.env.PROFILE_N ?? 1000);
 const TRIES = Number(process.env.PROFILE_TRIES ?? 10);
 const OUT = process.env.PROFILE_OUT;
 const WHAT = new Set((process.env.PROFILE_WHAT ?? 'open,select,delete,duplicate,undo').split(','));
+const HEAP = !!process.env.PROFILE_HEAP;
 
 async function appDir(): Promise<string> {
   if (process.env.BENCH_APP_DIR) return path.resolve(process.env.BENCH_APP_DIR);
@@ -74,9 +80,11 @@ function selfTimes(events: TraceEvent[]): Map<string, number> {
   return self;
 }
 
-function printTop(title: string, m: Map<string, number>, per = 1, top = 18) {
+function printTop(title: string, m: Map<string, number>, per = 1, top = 18, unit = 'ms') {
   const total = [...m.values()].reduce((a, b) => a + b, 0);
-  console.log(`\n${title} (ms${per > 1 ? ` per try, ${per} tries` : ''}; total ${(total / per).toFixed(1)})`);
+  // Inclusive figures overlap (a caller holds its callees'): no total for them.
+  const sum = unit.endsWith('incl.') ? '' : `; total ${(total / per).toFixed(1)}`;
+  console.log(`\n${title} (${unit}${per > 1 ? ` per try, ${per} tries` : ''}${sum})`);
   for (const [k, v] of [...m].sort((a, b) => b[1] - a[1]).slice(0, top))
     console.log(`${(v / per).toFixed(2).padStart(9)}  ${k}`);
 }
@@ -109,7 +117,39 @@ function profileSelf(p: CpuProfile): { fns: Map<string, number>; urls: Map<strin
   return { fns, urls };
 }
 
-const CATEGORIES = ['devtools.timeline', 'disabled-by-default-devtools.timeline', 'blink', 'v8'];
+interface HeapNode {
+  callFrame: ProfileNode['callFrame'];
+  selfSize: number;
+  children: HeapNode[];
+}
+
+/** Bytes allocated by function: self (allocated in it) and total (in it and what it called). */
+function heapBytes(head: HeapNode, self: Map<string, number>, total: Map<string, number>): number {
+  const walk = (n: HeapNode, stack: Set<string>): number => {
+    const f = n.callFrame;
+    const key = `${f.functionName || '(anon)'} ${f.url ? path.basename(f.url) : ''}:${f.lineNumber + 1}:${f.columnNumber + 1}`;
+    let sum = n.selfSize;
+    self.set(key, (self.get(key) ?? 0) + n.selfSize);
+    const inner = new Set(stack).add(key);
+    for (const c of n.children) sum += walk(c, inner);
+    // A recursive function counts its subtree once.
+    if (!stack.has(key)) total.set(key, (total.get(key) ?? 0) + sum);
+    return sum;
+  };
+  return walk(head, new Set());
+}
+
+/** Trace events that are garbage collection (V8's young and old generation, Blink's heap). */
+const isGc = (name: string) => /GC|Scavenge|MarkCompact|Sweep/i.test(name);
+
+const CATEGORIES = [
+  'devtools.timeline',
+  'disabled-by-default-devtools.timeline',
+  'blink',
+  'v8',
+  // Garbage collection (V8's young and old generation) as trace events of their own.
+  'disabled-by-default-v8.gc',
+];
 
 async function traced<T>(browser: Browser, page: Page, name: string, run: () => Promise<T>) {
   await browser.startTracing(page, { categories: CATEGORIES });
@@ -270,26 +310,69 @@ async function main() {
       if (!WHAT.has(name)) continue;
       const total = new Map<string, number>();
       const js = new Map<string, number>();
+      const heapSelf = new Map<string, number>();
+      const heapTotal = new Map<string, number>();
+      const bytes: number[] = [];
+      const gcMs: number[] = [];
+      const mainMs: number[] = [];
       for (let i = 0; i < TRIES; i++) {
         await op.before?.(i);
         await settle();
-        await cdp.send('Profiler.enable');
-        await cdp.send('Profiler.setSamplingInterval', { interval: 100 });
-        await cdp.send('Profiler.start');
+        if (HEAP) {
+          await cdp.send('HeapProfiler.enable');
+          // Every 4 KB on average; objects collected before the stop are kept in the profile.
+          await cdp.send('HeapProfiler.startSampling', {
+            samplingInterval: 4096,
+            includeObjectsCollectedByMajorGC: true,
+            includeObjectsCollectedByMinorGC: true,
+          } as never);
+        } else {
+          await cdp.send('Profiler.enable');
+          await cdp.send('Profiler.setSamplingInterval', { interval: 100 });
+          await cdp.send('Profiler.start');
+        }
         const { self } = await traced(browser, page, `${name}-${i}`, async () => {
           await op.run();
           await painted();
         });
-        const { profile } = (await cdp.send('Profiler.stop')) as unknown as { profile: CpuProfile };
+        if (HEAP) {
+          const { profile } = (await cdp.send('HeapProfiler.stopSampling')) as unknown as {
+            profile: { head: HeapNode };
+          };
+          if (OUT) fs.writeFileSync(path.join(OUT, `${name}-${i}.heapprofile`), JSON.stringify(profile));
+          bytes.push(heapBytes(profile.head, heapSelf, heapTotal));
+        } else {
+          const { profile } = (await cdp.send('Profiler.stop')) as unknown as { profile: CpuProfile };
+          for (const [k, v] of profileSelf(profile).fns) js.set(k, (js.get(k) ?? 0) + v);
+        }
         for (const [k, v] of self) total.set(k, (total.get(k) ?? 0) + v);
-        for (const [k, v] of profileSelf(profile).fns) js.set(k, (js.get(k) ?? 0) + v);
+        gcMs.push([...self].filter(([k]) => isGc(k)).reduce((a, [, v]) => a + v, 0));
+        mainMs.push([...self.values()].reduce((a, b) => a + b, 0));
         await op.after?.();
         await settle();
       }
+      const med = (xs: number[]) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)] ?? 0;
+      const list = (xs: number[], d = 1) => xs.map((x) => x.toFixed(d)).join(' ');
+      console.log(
+        `\n${name}: per try, main thread ms (median ${med(mainMs).toFixed(1)}): ${list(mainMs)}; GC ms (median ${med(gcMs).toFixed(1)}): ${list(gcMs)}`,
+      );
+      if (HEAP)
+        console.log(
+          `${name}: KB allocated per try (sampled; median ${(med(bytes) / 1024).toFixed(0)}): ${list(
+            bytes.map((b) => b / 1024),
+            0,
+          )}`,
+        );
       printTop(`${name}: renderer main thread, self time by trace event`, total, TRIES);
-      js.delete('(idle) :0:0');
-      js.delete('(program) :0:0');
-      printTop(`${name}: JS self time by function`, js, TRIES, 25);
+      if (HEAP) {
+        const kb = (m: Map<string, number>) => new Map([...m].map(([k, v]) => [k, v / 1024]));
+        printTop(`${name}: allocated by function, self`, kb(heapSelf), TRIES, 30, 'KB');
+        printTop(`${name}: allocated by function, with what it calls`, kb(heapTotal), TRIES, 40, 'KB incl.');
+      } else {
+        js.delete('(idle) :0:0');
+        js.delete('(program) :0:0');
+        printTop(`${name}: JS self time by function`, js, TRIES, 25);
+      }
     }
   } finally {
     await browser.close();

@@ -39,7 +39,7 @@ import { PeerOutline } from './collab/PeerMarks.tsx';
 import { cellAt, freeSpot } from './commands.ts';
 import { type Box, DesignGrid, GridCell, type GridEvents } from './DesignGrid.tsx';
 import { designEntity, useDesignData } from './design-data.ts';
-import { FarItems, nearSpan } from './far.ts';
+import { FarItems, nearSpan, type SpanSource } from './far.ts';
 import type { DocModel, WidgetView } from './model.ts';
 import { warmPanelChecks } from './panel/resolver.ts';
 import { revealAfterPaint, useRevealed } from './reveal.ts';
@@ -493,13 +493,13 @@ function useFarItems(
 ): FarItems | null {
   const far = useMemo(() => {
     if (!model) return null;
-    function* spans() {
+    const spans: SpanSource = (visit) => {
       const rowHeight = rowHeightOf(model, mode);
-      for (const id of model!.children(null)) {
-        const p = model!.get(id)?.layout[mode];
-        if (p) yield [id, p.y * rowHeight, (p.y + p.h) * rowHeight] as const;
+      for (const id of model.children(null)) {
+        const p = model.get(id)?.layout[mode];
+        if (p) visit(id, p.y * rowHeight, (p.y + p.h) * rowHeight);
       }
-    }
+    };
     // Until the canvas is laid out: the top of the page in a window-high box.
     const guess = nearSpan({ pageTop: 0, height: window.innerHeight, zoom });
     return new FarItems(spans, guess);

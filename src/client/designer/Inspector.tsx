@@ -8,7 +8,6 @@ import {
   memo,
   startTransition,
   useCallback,
-  useDeferredValue,
   useEffect,
   useMemo,
   useRef,
@@ -230,20 +229,23 @@ export function Inspector(props: { project: string }) {
   const widget = useSelectedWidget();
   const count = useDesigner((s) => s.selection.size);
   const model = useDesigner((s) => s.model);
-  // The widget list (binding and action targets) follows one step behind too: a duplicate, a paste or
-  // an undo changes it, and the panel should render once, for the new selection, not first again
-  // for the old one.
-  const targets = useDeferredValue(useWidgetTargets(model));
-  const [shown, setShown] = useState({ widget, count });
+  // The widget list (binding and action targets) follows with the selection, after the paint: a
+  // duplicate, a paste, a delete or an undo changes both, and the panel renders once, for the new
+  // selection with the new list. (A deferred value of the list re-rendered the old selection's whole
+  // panel first, for nothing: a megabyte or two of antd render per such edit.)
+  const targets = useWidgetTargets(model);
+  const [shown, setShown] = useState({ widget, count, targets });
   useEffect(() => {
-    if (shown.widget === widget && shown.count === count) return;
-    const next = () => startTransition(() => setShown({ widget, count }));
+    if (shown.widget === widget && shown.count === count && shown.targets === targets) return;
+    const next = () => startTransition(() => setShown({ widget, count, targets }));
+    // A new view of the same selection (an edit in the panel, a rename) and a new list under it (a
+    // co-editor's widget) follow without waiting for a paint.
     if (shown.widget?.id === widget?.id && shown.count === count) {
       next();
       return;
     }
     return afterPaint(next);
-  }, [widget, count, shown]);
+  }, [widget, count, targets, shown]);
   // The kinds' own property panels (widgets/<kind>/panel.tsx) are lazy chunks: fetched once the
   // designer is idle, so the first selection of such a kind draws its panel without waiting for one.
   useEffect(() => {
@@ -257,7 +259,12 @@ export function Inspector(props: { project: string }) {
   const stale = shown.widget?.id !== widget?.id || shown.count !== count;
   return (
     <div className="dz-inspector" data-testid="inspector" data-stale={stale || undefined}>
-      <InspectorBody project={props.project} widget={shown.widget} count={shown.count} targets={targets} />
+      <InspectorBody
+        project={props.project}
+        widget={shown.widget}
+        count={shown.count}
+        targets={shown.targets}
+      />
     </div>
   );
 }

@@ -240,6 +240,21 @@ describe('undo grouping', () => {
     expect(pageFromDoc(doc)).toEqual(duplicated);
   });
 
+  it('a duplicate of several widgets orders its copies as inserts that read the whole doc do', () => {
+    const { doc, model, start } = setup();
+    const st = useDesigner.getState();
+    st.select(['a', 'b', 'c']);
+    const copies = st.duplicate();
+    // The same copies inserted again into a fresh doc, each insert reading its siblings from the doc.
+    const ref = docFromPage(start);
+    for (const [i, id] of ['a', 'b', 'c'].entries()) {
+      const copy = { ...model.tree(copies[i]!)! };
+      const at = ['a', 'b', 'c'].indexOf(id) + 1;
+      insertWidgets(ref, [copy], null, at);
+    }
+    expect(pageFromDoc(doc).widgets.map((w) => w.id)).toEqual(pageFromDoc(ref).widgets.map((w) => w.id));
+  });
+
   it('undo and redo bring back the selection of their step', () => {
     const { model } = setup();
     const st = useDesigner.getState();

@@ -224,13 +224,21 @@ export function parseClipboard(text: string | null | undefined): ClipboardData |
  * columns can be in the way, and in top order the scan stops at the first that starts below it (a
  * copy dropped below a stack of 1,000 widgets steps down the stack; a filter of all of them per
  * step took milliseconds).
+ *
+ * One pass: a widget that starts above the spot's end either was in the way (its bottom is at most
+ * the next spot's top) or ended above the spot, so the next step goes on from where the last stopped.
+ * Indexed loops: this runs a few times a session, in V8's interpreter, where each step of a for-of
+ * allocates; the old rescan from the top for every step down a stack of 1,000 allocated ~0.4 MB a
+ * duplicate.
  */
 export function freeSpot(pos: GridPos, others: readonly GridPos[]): GridPos {
   const inWay = others.filter((o) => pos.x < o.x + o.w && o.x < pos.x + pos.w).sort((a, b) => a.y - b.y);
   let y = pos.y;
+  let i = 0;
   for (;;) {
     let bottom = -1;
-    for (const o of inWay) {
+    for (; i < inWay.length; i++) {
+      const o = inWay[i]!;
       if (o.y >= y + pos.h) break;
       if (o.y + o.h > y && o.y + o.h > bottom) bottom = o.y + o.h;
     }

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { FarItems, farIds, NEAR_VIEWPORTS, nearSpan } from './far.ts';
+import { FarItems, farIds, NEAR_VIEWPORTS, nearSpan, type SpanSource } from './far.ts';
 
 describe('far widgets', () => {
   it('the near span is the visible part of the page and a viewport either side, unscaled', () => {
@@ -24,7 +24,10 @@ describe('far widgets', () => {
       ['touching-bottom', 1000, 1200],
       ['below', 1001, 1100],
     ] as const;
-    expect([...farIds(items, { top: 100, bottom: 1000 })].sort()).toEqual(['above', 'below']);
+    const visit: SpanSource = (v) => {
+      for (const [id, t, b] of items) v(id, t, b);
+    };
+    expect([...farIds(visit, { top: 100, bottom: 1000 })].sort()).toEqual(['above', 'below']);
   });
 
   it('wakes only the widgets whose flag flips, and follows changes of the page', () => {
@@ -34,8 +37,8 @@ describe('far widgets', () => {
       ['c', [5000, 5100]],
     ]);
     const far = new FarItems(
-      function* () {
-        for (const [id, [t, b]] of spans) yield [id, t, b] as const;
+      (visit) => {
+        for (const [id, [t, b]] of spans) visit(id, t, b);
       },
       { top: 0, bottom: 1000 },
     );
@@ -53,8 +56,33 @@ describe('far widgets', () => {
     expect(far.isFar('c')).toBe(false);
   });
 
+  it('keeps exactly the far widgets on the page as widgets come and go', () => {
+    const spans = new Map<string, [number, number]>([
+      ['a', [0, 100]],
+      ['b', [2000, 2100]],
+    ]);
+    const far = new FarItems(
+      (visit) => {
+        for (const [id, [t, b]] of spans) visit(id, t, b);
+      },
+      { top: 0, bottom: 1000 },
+    );
+    expect(far.isFar('b')).toBe(true);
+    // b removed (a delete), then one with its id back near the top (an undo that moved it).
+    spans.delete('b');
+    far.update();
+    expect(far.isFar('b')).toBe(false);
+    const woken: string[] = [];
+    far.subscribe('c', () => woken.push('c'));
+    spans.set('c', [3000, 3100]);
+    spans.set('b', [10, 20]);
+    far.update();
+    expect([far.isFar('b'), far.isFar('c')]).toEqual([false, true]);
+    expect(woken).toEqual(['c']);
+  });
+
   it('stops waking an unsubscribed widget', () => {
-    const far = new FarItems(() => [['a', 0, 10] as const], { top: 0, bottom: 100 });
+    const far = new FarItems((visit) => visit('a', 0, 10), { top: 0, bottom: 100 });
     let n = 0;
     const stop = far.subscribe('a', () => n++);
     stop();

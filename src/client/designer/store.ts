@@ -476,13 +476,28 @@ export const useDesigner = create<DesignerState>()((set, get) => {
         const placed = placeGroup(widgets, siblingLayouts(model, parent));
         for (const [i, c] of placed.entries()) copies.set(group[i]!, c);
       }
+      // The first insert under a parent takes its children from the model (as the doc holds them
+      // until this transaction changes them), so a duplicate reads no other widget; a later one under
+      // the same parent reads the doc, which holds the copies inserted so far.
+      const touched = new Set<string | null>();
       step((mm) => {
         mm.doc.transact(() => {
           for (const id of ids) {
             const v = model.get(id)!;
             const copy = copies.get(id)!;
-            const at = model.children(v.parent).indexOf(id) + 1;
-            insertWidgets(mm.doc, [copy], v.parent, at);
+            const sibs = model.children(v.parent);
+            const at = sibs.indexOf(id) + 1;
+            insertWidgets(
+              mm.doc,
+              [copy],
+              v.parent,
+              at,
+              LOCAL_ORIGIN,
+              touched.has(v.parent) ? undefined : sibs,
+            );
+            touched.add(v.parent);
+            // A copy under a parent that is gone lists at the root (childIndex's orphan rule).
+            if (v.parent !== null && !model.has(v.parent)) touched.add(null);
             out.push(copy.id);
           }
         }, LOCAL_ORIGIN);
