@@ -92,7 +92,15 @@ test('builder adds yes/no, option and attachment fields; a row with an uploaded 
   expect(await preview.evaluate((img: HTMLImageElement) => img.naturalWidth)).toBeGreaterThan(0);
   // A file whose name lies about its content is refused with its message; the good one is kept.
   await form.getByTestId('input-files').locator('input[type=file]').setInputFiles(lying);
-  await expect(page.locator('.ant-message, .ant-notification')).toContainText(/does not match/);
+  // (Another notice, such as the field form's, may still be showing beside it.)
+  await expect(
+    page
+      .locator('.ant-message, .ant-notification')
+      .filter({ hasText: /does not match/ })
+      .first(),
+  ).toBeVisible();
+  // The file's row keeps the reason after the notice has gone.
+  await expect(form.getByTestId('input-files').locator('.lc-upload-reason')).toContainText(/does not match/);
   await shot(page, 'field-types-row-form');
   await okModal(page);
   await expect(page.locator('.ant-modal:visible')).toHaveCount(0);

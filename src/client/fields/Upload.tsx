@@ -10,6 +10,7 @@ import { useTranslation } from 'react-i18next';
 import { UPLOAD_MAX } from '../../shared/constants.ts';
 import type { AttachmentItem } from '../../shared/fields/values.ts';
 import { uploadFile } from '../api/upload.ts';
+import { errorText } from '../views/error-text.ts';
 import { type CompressOptions, compressImage } from './compress.ts';
 import { useFieldContext } from './context.ts';
 
@@ -43,7 +44,7 @@ function listItem(item: AttachmentItem): UploadFile {
 }
 
 export function Upload({ kind, value, onChange, max, compress, disabled, testId }: UploadProps) {
-  const { t } = useTranslation();
+  const { t, i18n } = useTranslation();
   const { message } = App.useApp();
   const { project, entity } = useFieldContext();
   const [pending, setPending] = useState<UploadFile[]>([]);
@@ -95,7 +96,9 @@ export function Upload({ kind, value, onChange, max, compress, disabled, testId 
               if (saved.mime) item.type = saved.mime;
               onChange([...current.current, item]);
             },
-            () => patch(uid, { status: 'error', percent: 0, response: t('upload.failed') }),
+            // The server's coded reason (too large, a type that lies, no write grant…) beside the file.
+            (err: unknown) =>
+              patch(uid, { status: 'error', percent: 0, response: errorText(err, i18n.language) }),
           );
         }}
       >
@@ -123,7 +126,15 @@ export function Upload({ kind, value, onChange, max, compress, disabled, testId 
             {f.status === 'uploading' ? (
               <Progress percent={f.percent ?? 0} size="small" className="lc-upload-progress" />
             ) : null}
-            {f.status === 'error' ? <span className="lc-upload-error">{t('upload.failed')}</span> : null}
+            {f.status === 'error' ? (
+              <span
+                className="lc-upload-reason"
+                title={typeof f.response === 'string' ? f.response : undefined}
+              >
+                {t('upload.failed')}
+                {typeof f.response === 'string' && f.response ? `: ${f.response}` : ''}
+              </span>
+            ) : null}
             {!disabled ? (
               <Button
                 type="text"
