@@ -18,9 +18,14 @@ type CellProps = ThHTMLAttributes<HTMLTableCellElement> & {
   onResize?: (width: number, done: boolean) => void;
   /** The column's name, for the handle's label. */
   resizeLabel?: string;
+  /**
+   * The column's width as the view sets it, for the handle's value: read from the cell while
+   * rendering, it forced a layout of the whole page for each header cell the table redrew.
+   */
+  resizeWidth?: number;
 };
 
-export function ResizableHeaderCell({ onResize, resizeLabel, ...rest }: CellProps) {
+export function ResizableHeaderCell({ onResize, resizeLabel, resizeWidth, ...rest }: CellProps) {
   const th = useRef<HTMLTableCellElement>(null);
   if (!onResize) return <th {...rest} />;
   const width = () => th.current?.getBoundingClientRect().width ?? 0;
@@ -64,7 +69,7 @@ export function ResizableHeaderCell({ onResize, resizeLabel, ...rest }: CellProp
         role="separator"
         aria-orientation="vertical"
         aria-label={resizeLabel}
-        aria-valuenow={Math.round(width())}
+        aria-valuenow={resizeWidth === undefined ? undefined : Math.round(resizeWidth)}
         aria-valuemin={MIN_WIDTH}
         aria-valuemax={MAX_WIDTH}
         tabIndex={0}
