@@ -1,5 +1,5 @@
 /** The shell's current app project, its menu, and the phone-width flag. */
-import { useEffect, useState } from 'react';
+import { useEffect } from 'react';
 import type { Project } from '../api/account.ts';
 import { api } from '../api/account.ts';
 import { clearRequestCache } from '../api/request.ts';
@@ -11,18 +11,7 @@ import { useWorkbench } from '../stores/workbench.ts';
 import { choiceToStore, type ShellProjectInput, shellProjectId } from './current-project.ts';
 import { buildMenuTree } from './menu.ts';
 
-/** Below this width the menu is a drawer and the toolbar folds into "More". */
-export const PHONE_WIDTH = 768;
-
-export function useNarrow(): boolean {
-  const [narrow, setNarrow] = useState(() => window.innerWidth < PHONE_WIDTH);
-  useEffect(() => {
-    const onResize = () => setNarrow(window.innerWidth < PHONE_WIDTH);
-    window.addEventListener('resize', onResize);
-    return () => window.removeEventListener('resize', onResize);
-  }, []);
-  return narrow;
-}
+export { PHONE_WIDTH, useNarrow } from './use-narrow.ts';
 
 function useProjectInput(route: string | null): ShellProjectInput {
   const userId = useSession((s) => s.user?._id ?? null);
