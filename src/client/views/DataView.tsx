@@ -593,7 +593,8 @@ export function DataTableView(props: DataViewProps) {
 
   // Kept while what it shows is the same (the table is drawn again only when its props change).
   const summaryOn = on.summary && settings.summary;
-  const withIndex = on.index;
+  // The cells before the fields' own: the selection column's, then the index's.
+  const lead = (options.select ? 1 : 0) + (on.index ? 1 : 0);
   const withActions = canWrite || on.more;
   const summaryRow = useMemo(
     () =>
@@ -601,11 +602,12 @@ export function DataTableView(props: DataViewProps) {
         ? () => (
             <Table.Summary fixed>
               <Table.Summary.Row className="dv-summary" data-testid="summary-row">
-                {withIndex ? <Table.Summary.Cell index={0} /> : null}
+                {options.select ? <Table.Summary.Cell index={0} /> : null}
+                {on.index ? <Table.Summary.Cell index={lead - 1} /> : null}
                 {visible.map((f, i) => {
                   const s = stats[f._field];
                   return (
-                    <Table.Summary.Cell key={f._field} index={i + (withIndex ? 1 : 0)}>
+                    <Table.Summary.Cell key={f._field} index={i + lead}>
                       {i === 0 ? (
                         <div>
                           {t('views.count')}: <b data-testid="summary-count">{stats['']?.count ?? 0}</b>
@@ -623,12 +625,12 @@ export function DataTableView(props: DataViewProps) {
                     </Table.Summary.Cell>
                   );
                 })}
-                {withActions ? <Table.Summary.Cell index={visible.length + 1} /> : null}
+                {withActions ? <Table.Summary.Cell index={visible.length + lead} /> : null}
               </Table.Summary.Row>
             </Table.Summary>
           )
         : undefined,
-    [stats, summaryOn, withIndex, withActions, visible, t],
+    [stats, summaryOn, lead, options.select, on.index, withActions, visible, t],
   );
 
   const condFields = useMemo(
