@@ -103,6 +103,17 @@ test('a recurring grouped summary gets a rollup; the advanced table config lists
     expect(await summary()).toEqual(expected());
   }
   expect((await rollups())[0]!.uses).toBe(2);
+  // The summary's covering index, built from the same slow runs, follows once writes have been quiet
+  // for 2 s (auto-index.ts quietMs): the screen lists what there is when it opens, so wait for it.
+  await expect
+    .poll(
+      async () =>
+        (await call<{ indexes: { fields: { field: string }[] }[] }>(IX, {})).indexes.some((i) =>
+          i.fields.some((f) => f.field === 'region'),
+        ),
+      { timeout: 60_000 },
+    )
+    .toBe(true);
 
   const errors = watchErrors(page);
   await page.setViewportSize(DESKTOP);
