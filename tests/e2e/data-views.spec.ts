@@ -195,6 +195,14 @@ test('an end user filters, saves filters, groups, arranges, edits, exports, impo
   await page.locator('.ant-modal:visible').getByRole('button', { name: 'Save' }).click();
   await expect(view.getByText('Edited task', { exact: true })).toBeVisible();
   await expect(view.getByText('New task', { exact: true })).toHaveCount(0);
+  // Copy as new: the form opens as a new record holding the copied values.
+  await view.locator('tr', { hasText: 'Edited task' }).getByTestId('row-more').click();
+  await page.getByRole('menuitem', { name: 'Copy as new' }).click();
+  const copy = page.locator('.ant-modal:visible');
+  await expect(copy.locator('.ant-modal-title')).toHaveText('New row');
+  await expect(inputOf(copy, 'input-title')).toHaveValue('Edited task');
+  await copy.getByRole('button', { name: 'Cancel' }).click();
+  await expect(page.locator('.ant-modal:visible')).toHaveCount(0);
 
   // Export all rows and re-open the file.
   await page.getByTestId('xlsx-export').click();
@@ -239,6 +247,10 @@ test('an end user filters, saves filters, groups, arranges, edits, exports, impo
   const area = page.getByTestId('print-area');
   await expect(area.locator('th')).toHaveText(['Title', 'Kind', 'Qty', 'Photo']);
   await expect(area.locator('tbody tr')).toHaveCount(10);
+  // A file prints as its name, not its address.
+  const printed = area.locator('tbody tr', { hasText: 'Edited task' });
+  await expect(printed).toContainText('photo.png');
+  await expect(printed).not.toContainText('/upload/');
   // Read once the opening animation has ended (the modal zooms in).
   await expect
     .poll(() => area.evaluate((a) => a.closest('.ant-modal')?.getBoundingClientRect().width ?? 0))

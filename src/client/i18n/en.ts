@@ -370,6 +370,7 @@ export const en = {
     project: 'Everyone (project)',
     rename: 'Rename',
     copyFilter: 'Copy',
+    removeFilterConfirm: 'Remove the filter "{{name}}"?',
     copyOf: '{{name}} (copy)',
     changeType: 'Change type',
     roleFilter: 'Role filter',

@@ -367,6 +367,7 @@ export const zh: Messages = {
     project: '所有人（项目）',
     rename: '重命名',
     copyFilter: '复制',
+    removeFilterConfirm: '删除筛选“{{name}}”?',
     copyOf: '{{name}}（副本）',
     changeType: '修改类型',
     roleFilter: '角色筛选',

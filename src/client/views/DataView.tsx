@@ -122,6 +122,20 @@ export function fieldText(f: Field, row: Record<string, unknown>): string {
   return cellText(row[`_${f._field}`] ?? row[f._field]);
 }
 
+/** Files as text (prints, group heads): their names, not their addresses. */
+function fileNames(v: unknown): string {
+  const list = Array.isArray(v) ? v : v === null || v === undefined || v === '' ? [] : [v];
+  return list
+    .map((x) => {
+      const item = x as { name?: unknown; url?: unknown } | string;
+      if (typeof item === 'string') return item.split('/').pop() ?? item;
+      if (typeof item?.name === 'string' && item.name) return item.name;
+      return typeof item?.url === 'string' ? (item.url.split('/').pop() ?? '') : '';
+    })
+    .filter(Boolean)
+    .join(', ');
+}
+
 export interface DataViewProps {
   project: string;
   /** The table's code or `_id` (ignored when `dataset` is given). */
@@ -446,6 +460,7 @@ export function DataTableView(props: DataViewProps) {
     return (key: string, row: Record<string, unknown>) => {
       const f = byKey.get(key);
       if (!f) return '';
+      if (f._type === 'image' || f._type === 'attachment') return fileNames(row[key]);
       if (f._type !== 'boolean') return fieldText(f, row);
       const b = readBoolean(row[key]);
       return b === null ? '' : b ? yes : no;
@@ -686,9 +701,12 @@ export function DataTableView(props: DataViewProps) {
       ),
     );
   const total = data.total;
+  // A refused load leaves no count to say ("at least 0 rows" under its error would be wrong).
   const totalText = total.exact
     ? t('views.total', { count: total.n })
-    : t('views.atLeast', { count: total.n });
+    : data.error
+      ? ''
+      : t('views.atLeast', { count: total.n });
   const virtual = data.rows.length > VIRTUAL_FROM || large;
   const asCards = options.cardMode && phone;
 

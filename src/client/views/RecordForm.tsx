@@ -72,7 +72,8 @@ export function RecordForm({
   return (
     <Modal
       open
-      title={title ?? (record ? t('views.editTitle') : t('grid.addTitle'))}
+      // A copy (the record without its id) is a new record.
+      title={title ?? (typeof record?._id === 'string' ? t('views.editTitle') : t('grid.addTitle'))}
       onCancel={onClose}
       onOk={() => form.submit()}
       okText={t('common.save')}

@@ -4,7 +4,7 @@
  * the user sees and who may change what; its refusals show as the usual coded notices.
  */
 import { DeleteOutlined, SaveOutlined, StarOutlined } from '@ant-design/icons';
-import { Button, Dropdown, Form, Input, List, Modal, Radio, Select, Space, Tag } from 'antd';
+import { Button, Dropdown, Form, Input, List, Modal, Popconfirm, Radio, Select, Space, Tag } from 'antd';
 import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { type FilterSpec, type SavedFilter, type ShareType, viewsApi } from '../api/views.ts';
@@ -174,19 +174,24 @@ export function SavedFilters(props: {
                   >
                     {t('views.copyFilter')}
                   </Button>,
-                  <Button
+                  <Popconfirm
                     key="remove"
-                    size="small"
-                    danger
+                    title={t('views.removeFilterConfirm', { name: f.name })}
                     disabled={!mine}
-                    icon={<DeleteOutlined />}
-                    aria-label={t('views.remove')}
-                    onClick={() =>
-                      void viewsApi
+                    onConfirm={() =>
+                      viewsApi
                         .removeFilter(project, entity, f.id, f.type)
                         .then(props.onChanged, () => undefined)
                     }
-                  />,
+                  >
+                    <Button
+                      size="small"
+                      danger
+                      disabled={!mine}
+                      icon={<DeleteOutlined />}
+                      aria-label={t('views.remove')}
+                    />
+                  </Popconfirm>,
                 ]}
               >
                 <Space>
