@@ -68,7 +68,9 @@ import { VIEW_FEATURES, type ViewOptions, withinTable } from '../../shared/view-
 import type { StaleCondition } from '../../shared/view-filters.ts';
 import { shortLink } from '../api/short.ts';
 import { type FilterSpec, type SavedFilter, type ViewMeta, viewsApi } from '../api/views.ts';
+import { attachmentsOf } from '../fields/attachment.tsx';
 import { FieldContext } from '../fields/context.ts';
+import { imageUrls } from '../fields/image.tsx';
 import { fieldKind } from '../fields/registry.ts';
 import { PrintModal } from '../print/PrintModal.tsx';
 import { lastPrintOption } from '../print/print-settings.ts';
@@ -122,18 +124,13 @@ export function fieldText(f: Field, row: Record<string, unknown>): string {
   return cellText(row[`_${f._field}`] ?? row[f._field]);
 }
 
-/** Files as text (prints, group heads): their names, not their addresses. */
-function fileNames(v: unknown): string {
-  const list = Array.isArray(v) ? v : v === null || v === undefined || v === '' ? [] : [v];
-  return list
-    .map((x) => {
-      const item = x as { name?: unknown; url?: unknown } | string;
-      if (typeof item === 'string') return item.split('/').pop() ?? item;
-      if (typeof item?.name === 'string' && item.name) return item.name;
-      return typeof item?.url === 'string' ? (item.url.split('/').pop() ?? '') : '';
-    })
-    .filter(Boolean)
-    .join(', ');
+/** Files as text (prints, labels): their names, not their addresses. */
+function fileNames(f: Field, v: unknown): string {
+  const names =
+    f._type === 'image'
+      ? imageUrls(v).map((url) => url.split('/').pop() ?? url)
+      : attachmentsOf(v).map((x) => x.name || (x.url.split('/').pop() ?? ''));
+  return names.filter(Boolean).join(', ');
 }
 
 export interface DataViewProps {
@@ -460,7 +457,7 @@ export function DataTableView(props: DataViewProps) {
     return (key: string, row: Record<string, unknown>) => {
       const f = byKey.get(key);
       if (!f) return '';
-      if (f._type === 'image' || f._type === 'attachment') return fileNames(row[key]);
+      if (f._type === 'image' || f._type === 'attachment') return fileNames(f, row[key]);
       if (f._type !== 'boolean') return fieldText(f, row);
       const b = readBoolean(row[key]);
       return b === null ? '' : b ? yes : no;

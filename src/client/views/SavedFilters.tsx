@@ -44,7 +44,8 @@ export function SavedFilters(props: {
   const builder = useShell((s) => canBuild(s.projects?.find((p) => p._id === project)));
   const userId = useSession((s) => s.user?._id ?? null);
   const rights = filterRights(builder, userId);
-  const typeOptions = rights.types.map((ty) => ({ value: ty, label: t(`views.${ty}`) }));
+  const typeOption = (ty: ShareType) => ({ value: ty, label: t(`views.${ty}`) });
+  const typeOptions = rights.types.map(typeOption);
 
   async function save(v: { name: string; type: ShareType }) {
     await viewsApi.saveFilter(project, entity, { name: v.name, type: v.type, filter: props.current });
@@ -156,7 +157,7 @@ export function SavedFilters(props: {
                     value={f.type}
                     style={{ width: 150 }}
                     disabled={!mine}
-                    options={mine ? typeOptions : TYPES.map((ty) => ({ value: ty, label: t(`views.${ty}`) }))}
+                    options={mine ? typeOptions : TYPES.map(typeOption)}
                     onChange={(type) => void change(f, { type })}
                   />,
                   <Button
