@@ -17,8 +17,9 @@ const strFromU8 = (bytes: Uint8Array) => decoder.decode(bytes);
 const VERSION = 1;
 const IV_BYTES = 12;
 const TAG_BYTES = 16;
-const SALT = strToU8('lowcode-envelope/v1');
-const INFO = strToU8('aes-128-gcm');
+/** HKDF-SHA256's salt and info for the key (the browser's WebCrypto path derives with them too). */
+export const ENVELOPE_SALT = strToU8('lowcode-envelope/v1');
+export const ENVELOPE_INFO = strToU8('aes-128-gcm');
 const DEFAULT_SECRET = 'lowcode-default-envelope-key';
 /** The largest decompressed payload we accept: guards against gzip bombs. */
 export const ENVELOPE_MAX_PLAIN = 16 * 1024 * 1024;
@@ -77,35 +78,55 @@ export { strFromU8, strToU8 };
 
 const keyCache = new Map<string, Uint8Array>();
 
+/** The secret a token's key is derived from: the token, or the default when it is short or absent. */
+export function envelopeSecret(token: string | null | undefined): string {
+  return token && token.length >= 16 ? token : DEFAULT_SECRET;
+}
+
 /** The 16-byte key for a token. */
 export function envelopeKey(token: string | null | undefined): Uint8Array {
-  const secret = token && token.length >= 16 ? token : DEFAULT_SECRET;
+  const secret = envelopeSecret(token);
   let key = keyCache.get(secret);
   if (!key) {
-    key = installed().deriveKey(strToU8(secret), SALT, INFO);
+    key = installed().deriveKey(strToU8(secret), ENVELOPE_SALT, ENVELOPE_INFO);
     if (keyCache.size > 1000) keyCache.clear();
     keyCache.set(secret, key);
   }
   return key;
 }
 
-function randomBytes(n: number): Uint8Array {
-  const b = new Uint8Array(n);
+/** A fresh IV for one seal. */
+export function envelopeIv(): Uint8Array<ArrayBuffer> {
+  const b = new Uint8Array(IV_BYTES);
   globalThis.crypto.getRandomValues(b);
   return b;
 }
 
 const NodeBuffer = (globalThis as { Buffer?: typeof Buffer }).Buffer;
 
+/** The platform's own base64 of byte arrays where it has one (Chromium 140+, Firefox 133+, Safari 18.2+). */
+const NativeBase64 = Uint8Array as unknown as {
+  fromBase64?: (text: string) => Uint8Array<ArrayBuffer>;
+  prototype: { toBase64?: () => string };
+};
+
 export function toBase64(bytes: Uint8Array): string {
+  if (NativeBase64.prototype.toBase64) return (bytes as unknown as { toBase64(): string }).toBase64();
   if (NodeBuffer) return NodeBuffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength).toString('base64');
   let s = '';
   for (let i = 0; i < bytes.length; i += 0x8000) s += String.fromCharCode(...bytes.subarray(i, i + 0x8000));
   return btoa(s);
 }
 
-export function fromBase64(text: string): Uint8Array {
+export function fromBase64(text: string): Uint8Array<ArrayBuffer> {
   if (!/^[A-Za-z0-9+/]*={0,2}$/.test(text)) throw new EnvelopeError();
+  if (NativeBase64.fromBase64) {
+    try {
+      return NativeBase64.fromBase64(text);
+    } catch {
+      throw new EnvelopeError();
+    }
+  }
   if (NodeBuffer) return new Uint8Array(NodeBuffer.from(text, 'base64'));
   const s = atob(text);
   const out = new Uint8Array(s.length);
@@ -113,16 +134,31 @@ export function fromBase64(text: string): Uint8Array {
   return out;
 }
 
-/** Seal already-serialised JSON text. */
-export function sealText(json: string, token: string | null | undefined): string {
-  const iv = randomBytes(IV_BYTES);
-  const p = installed();
-  const sealed = p.encrypt(envelopeKey(token), iv, p.gzip(strToU8(json)));
+/** The sealed text: base64(version | iv | ciphertext+tag). */
+export function frameSealed(iv: Uint8Array, sealed: Uint8Array): string {
   const out = new Uint8Array(1 + IV_BYTES + sealed.length);
   out[0] = VERSION;
   out.set(iv, 1);
   out.set(sealed, 1 + IV_BYTES);
   return toBase64(out);
+}
+
+/** The IV and ciphertext+tag of a sealed text; throws EnvelopeError when it cannot be one. */
+export function unframeSealed(sealed: unknown): {
+  iv: Uint8Array<ArrayBuffer>;
+  body: Uint8Array<ArrayBuffer>;
+} {
+  if (typeof sealed !== 'string') throw new EnvelopeError();
+  const bytes = fromBase64(sealed);
+  if (bytes.length < 1 + IV_BYTES + TAG_BYTES || bytes[0] !== VERSION) throw new EnvelopeError();
+  return { iv: bytes.subarray(1, 1 + IV_BYTES), body: bytes.subarray(1 + IV_BYTES) };
+}
+
+/** Seal already-serialised JSON text. */
+export function sealText(json: string, token: string | null | undefined): string {
+  const iv = envelopeIv();
+  const p = installed();
+  return frameSealed(iv, p.encrypt(envelopeKey(token), iv, p.gzip(strToU8(json))));
 }
 
 /** Seal a value: JSON, gzip, AES-GCM, base64. */
@@ -138,15 +174,23 @@ export function gzipPlainSize(zipped: Uint8Array): number {
 }
 
 /**
+ * The plain size a gzip stream announces, refused (EnvelopeError) when it is not gzip or announces
+ * more than `max`: bombs are turned away before anything is inflated.
+ */
+export function boundedPlainSize(zipped: Uint8Array, max: number): number {
+  const size = gzipPlainSize(zipped);
+  if (size < 0 || size > max) throw new EnvelopeError();
+  return size;
+}
+
+/**
  * Inflate gzip bytes whose plain size may be at most `max`: the size the trailer announces is checked
  * against `max` before anything is inflated, and inflating stops at the first byte past that size (a
  * trailer that lies, or several gzip members, cannot make it produce more). Throws EnvelopeError.
  * Every place that inflates bytes a client sent goes through here (envelope bodies, socket payloads).
  */
 export function gunzipBounded(zipped: Uint8Array, max: number): Uint8Array {
-  // The gzip trailer holds the plain size (mod 2^32): refuse bombs before inflating.
-  const size = gzipPlainSize(zipped);
-  if (size < 0 || size > max) throw new EnvelopeError();
+  const size = boundedPlainSize(zipped, max);
   try {
     return installed().gunzip(zipped, size);
   } catch {
@@ -157,11 +201,8 @@ export function gunzipBounded(zipped: Uint8Array, max: number): Uint8Array {
 /** Open to the JSON text; throws EnvelopeError on any failure. */
 export function openText(sealed: unknown, token: string | null | undefined): string {
   try {
-    if (typeof sealed !== 'string') throw new EnvelopeError();
-    const bytes = fromBase64(sealed);
-    if (bytes.length < 1 + IV_BYTES + TAG_BYTES || bytes[0] !== VERSION) throw new EnvelopeError();
-    const iv = bytes.subarray(1, 1 + IV_BYTES);
-    const zipped = installed().decrypt(envelopeKey(token), iv, bytes.subarray(1 + IV_BYTES));
+    const { iv, body } = unframeSealed(sealed);
+    const zipped = installed().decrypt(envelopeKey(token), iv, body);
     return strFromU8(gunzipBounded(zipped, ENVELOPE_MAX_PLAIN));
   } catch {
     throw new EnvelopeError();

@@ -8,12 +8,13 @@ import {
   REQUEST_LIMIT,
   REQUEST_TIMEOUT_MS,
 } from '../../shared/constants.ts';
-import { ENVELOPE_HEADERS, open, seal } from '../../shared/envelope.ts';
+import { ENVELOPE_HEADERS } from '../../shared/envelope-core.ts';
 import { CLIENT_CACHE_ENABLED, CLIENT_CACHE_MS, createTtlCache } from '../shell/cache.ts';
 import { ApiError, NETWORK_ERROR } from './api-error.ts';
 import { effects } from './effects.ts';
 import { createQueue } from './queue.ts';
 import { getToken, isRawMode } from './storage.ts';
+import { openValue, sealValue } from './web-envelope.ts';
 
 export interface RequestOptions {
   /** Do not show the error notice for ordinary error codes (the caller handles them). */
@@ -71,7 +72,7 @@ async function send<T>(method: string, url: string, body: unknown, opts: Request
   let payload: string | undefined;
   if (body !== undefined && method !== 'GET') {
     headers['content-type'] = 'application/json';
-    payload = JSON.stringify(raw ? body : { encrypted: seal(body, token) });
+    payload = JSON.stringify(raw ? body : { encrypted: await sealValue(body, token) });
   }
   const abort = new AbortController();
   const timer = setTimeout(() => abort.abort(), opts.timeoutMs ?? REQUEST_TIMEOUT_MS);
@@ -98,7 +99,7 @@ async function send<T>(method: string, url: string, body: unknown, opts: Request
   }
   if (answer.encrypted !== undefined) {
     try {
-      answer = open<Answer>(answer.encrypted, token);
+      answer = await openValue<Answer>(answer.encrypted, token);
     } catch {
       throw codedError(1004, 'invalid envelope', opts.quiet === true);
     }

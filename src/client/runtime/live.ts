@@ -6,13 +6,16 @@
  *
  * On every (re)connect the page is entered again and its live widgets reload once, so a change made
  * while a viewer was offline (or between its first load and its joining the room) is never missed.
+ *
+ * The channel's code (socket.io and the payload codec) loads when a live page first needs it, not with
+ * the renderer every page load runs.
  */
 import { useEffect, useRef, useState } from 'react';
 import { getWidget } from '../../../widgets/registry.ts';
 import type { WidgetInstance } from '../../shared/page-document.ts';
 import { RECORDS_ACTION, type RecordsChange } from '../../shared/realtime.ts';
 import { getToken } from '../api/storage.ts';
-import { SocketChannel } from '../realtime/socket-channel.ts';
+import type { SocketChannel } from '../realtime/socket-channel.ts';
 
 export { RECORDS_ACTION, type RecordsChange };
 
@@ -50,29 +53,37 @@ export function useLivePage(opts: {
       setStatus('off');
       return;
     }
-    const ch = new SocketChannel({ project, platform: 'app', token });
-    channel.current = ch;
     setStatus('connecting');
     let open = true;
-    ch.socket.on('connect', () => {
-      ch.call('enter', { page: pageId })
-        .then(() => {
-          if (!open) return;
-          setStatus('live');
-          onChange.current(null);
-        })
-        .catch(() => open && setStatus('offline'));
-    });
-    ch.socket.on('disconnect', () => open && setStatus('offline'));
-    ch.socket.on('connect_error', () => open && setStatus('offline'));
-    const off = ch.on<{ page: string | null; type: unknown; data: unknown }>('action', (a) => {
-      if (a.page === pageId && a.type === RECORDS_ACTION && isChange(a.data)) onChange.current(a.data);
-    });
+    let ch: SocketChannel | null = null;
+    let off = () => {};
+    import('../realtime/socket-channel.ts')
+      .then(({ SocketChannel }) => {
+        if (!open) return;
+        const c = new SocketChannel({ project, platform: 'app', token });
+        ch = c;
+        channel.current = c;
+        c.socket.on('connect', () => {
+          c.call('enter', { page: pageId })
+            .then(() => {
+              if (!open) return;
+              setStatus('live');
+              onChange.current(null);
+            })
+            .catch(() => open && setStatus('offline'));
+        });
+        c.socket.on('disconnect', () => open && setStatus('offline'));
+        c.socket.on('connect_error', () => open && setStatus('offline'));
+        off = c.on<{ page: string | null; type: unknown; data: unknown }>('action', (a) => {
+          if (a.page === pageId && a.type === RECORDS_ACTION && isChange(a.data)) onChange.current(a.data);
+        });
+      })
+      .catch(() => open && setStatus('offline'));
     return () => {
       open = false;
       off();
-      ch.close();
-      if (channel.current === ch) channel.current = null;
+      ch?.close();
+      if (ch && channel.current === ch) channel.current = null;
     };
   }, [project, pageId, enabled]);
 
