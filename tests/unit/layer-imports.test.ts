@@ -40,6 +40,23 @@ describe('src/client/runtime', () => {
   });
 });
 
+describe('the cold page path', () => {
+  // The browser seals and opens on WebCrypto (api/web-envelope.ts); the pure-JS cipher and inflater
+  // load only where WebCrypto is missing, and the socket channel only when a live page needs it.
+  const roots = [
+    'src/client/main.tsx',
+    'src/client/runtime/PageView.tsx',
+    'src/client/runtime/PageRenderer.tsx',
+  ];
+  it.each(roots)('%s reaches neither the pure-JS envelope nor the socket channel statically', (root) => {
+    const reached = [...staticGraph(join(ROOT, root)).files].map(rel);
+    expect(reached).toContain('src/client/api/web-envelope.ts');
+    expect(
+      reached.filter((f) => f === 'src/shared/envelope.ts' || f.startsWith('src/client/realtime/')),
+    ).toEqual([]);
+  });
+});
+
 describe('src/server', () => {
   it('has no import cycle between its modules', () => {
     const cycles = importCycles(join(ROOT, 'src/server')).map((c) => c.join(' → '));
