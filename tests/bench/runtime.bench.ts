@@ -21,7 +21,7 @@
  *  5. the cold load again, BENCH_COLD_CPU_ROUNDS times (default 3), each traced (cold-cpu.ts): the
  *     main thread's own CPU from navigation start to the first widget, by kind of work, and when the
  *     page JSON was asked for. BENCH_CHROME_TRACE_COLD=x-%d.json keeps the traces.
- * Set BENCH_NO_BUILD=1 to reuse an existing dist/client, BENCH_KINDS=a,b to fill the page with other kinds. Diagnostics of the last round: BENCH_TRACE=1
+ * Set BENCH_NO_BUILD=1 to reuse an existing dist/client, BENCH_KINDS=a,b to fill the page with other kinds, BENCH_TABLES=n to give it n data widgets instead of 4. Diagnostics of the last round: BENCH_TRACE=1
  * (marks and resources), BENCH_PROFILE=1 (self time by function; BENCH_PROFILE_FILE=x.cpuprofile
  * keeps the profile), BENCH_CHROME_TRACE=x.json (a Chrome trace for DevTools' Performance panel).
  */
@@ -125,6 +125,8 @@ const KINDS = process.env.BENCH_KINDS
   ? process.env.BENCH_KINDS.split(',')
   : ['text', 'number', 'button', 'textbox', 'switch', 'checkbox', 'radio', 'dropdown', 'datepicker', 'image'];
 
+const TABLES = Number(process.env.BENCH_TABLES ?? 4);
+
 function bigPage(): PageDocument {
   const defs = KINDS.map((k) => WIDGETS.find((w) => w.kind === k)!);
   const widgets: WidgetInstance[] = [];
@@ -137,8 +139,8 @@ function bigPage(): PageDocument {
     if (w.kind === 'number') w.props.value = { $expr: 'state.count + 1' };
     widgets.push(w);
   }
-  // Four data widgets over the demo customers table.
-  for (let i = 0; i < 4; i++) {
+  // Four data widgets over the demo customers table (BENCH_TABLES=n: n of them, diagnostics).
+  for (let i = 0; i < TABLES; i++) {
     const t = instanceOf(WIDGETS.find((w) => w.kind === 'table')!, `t${i}`);
     t.props.entity = 'customer';
     t.props.pageSize = 10;
@@ -279,8 +281,8 @@ async function main() {
       widgets: document.querySelectorAll('.lc-page [data-wid]').length,
     }));
     if (traceFile) await browser.stopTracing();
-    if (m.widgets !== 200 || m.drawn !== 200)
-      throw new Error(`expected 200 widgets drawn on the page, saw ${m.drawn} of ${m.widgets}`);
+    if (m.widgets !== 196 + TABLES || m.drawn !== 196 + TABLES)
+      throw new Error(`expected ${196 + TABLES} widgets drawn on the page, saw ${m.drawn} of ${m.widgets}`);
     if (stopProfile) {
       // Self time by function over the whole load (BENCH_PROFILE=1): where the main thread goes.
       const prof = await stopProfile();
@@ -392,7 +394,8 @@ async function main() {
       drawn: [...document.querySelectorAll('.lc-page [data-wid]')].filter((el) => el.childElementCount > 0)
         .length,
     }));
-    if (warm.drawn !== 200) throw new Error(`in-app: expected 200 widgets drawn, saw ${warm.drawn}`);
+    if (warm.drawn !== 196 + TABLES)
+      throw new Error(`in-app: expected ${196 + TABLES} widgets drawn, saw ${warm.drawn}`);
     inApp.push(warm.render);
     inAppAll.push(warm.all);
     render.push(m.render);

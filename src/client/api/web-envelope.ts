@@ -61,9 +61,13 @@ function aesKey(token: string | null | undefined): Promise<CryptoKey> {
   return key;
 }
 
+/** Straight into the stream's writer: a `Blob` source costs a synchronous trip to the browser process per call. */
 async function gzip(bytes: Uint8Array<ArrayBuffer>): Promise<Uint8Array<ArrayBuffer>> {
-  const zipped = new Blob([bytes]).stream().pipeThrough(new CompressionStream('gzip'));
-  return new Uint8Array(await new Response(zipped).arrayBuffer());
+  const stream = new CompressionStream('gzip');
+  const writer = stream.writable.getWriter();
+  void writer.write(bytes).catch(() => undefined);
+  void writer.close().catch(() => undefined);
+  return new Uint8Array(await new Response(stream.readable).arrayBuffer());
 }
 
 /** Deflate input fed per step: 16 KiB inflates to at most ~16 MiB, so one step never runs far past the size. */
