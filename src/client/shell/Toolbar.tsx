@@ -17,6 +17,7 @@ import { memo, type ReactNode, useState, useSyncExternalStore } from 'react';
 import { useTranslation } from 'react-i18next';
 import { Link, type NavigateFunction } from 'react-router';
 import { displayName } from '../../shared/validation.ts';
+import { dateFormat } from '../i18n/date-format.ts';
 import { earlyAccess, onEarlyAccess, setLang, uiLangs } from '../i18n/index.ts';
 import { useSession } from '../stores/session.ts';
 import { useShell } from '../stores/shell.ts';
@@ -38,7 +39,7 @@ function DraftList() {
   const { t, i18n } = useTranslation();
   const debug = useShell((s) => s.debug);
   const drafts = listDrafts(debug);
-  const fmt = new Intl.DateTimeFormat(i18n.language === 'zh' ? 'zh-CN' : 'en-GB', {
+  const fmt = dateFormat(i18n.language, {
     dateStyle: 'short',
     timeStyle: 'short',
   });

@@ -2,6 +2,7 @@ import { RightOutlined } from '@ant-design/icons';
 import { List, Tag, Typography } from 'antd';
 import { useTranslation } from 'react-i18next';
 import type { Project } from '../../api/account.ts';
+import { dateFormat } from '../../i18n/date-format.ts';
 import { roleTitle } from '../../shell/role-title.ts';
 import { canBuild } from '../workbench/project-select.ts';
 
@@ -22,7 +23,7 @@ export function ProjectList({
   onOpen: ((p: Project) => void) | null;
 }) {
   const { t, i18n } = useTranslation();
-  const date = new Intl.DateTimeFormat(i18n.language === 'zh' ? 'zh-CN' : 'en-GB', { dateStyle: 'medium' });
+  const date = dateFormat(i18n.language, { dateStyle: 'medium' });
   return (
     <div data-testid="project-list">
       <List

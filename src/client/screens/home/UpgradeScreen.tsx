@@ -28,6 +28,7 @@ import {
 } from '../../../shared/api/payment.ts';
 import { PRICES } from '../../../shared/constants.ts';
 import { paymentApi } from '../../api/payment.ts';
+import { dateFormat } from '../../i18n/date-format.ts';
 import { refreshProjects, useAppProject } from '../../shell/use-app-project.ts';
 
 const STATUS_TIER: Record<number, string> = { 0: 'test', 1: 'basics', 2: 'enterprise', 3: 'custom' };
@@ -61,7 +62,7 @@ export default function UpgradeScreen() {
   const [paid, setPaid] = useState(false);
   const [busy, setBusy] = useState(false);
 
-  const date = new Intl.DateTimeFormat(i18n.language === 'zh' ? 'zh-CN' : 'en-GB', { dateStyle: 'long' });
+  const date = dateFormat(i18n.language, { dateStyle: 'long' });
   const tierKey = current ? STATUS_TIER[current._status] : undefined;
   const owner = current?.role === 'owner';
   const anyPay = available !== null && (available.alipay || available.wxpay);

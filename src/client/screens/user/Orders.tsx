@@ -3,6 +3,7 @@ import { useEffect, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { ORDER_PAID, type OrderView } from '../../../shared/api/payment.ts';
 import { paymentApi } from '../../api/payment.ts';
+import { dateFormat } from '../../i18n/date-format.ts';
 
 /** The user centre's order list (GET /api/payment/order/list): newest first. */
 export function Orders() {
@@ -18,7 +19,7 @@ export function Orders() {
       live = false;
     };
   }, []);
-  const when = new Intl.DateTimeFormat(i18n.language === 'zh' ? 'zh-CN' : 'en-GB', {
+  const when = dateFormat(i18n.language, {
     dateStyle: 'medium',
     timeStyle: 'short',
   });
