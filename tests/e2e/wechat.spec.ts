@@ -55,6 +55,9 @@ async function signInWith(page: Page, link: string): Promise<void> {
   await page.getByRole('link', { name: link }).click();
   expect((await exchanged).ok()).toBe(true);
   await expect(page).not.toHaveURL(/\/login/);
+  // The answer is opened (WebCrypto, asynchronous) and its token stored before the app starts its
+  // router; navigating before that would leave the page signed out.
+  await page.waitForFunction(() => !!localStorage.getItem('token'));
 }
 
 test('new people sign in with WeChat and with WeCom from the sign-in screen', async ({ browser }) => {
