@@ -58,12 +58,31 @@ const simple = (project: string, entity: string) =>
 const view = (project: string, entity: string) =>
   `/api/app/view/${encodeURIComponent(project)}/${encodeURIComponent(entity)}`;
 
+/** Meta calls on their way, by table: views of one table opened together share one call. */
+const metaInFlight = new Map<string, Promise<ViewMeta>>();
+
 export const viewsApi = {
-  meta: (project: string, entity: string) =>
-    post<ViewMeta>(`${simple(project, entity)}/meta`, {}, quiet).then(async (m) => ({
-      ...m,
-      field: await withSetLists(project, m.field),
-    })),
+  /**
+   * A table's field meta. A view asking while the same call is still on its way shares its answer
+   * (a page with four tables of customers asks once); once answered, the next asks afresh.
+   */
+  meta: (project: string, entity: string): Promise<ViewMeta> => {
+    const key = `${project}\n${entity}`;
+    let call = metaInFlight.get(key);
+    if (!call) {
+      const made = post<ViewMeta>(`${simple(project, entity)}/meta`, {}, quiet).then(async (m) => ({
+        ...m,
+        field: await withSetLists(project, m.field),
+      }));
+      const done = () => {
+        if (metaInFlight.get(key) === made) metaInFlight.delete(key);
+      };
+      made.then(done, done);
+      metaInFlight.set(key, made);
+      call = made;
+    }
+    return call;
+  },
   rows: (project: string, entity: string, body: unknown) =>
     post<ViewRows>(`${simple(project, entity)}/query`, body, quiet),
   summary: (
