@@ -245,6 +245,11 @@ test('refusals are said with their reason; the detail draws pictures and yes/no;
   expect(
     await page.evaluate(() => document.documentElement.scrollWidth - document.documentElement.clientWidth),
   ).toBe(0);
+  // Each column's edge names its column (one translation filled in per column).
+  for (const name of ['Title', 'Region', 'Photo'])
+    await expect(
+      view.getByRole('separator', { name: `Width of column ${name} (drag, or arrow keys)`, exact: true }),
+    ).toHaveCount(1);
 
   // The detail of a record: its picture and its yes / no drawn as in the table, not as stored text.
   await view.locator('tr', { hasText: 'Thing 1' }).getByText('Thing 1', { exact: true }).click();

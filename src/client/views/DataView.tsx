@@ -473,6 +473,9 @@ export function DataTableView(props: DataViewProps) {
   // The columns (and their renderers) change only with what they show: a new set re-renders every
   // row on screen, so loading, the count arriving or a selection must not make one.
   const columns = useMemo(() => {
+    // One translation for every column's resize label (i18next interpolates each call: ~80 µs a
+    // column, four tables of eight columns took 2.5 ms of a page's open), the name put in after.
+    const resizeLabel = t('views.resizeColumn', { name: NAME_SLOT });
     const metricOf = (field: string, fn: string) =>
       metrics?.find((m) => m.field === field && m.fn === fn)?.as ?? '';
     const list: TableColumnType<ViewRow>[] = visible.map((f, i) => {
@@ -495,7 +498,7 @@ export function DataTableView(props: DataViewProps) {
         ...(fixed ? { fixed } : {}),
         onHeaderCell: () =>
           ({
-            resizeLabel: t('views.resizeColumn', { name: d?.title || f._option.alias || f._name }),
+            resizeLabel: resizeLabel.replace(NAME_SLOT, () => d?.title || f._option.alias || f._name),
             onResize: (w: number, done: boolean) => {
               if (done) {
                 setDragging(null);
@@ -1304,6 +1307,8 @@ const SPIN_DELAY_MS = 200;
 const BODY_HEIGHT = 560;
 /** The selection column's width when our own large body draws it (px). */
 const SELECT_WIDTH = 40;
+/** Stands for a column's name in a label translated once for every column. */
+const NAME_SLOT = '\u0001';
 
 /** What rc-table hands a body drawn by `components.body`. */
 interface LargeBodyInfo {
