@@ -104,6 +104,14 @@ const rowTitles = (page: Page) =>
     .evaluateAll((rows) => rows.map((r) => (r.textContent ?? '').match(/Thing \d/)?.[0] ?? ''));
 
 /** Opens the filter, adds one condition on `field` with operator `op`, and answers its row. */
+/** Ann (a member) on the things list, its four rows counted. */
+async function openAsAnn(page: Page, s: Awaited<ReturnType<typeof seed>>): Promise<void> {
+  await page.setViewportSize(DESKTOP);
+  await signInWithToken(page, s.ann.token, s.project);
+  await page.goto(`/home/${s.code}`);
+  await expect(page.getByTestId('view-total')).toContainText('Rows: 4');
+}
+
 async function condition(page: Page, field: string, op: string) {
   await page.getByTestId('view-filter').click();
   const filter = page.getByTestId('table-filter');
@@ -132,11 +140,8 @@ test('an end user filters yes/no and option fields by picking their values; a sa
 }) => {
   test.setTimeout(180_000);
   const s = await seed(request);
-  await page.setViewportSize(DESKTOP);
-  await signInWithToken(page, s.ann.token, s.project);
-  await page.goto(`/home/${s.code}`);
+  await openAsAnn(page, s);
   const total = page.getByTestId('view-total');
-  await expect(total).toContainText('Rows: 4');
   const filter = page.getByTestId('table-filter');
 
   // Done equals Yes: picked, not typed (typed "yes" was refused by the query and nothing said so).
@@ -231,11 +236,8 @@ test('refusals are said with their reason; the detail draws pictures and yes/no;
 }) => {
   test.setTimeout(180_000);
   const s = await seed(request);
-  await page.setViewportSize(DESKTOP);
-  await signInWithToken(page, s.ann.token, s.project);
-  await page.goto(`/home/${s.code}`);
+  await openAsAnn(page, s);
   const view = page.getByTestId('data-view');
-  await expect(view.getByTestId('view-total')).toContainText('Rows: 4');
 
   // Wider than the window (seven fields, index, check boxes, actions): the table scrolls sideways
   // inside the view, the page does not (it grew past the window, the header stopping short).
@@ -303,10 +305,7 @@ test('managing saved filters: each row keeps its own name after a removal and a 
       type: 'private',
       filter: { match: 'and', conditions: [{ field: 'title', opt: 'contain', value: name }] },
     });
-  await page.setViewportSize(DESKTOP);
-  await signInWithToken(page, s.ann.token, s.project);
-  await page.goto(`/home/${s.code}`);
-  await expect(page.getByTestId('view-total')).toContainText('Rows: 4');
+  await openAsAnn(page, s);
   await page.getByTestId('manage-filters').click();
   const dialog = page.locator('.ant-modal:visible');
   const rows = dialog.getByTestId('manage-filter-row');
