@@ -75,6 +75,10 @@ const FIELD_TYPE_OF_QUERY: Record<string, Field['_type']> = {
 };
 
 /** The where the filter builder wrote, read back as its conditions. */
+/** The draft's lists of rows, each edited row by row in the editor. */
+type ListKey = 'columns' | 'joins' | 'aggregates' | 'sort';
+type ListOf<K extends ListKey> = NonNullable<DatasetInput[K]>;
+
 export function whereConditions(where: unknown): { conditions: Condition[]; match: Match } {
   const w = where as { $and?: unknown; $or?: unknown } | null | undefined;
   const list = Array.isArray(w?.$and) ? w.$and : Array.isArray(w?.$or) ? w.$or : [];
@@ -345,6 +349,14 @@ export default function DatasetsScreen() {
   };
 
   const patch = (next: Partial<DatasetInput>) => setDoc((d) => ({ ...d, ...next }));
+  // Row edits start from the draft's latest lists, not this render's: two edits made before the
+  // screen draws again (a function, then its field) must not undo each other.
+  const editList = <K extends ListKey>(key: K, f: (list: ListOf<K>) => ListOf<K>) =>
+    setDoc((d) => ({ ...d, [key]: f((d[key] ?? []) as ListOf<K>) }));
+  const editRow = <K extends ListKey>(key: K, i: number, f: (row: ListOf<K>[number]) => ListOf<K>[number]) =>
+    editList(key, (list) => list.map((x, k) => (k === i ? f(x) : x)) as ListOf<K>);
+  const removeRow = <K extends ListKey>(key: K, i: number) =>
+    editList(key, (list) => list.filter((_, k) => k !== i) as ListOf<K>);
   const joins = doc.joins ?? [];
   const aggregates = doc.aggregates ?? [];
   const sort = doc.sort ?? [];
@@ -355,8 +367,7 @@ export default function DatasetsScreen() {
     label: `${a} · ${tableName(aliases.get(a)!)}`,
   }));
 
-  const setColumn = (i: number, c: ColumnInput) =>
-    patch({ columns: doc.columns.map((x, j) => (j === i ? c : x)) });
+  const setColumn = (i: number, c: ColumnInput) => editRow('columns', i, () => c);
   const renameColumn = (i: number, key: string) => {
     const old = doc.columns[i]!.key;
     const swap = (k: string) => (k === old ? key : k);
@@ -538,9 +549,7 @@ export default function DatasetsScreen() {
                     style={{ minWidth: 120 }}
                     value={j.from ?? BASE}
                     options={aliasOptions.filter((a) => a.value !== j.as)}
-                    onChange={(from: string) =>
-                      patch({ joins: joins.map((x, k) => (k === i ? { ...x, from } : x)) })
-                    }
+                    onChange={(from: string) => editRow('joins', i, (x) => ({ ...x, from }))}
                   />
                   <Typography.Text>{t('ds.joinAlong')}</Typography.Text>
                   <Select
@@ -552,14 +561,12 @@ export default function DatasetsScreen() {
                       value: f._field,
                       label: `${f._name} → ${tableName(f._relate[0]!)}`,
                     }))}
-                    onChange={(field: string) =>
-                      patch({ joins: joins.map((x, k) => (k === i ? { ...x, field } : x)) })
-                    }
+                    onChange={(field: string) => editRow('joins', i, (x) => ({ ...x, field }))}
                   />
                   <Button
                     icon={<DeleteOutlined />}
                     aria-label={t('common.remove')}
-                    onClick={() => patch({ joins: joins.filter((_, k) => k !== i) })}
+                    onClick={() => removeRow('joins', i)}
                   />
                 </Space>
               );
@@ -568,12 +575,10 @@ export default function DatasetsScreen() {
               icon={<PlusOutlined />}
               disabled={!doc.base}
               onClick={() =>
-                patch({
-                  joins: [
-                    ...joins,
-                    { as: freeKey([BASE, ...joins.map((x) => x.as)], 'j'), from: BASE, field: '' },
-                  ],
-                })
+                editList('joins', (list) => [
+                  ...list,
+                  { as: freeKey([BASE, ...list.map((x) => x.as)], 'j'), from: BASE, field: '' },
+                ])
               }
               data-testid="ds-add-join"
             >
@@ -635,7 +640,7 @@ export default function DatasetsScreen() {
                   <Button
                     icon={<DeleteOutlined />}
                     aria-label={t('common.remove')}
-                    onClick={() => patch({ columns: doc.columns.filter((_, k) => k !== i) })}
+                    onClick={() => removeRow('columns', i)}
                   />
                 </Space>
               );
@@ -644,7 +649,16 @@ export default function DatasetsScreen() {
               icon={<PlusOutlined />}
               disabled={!doc.base}
               onClick={() =>
-                patch({ columns: [...doc.columns, { key: freeKey(columnKeys, 'col'), expr: { ref: '' } }] })
+                editList('columns', (list) => [
+                  ...list,
+                  {
+                    key: freeKey(
+                      list.map((c) => c.key),
+                      'col',
+                    ),
+                    expr: { ref: '' },
+                  },
+                ])
               }
               data-testid="ds-add-column"
             >
@@ -710,9 +724,7 @@ export default function DatasetsScreen() {
                   style={{ width: 130 }}
                   value={a.fn}
                   options={AGG_FNS.map((f) => ({ value: f, label: t(`ds.agg.${f}`) }))}
-                  onChange={(fn: AggFn) =>
-                    patch({ aggregates: aggregates.map((x, k) => (k === i ? { ...x, fn } : x)) })
-                  }
+                  onChange={(fn: AggFn) => editRow('aggregates', i, (x) => ({ ...x, fn }))}
                   data-testid="ds-aggregate-fn"
                 />
                 <Select
@@ -723,12 +735,9 @@ export default function DatasetsScreen() {
                   value={a.of}
                   options={columnKeys.map((k) => ({ value: k, label: k }))}
                   onChange={(of?: string) =>
-                    patch({
-                      aggregates: aggregates.map((x, k) => {
-                        if (k !== i) return x;
-                        const { of: _o, ...rest } = x;
-                        return of ? { ...rest, of } : rest;
-                      }),
+                    editRow('aggregates', i, (x) => {
+                      const { of: _o, ...rest } = x;
+                      return of ? { ...rest, of } : rest;
                     })
                   }
                   data-testid="ds-aggregate-of"
@@ -736,7 +745,7 @@ export default function DatasetsScreen() {
                 <Button
                   icon={<DeleteOutlined />}
                   aria-label={t('common.remove')}
-                  onClick={() => patch({ aggregates: aggregates.filter((_, k) => k !== i) })}
+                  onClick={() => removeRow('aggregates', i)}
                 />
               </Space>
             ))}
@@ -744,11 +753,10 @@ export default function DatasetsScreen() {
               icon={<PlusOutlined />}
               disabled={!doc.columns.length}
               onClick={() =>
-                patch({
-                  aggregates: [
-                    ...aggregates,
-                    { key: freeKey([...columnKeys, ...aggregates.map((a) => a.key)], 'agg'), fn: 'count' },
-                  ],
+                setDoc((d) => {
+                  const list = d.aggregates ?? [];
+                  const taken = [...d.columns.map((c) => c.key), ...list.map((a) => a.key)];
+                  return { ...d, aggregates: [...list, { key: freeKey(taken, 'agg'), fn: 'count' }] };
                 })
               }
               data-testid="ds-add-aggregate"
@@ -769,9 +777,7 @@ export default function DatasetsScreen() {
                   style={{ minWidth: 160 }}
                   value={s.key}
                   options={outKeys.map((k) => ({ value: k, label: k }))}
-                  onChange={(key: string) =>
-                    patch({ sort: sort.map((x, k) => (k === i ? { ...x, key } : x)) })
-                  }
+                  onChange={(key: string) => editRow('sort', i, (x) => ({ ...x, key }))}
                 />
                 <Segmented
                   size="small"
@@ -780,23 +786,19 @@ export default function DatasetsScreen() {
                     { value: 'asc', label: t('ds.asc') },
                     { value: 'desc', label: t('ds.desc') },
                   ]}
-                  onChange={(order) =>
-                    patch({
-                      sort: sort.map((x, k) => (k === i ? { ...x, order: order as 'asc' | 'desc' } : x)),
-                    })
-                  }
+                  onChange={(order) => editRow('sort', i, (x) => ({ ...x, order: order as 'asc' | 'desc' }))}
                 />
                 <Button
                   icon={<DeleteOutlined />}
                   aria-label={t('common.remove')}
-                  onClick={() => patch({ sort: sort.filter((_, k) => k !== i) })}
+                  onClick={() => removeRow('sort', i)}
                 />
               </Space>
             ))}
             <Button
               icon={<PlusOutlined />}
               disabled={!outKeys.length}
-              onClick={() => patch({ sort: [...sort, { key: outKeys[0]!, order: 'asc' }] })}
+              onClick={() => editList('sort', (list) => [...list, { key: outKeys[0]!, order: 'asc' }])}
             >
               {t('ds.addSort')}
             </Button>
